@@ -1,0 +1,130 @@
+#pragma once
+// The arithmetic of one LPNorm row, shared by the CPU and NVIDIA backends.
+//
+// A row x_0..x_{L-1} is reduced in two steps: m = max |x_i|, then
+// s = sum (|x_i| / m)^p, so that nothing overflows or underflows however large
+// or small the values are (the largest term is 1). The norm is m * s^(1/p) and
+// y_i = x_i / max(norm, eps). Divisions by m or by the denominator are done as
+// x * q1 * c, where q1 is a power of two and c a normal number, so that
+// neither factor overflows even for subnormal or huge m (1 / m alone would).
+// Partial results over pieces of a row merge: (m, s) over the union is
+// (M, sum s_k * (m_k / M)^p) with M = max m_k.
+#include <cmath>
+
+#if defined(__CUDACC__)
+#define LPN_HD __host__ __device__ __forceinline__
+#else
+#define LPN_HD inline
+#endif
+
+namespace infini::lp_norm {
+
+using std::frexp;
+using std::ldexp;
+using std::pow;
+using std::sqrt;
+
+// Powers of two kept apart from the rest of a factor so that both stay normal.
+template <class A> struct Limits;
+template <> struct Limits<float> { static constexpr int kSplit = 64; };
+template <> struct Limits<double> { static constexpr int kSplit = 512; };
+
+// |v|^p for integer p >= 1 by squaring (p may be huge: at most 31 steps).
+template <class A>
+LPN_HD A powInt(A v, int p) {
+    if (p == 1) {
+        return v;
+    }
+    if (p == 2) {
+        return v * v;
+    }
+    A r = 1, b = v;
+    unsigned e = (unsigned)p;
+    while (e != 0) {
+        if (e & 1u) {
+            r *= b;
+        }
+        e >>= 1;
+        if (e != 0) {
+            b *= b;
+        }
+    }
+    return r;
+}
+
+template <class A>
+LPN_HD A rootInt(A s, int p) {
+    if (p == 1) {
+        return s;
+    }
+    if (p == 2) {
+        return sqrt(s);
+    }
+    return pow(s, A(1) / A(p));
+}
+
+// Max that propagates NaN (fmax would drop it).
+template <class A>
+LPN_HD A maxNan(A a, A b) {
+    return (b > a || b != b) ? b : a;
+}
+
+// x / v == (x * q1) * c for positive finite v.
+template <class A>
+struct Factor {
+    A q1, c;
+    LPN_HD A apply(A x) const { return (x * q1) * c; }
+};
+
+template <class A>
+LPN_HD Factor<A> reciprocal(A v) {
+    int d;
+    A f = frexp(v, &d); // v = f * 2^d, f in [0.5, 1)
+    constexpr int k = Limits<A>::kSplit;
+    int d1 = d > k ? k : (d < -k ? -k : 0);
+    return {ldexp(A(1), -d1), ldexp(A(1), -(d - d1)) / f};
+}
+
+// What scales a row for the sum, given its max |x| (m > 0 finite).
+template <class A>
+LPN_HD Factor<A> sumScale(A m) {
+    return reciprocal(m);
+}
+
+// s = sum over the pieces, each scaled by its own m_k: merge into (m, s).
+template <class A>
+LPN_HD void mergeStats(A &m, A &s, A mk, A sk, int p) {
+    if (!(mk <= m)) { // mk larger, or NaN
+        A t = m;
+        m = mk;
+        mk = t;
+        A u = s;
+        s = sk;
+        sk = u;
+    }
+    if (mk > 0) {
+        s += sk * powInt(mk / m, p);
+    }
+}
+
+// The factor that turns x_i into y_i for a row with max |x| m and scaled sum s.
+template <class A>
+LPN_HD Factor<A> rowFactor(A m, A s, int p, float eps) {
+    if (m != m || s != s || m == A(INFINITY)) { // NaN or inf in the row
+        A nan = A(NAN);
+        return {A(1), nan};
+    }
+    if (m == 0) { // all zero: x * 0 keeps the zeros (eps = 0 gives no NaN either)
+        return {A(1), A(0)};
+    }
+    A r = rootInt(s, p); // in [1, L^(1/p)]
+    // norm = m * r, compared in double so that it cannot overflow.
+    if ((double)m * (double)r >= (double)eps) {
+        Factor<A> f = reciprocal(m);
+        f.c /= r;
+        return f;
+    }
+    return reciprocal(A(eps));
+}
+
+} // namespace infini::lp_norm
