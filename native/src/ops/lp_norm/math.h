@@ -78,6 +78,10 @@ struct Factor {
 
 template <class A>
 LPN_HD Factor<A> reciprocal(A v) {
+    constexpr A kLow = A(1.0 / 18446744073709551616.0), kHigh = A(18446744073709551616.0); // 2^-64, 2^64
+    if (v >= kLow && v <= kHigh) { // the common case: one reciprocal
+        return {A(1), A(1) / v};
+    }
     int d;
     A f = frexp(v, &d); // v = f * 2^d, f in [0.5, 1)
     constexpr int k = Limits<A>::kSplit;
@@ -94,6 +98,9 @@ LPN_HD Factor<A> sumScale(A m) {
 // s = sum over the pieces, each scaled by its own m_k: merge into (m, s).
 template <class A>
 LPN_HD void mergeStats(A &m, A &s, A mk, A sk, int p) {
+    if (m != m) { // NaN stays
+        return;
+    }
     if (!(mk <= m)) { // mk larger, or NaN
         A t = m;
         m = mk;
@@ -118,7 +125,12 @@ LPN_HD Factor<A> rowFactor(A m, A s, int p, float eps) {
         return {A(1), A(0)};
     }
     A r = rootInt(s, p); // in [1, L^(1/p)]
-    // norm = m * r, compared in double so that it cannot overflow.
+    const A norm = m * r;
+    constexpr A kLow = A(1.0 / 18446744073709551616.0), kHigh = A(18446744073709551616.0); // 2^-64, 2^64
+    if (norm >= kLow && norm <= kHigh) { // the common case: no overflow or underflow possible
+        return norm >= A(eps) ? Factor<A>{A(1), A(1) / norm} : reciprocal(A(eps));
+    }
+    // Compared in double so that m * r cannot overflow.
     if ((double)m * (double)r >= (double)eps) {
         Factor<A> f = reciprocal(m);
         f.c /= r;

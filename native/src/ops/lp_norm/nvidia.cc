@@ -1,0 +1,236 @@
+// LPNorm on NVIDIA GPUs: choose the kernel and its launch shape at Create.
+#include "../../common/cuda/check.cuh"
+#include "lp_norm.h"
+#include "nvidia_plan.h"
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace infini::lp_norm::nvidia {
+
+namespace {
+
+int64_t nextPow2(int64_t n) {
+    int64_t p = 1;
+    while (p < n) {
+        p <<= 1;
+    }
+    return p;
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Overrides of the planner's choices for tuning runs, read at Create from
+// INFINIOP_LP_NORM_TUNE="key=value,...": rows_items (short rows: packs per
+// thread), cols_by, cols_items (0 = stream), cs (0/1 streaming cache hints).
+struct Tune {
+    int rows_items = 0, cols_by = 0, cols_items = -1, cs = -1;
+};
+
+Tune readTune() {
+    Tune t;
+    const char *env = std::getenv("INFINIOP_LP_NORM_TUNE");
+    if (env == nullptr) {
+        return t;
+    }
+    const char *keys[] = {"rows_items=", "cols_by=", "cols_items=", "cs="};
+    int *vals[] = {&t.rows_items, &t.cols_by, &t.cols_items, &t.cs};
+    for (int k = 0; k < 4; ++k) {
+        if (const char *at = std::strstr(env, keys[k])) {
+            *vals[k] = std::atoi(at + std::strlen(keys[k]));
+        }
+    }
+    return t;
+}
+
+size_t computeSize(infiniDtype_t dt) { return dt == INFINI_DTYPE_F64 ? 8 : 4; }
+
+// Fill plan.outer from dims [begin, end) of the info's outer dims.
+bool setOuter(Plan &plan, const Info &in, size_t begin, size_t end) {
+    if (end - begin > (size_t)kMaxOuter) {
+        return false;
+    }
+    plan.outer.nd = (int)(end - begin);
+    plan.rows = 1;
+    for (size_t d = begin; d < end; ++d) {
+        plan.outer.size[d - begin] = (int64_t)in.outer_shape[d];
+        plan.outer.sx[d - begin] = in.outer_x[d];
+        plan.outer.sy[d - begin] = in.outer_y[d];
+        plan.rows *= (int64_t)in.outer_shape[d];
+    }
+    return true;
+}
+
+bool stridesDivisible(const Info &in, size_t end, int vec) {
+    for (size_t d = 0; d < end; ++d) {
+        if (in.outer_x[d] % vec != 0 || in.outer_y[d] % vec != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// A row per group of threads, or the split form for rows too long to hold or
+// too few to fill the GPU.
+infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, const Tune &tune, Plan &plan) {
+    plan.kind = Kind::Rows;
+    plan.vec = vec;
+    INFINI_REQUIRE(setOuter(plan, in, 0, in.outer_shape.size()), INFINI_STATUS_NOT_IMPLEMENTED);
+    const int64_t nv = plan.len / vec;
+    constexpr int64_t kChunkThreads = 256, kChunkItems = 8, kChunkVecs = kChunkThreads * kChunkItems;
+    const bool too_long = nv > 1024 * 4;
+    const bool too_few = nv > 4 * kChunkVecs && plan.rows < 2 * (int64_t)h.sm_count;
+    if (too_long || too_few) {
+        plan.kind = Kind::Split;
+        plan.threads = (int)kChunkThreads;
+        plan.tpr = (int)kChunkThreads;
+        plan.items = (int)kChunkItems;
+        plan.chunk_vecs = kChunkVecs;
+        plan.chunks = ceilDiv(nv, kChunkVecs);
+        const int64_t blocks = plan.rows * plan.chunks;
+        INFINI_REQUIRE(blocks < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
+        plan.grid_x = (unsigned)blocks;
+        plan.workspace = (size_t)blocks * 2 * computeSize(in.dtype);
+        return INFINI_STATUS_SUCCESS;
+    }
+    if (nv <= 32) {
+        // Short rows: a few threads per row, each with `items` packs, so that
+        // the per-row arithmetic is shared by more elements.
+        plan.items = (int)std::min<int64_t>(tune.rows_items > 0 ? tune.rows_items : 1, nextPow2(nv));
+        plan.tpr = (int)nextPow2(ceilDiv(std::max<int64_t>(nv, 1), plan.items));
+    } else if (nv <= 128) {
+        plan.tpr = 32;
+        plan.items = (int)nextPow2(ceilDiv(nv, 32));
+    } else {
+        plan.items = 4;
+        plan.tpr = (int)nextPow2(ceilDiv(nv, 4));
+    }
+    plan.threads = plan.tpr <= 32 ? 256 : plan.tpr; // several rows per block, or one
+    const int64_t rows_per_block = plan.threads / plan.tpr;
+    const int64_t blocks = ceilDiv(plan.rows, rows_per_block);
+    INFINI_REQUIRE(blocks < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
+    plan.grid_x = (unsigned)blocks;
+    return INFINI_STATUS_SUCCESS;
+}
+
+// Threads own inner positions (the last outer dim) and walk the axis.
+infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, const Tune &tune, Plan &plan) {
+    plan.kind = Kind::Cols;
+    plan.vec = vec;
+    const size_t nd = in.outer_shape.size();
+    INFINI_REQUIRE(setOuter(plan, in, 0, nd - 1), INFINI_STATUS_NOT_IMPLEMENTED);
+    plan.inner = (int64_t)in.outer_shape[nd - 1] / vec;
+    plan.sxi = in.outer_x[nd - 1];
+    plan.syi = in.outer_y[nd - 1];
+    constexpr int kThreads = 256;
+    // Enough threads to fill the GPU: split the axis over by threads when the
+    // columns alone are too few, and so that a thread holds at most 16 rows.
+    const int64_t columns = plan.rows * plan.inner;
+    const int64_t target = (int64_t)h.sm_count * 1024;
+    int64_t bx = std::min<int64_t>(kThreads, nextPow2(plan.inner));
+    int64_t by = 1;
+    const int64_t by_max = std::min<int64_t>(kThreads / bx, nextPow2(plan.len));
+    while (by < by_max && (columns * by < target || ceilDiv(plan.len, by) > 16)) {
+        by *= 2;
+    }
+    if (tune.cols_by > 0) {
+        by = std::min<int64_t>(tune.cols_by, kThreads);
+    }
+    bx = std::min<int64_t>(bx, kThreads / by);
+    const int64_t held = ceilDiv(plan.len, by);
+    plan.items = held <= 4 ? 4 : held <= 16 ? 16 : 0;
+    if (tune.cols_items >= 0 && (tune.cols_items == 0 || held <= tune.cols_items)) {
+        plan.items = tune.cols_items;
+    }
+    plan.bx = (int)bx;
+    plan.by = (int)by;
+    const int64_t gx = ceilDiv(plan.inner, bx);
+    INFINI_REQUIRE(gx < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
+    plan.grid_x = (unsigned)gx;
+    plan.grid_y = (unsigned)std::min<int64_t>(plan.rows, 65535);
+    return INFINI_STATUS_SUCCESS;
+}
+
+struct NvidiaDescriptor final : Descriptor {
+    Plan vec_plan, scalar_plan;
+    bool has_vec = false;
+
+    NvidiaDescriptor(const InfiniopHandle &h, const Info &i) : Descriptor(h, i) {}
+
+    infiniStatus_t make(const InfiniopHandle &h) {
+        const Info &in = info;
+        if (in.empty) {
+            return INFINI_STATUS_SUCCESS;
+        }
+        Plan base;
+        base.dtype = in.dtype;
+        base.p = in.p;
+        base.eps = in.eps;
+        base.len = (int64_t)in.len;
+        base.sxr = in.x_red;
+        base.syr = in.y_red;
+        const Tune tune = readTune();
+        // Data used once and larger than L2: evict-first loads and stores.
+        const size_t bytes = in.rows * in.len * (in.dtype == INFINI_DTYPE_F64 ? 8 : in.dtype == INFINI_DTYPE_F32 ? 4 : 2);
+        base.cs = tune.cs >= 0 ? tune.cs != 0 : bytes > (size_t)h.l2_cache_bytes;
+        const int es = in.dtype == INFINI_DTYPE_F64 ? 8 : in.dtype == INFINI_DTYPE_F32 ? 4 : 2;
+        // Elements per pack: 16 bytes, except 8 for 16-bit types in Cols (see cols.cu).
+        int vec = 16 / es;
+        const size_t nd = in.outer_shape.size();
+        const bool cols = !(in.x_red == 1 && in.y_red == 1) && nd > 0 &&
+                          std::llabs(in.outer_x[nd - 1]) < std::llabs(in.x_red) &&
+                          std::llabs(in.outer_y[nd - 1]) < std::llabs(in.y_red);
+        scalar_plan = base;
+        vec_plan = base;
+        if (cols) {
+            vec = es == 2 ? 4 : vec;
+            INFINI_TRY(planCols(h, in, 1, tune, scalar_plan));
+            has_vec = in.outer_x[nd - 1] == 1 && in.outer_y[nd - 1] == 1 && in.outer_shape[nd - 1] % vec == 0 &&
+                      in.x_red % vec == 0 && in.y_red % vec == 0 && stridesDivisible(in, nd - 1, vec);
+            if (has_vec) {
+                INFINI_TRY(planCols(h, in, vec, tune, vec_plan));
+            }
+        } else {
+            INFINI_TRY(planRows(h, in, 1, tune, scalar_plan));
+            has_vec = in.x_red == 1 && in.y_red == 1 && base.len % vec == 0 && stridesDivisible(in, nd, vec);
+            if (has_vec) {
+                INFINI_TRY(planRows(h, in, vec, tune, vec_plan));
+            }
+        }
+        workspace_size = std::max(scalar_plan.workspace, has_vec ? vec_plan.workspace : 0);
+        return INFINI_STATUS_SUCCESS;
+    }
+
+    infiniStatus_t calculate(void *workspace, size_t, void *y, const void *x, void *stream) const override {
+        const size_t es = info.dtype == INFINI_DTYPE_F64 ? 8 : info.dtype == INFINI_DTYPE_F32 ? 4 : 2;
+        const char *xp = static_cast<const char *>(x) + info.x_off * (ptrdiff_t)es;
+        char *yp = static_cast<char *>(y) + info.y_off * (ptrdiff_t)es;
+        const uintptr_t align = (uintptr_t)vec_plan.vec * es;
+        const bool aligned = ((uintptr_t)xp % align == 0) && ((uintptr_t)yp % align == 0);
+        const Plan &plan = has_vec && aligned ? vec_plan : scalar_plan;
+        ScopedCudaDevice dev(device_id);
+        INFINI_TRY(dev.status());
+        switch (plan.kind) {
+        case Kind::Rows: return launchRows(plan, xp, yp, workspace, stream);
+        case Kind::Split: return launchSplit(plan, xp, yp, workspace, stream);
+        case Kind::Cols: return launchCols(plan, xp, yp, workspace, stream);
+        }
+        return INFINI_STATUS_INTERNAL_ERROR;
+    }
+};
+
+} // namespace
+
+infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Descriptor **out) {
+    auto *desc = new NvidiaDescriptor(handle, info);
+    infiniStatus_t st = desc->make(handle);
+    if (st != INFINI_STATUS_SUCCESS) {
+        delete desc;
+        return st;
+    }
+    *out = desc;
+    return INFINI_STATUS_SUCCESS;
+}
+
+} // namespace infini::lp_norm::nvidia

@@ -1,0 +1,55 @@
+#pragma once
+// LPNorm on NVIDIA GPUs: the launch plan decided at Create (plain C++, shared
+// by the host planner nvidia.cc and the kernels' launchers in *.cu).
+#include "infinicore.h"
+#include <cstddef>
+#include <cstdint>
+
+namespace infini::lp_norm::nvidia {
+
+// The non-reduced dims that a kernel decomposes a row (or column-group) index over.
+constexpr int kMaxOuter = 8;
+struct Outer {
+    int nd = 0;
+    int64_t size[kMaxOuter] = {};
+    int64_t sx[kMaxOuter] = {}, sy[kMaxOuter] = {};
+};
+
+enum class Kind {
+    Rows,  // a group of threads (up to a block) per row, the row held in registers
+    Split, // long rows: per-chunk stats into the workspace, then merge and scale
+    Cols,  // the axis is not innermost: threads own inner positions and walk the axis
+};
+
+struct Plan {
+    Kind kind = Kind::Rows;
+    infiniDtype_t dtype = INFINI_DTYPE_F32;
+    int vec = 1; // elements per load: 16 bytes' worth, or 1
+    int p = 2;
+    bool cs = false; // streaming cache hints (tensor larger than L2)
+    float eps = 0;
+    int64_t len = 0;          // reduced length, in elements
+    int64_t sxr = 0, syr = 0; // reduced strides
+    Outer outer;              // Rows/Split: every other dim; Cols: all but the inner one
+    int64_t rows = 0;         // number of outer indices
+    // Rows / Split
+    int tpr = 1;        // threads per row (power of two)
+    int items = 1;      // vectors held per thread
+    int threads = 256;  // block size
+    int64_t chunks = 1; // Split: chunks per row
+    int64_t chunk_vecs = 0;
+    // Cols
+    int64_t inner = 0; // inner positions, in vectors
+    int64_t sxi = 0, syi = 0;
+    int bx = 1, by = 1;
+    // Grid
+    unsigned grid_x = 1, grid_y = 1;
+    size_t workspace = 0;
+};
+
+// Launch a plan on `stream` (x and y already offset to element 0).
+infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+
+} // namespace infini::lp_norm::nvidia
