@@ -1,11 +1,71 @@
-"""LPNorm (stub: the operator lands with its issue)."""
+"""LPNorm: y = x / max(||x||_p, eps) along one axis (torch.nn.functional.normalize)."""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+from .._arrays import as_view, empty_like
+from .._streams import stream_pointer
+from ..errors import error_for
+from ..handle import Handle
+from ..tensor import TensorDescriptor
+from ..workspace import Workspace
+from ._base import (OperatorDescriptor, cached_descriptor, common_device, default_handle, descriptor_key,
+                    void_p)
+
 __all__ = ["LPNorm", "lp_norm"]
 
-
-class LPNorm:  # pragma: no cover - replaced by the operator's implementation
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError("LPNorm is not implemented yet")
+_INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
+_CREATE = "infiniopCreateLPNormDescriptor"
 
 
-def lp_norm(x, axis=-1, p=2, eps=1e-12, out=None, *, stream=None):  # pragma: no cover
-    raise NotImplementedError("lp_norm is not implemented yet")
+def _as_descriptor(t) -> TensorDescriptor:
+    return t if isinstance(t, TensorDescriptor) else TensorDescriptor.from_array(t)
+
+
+def _address(a) -> int:
+    return a if isinstance(a, int) else as_view(a).ptr
+
+
+class LPNorm(OperatorDescriptor):
+    """The LPNorm operator for one layout: LPNorm(handle, y, x, axis=-1, p=2, eps=1e-12).
+
+    `y` and `x` are TensorDescriptors or arrays (only their layouts are used).
+    dtypes F16, BF16, F32, F64 (both the same); axis in [-ndim, ndim); integer
+    p >= 1; eps >= 0. Any strides; y must not overlap itself; y may be x (same
+    layout) for an in-place call. Call it with `op(y, x, workspace=None,
+    stream=None)`, arrays or int addresses; a workspace of `workspace_size`
+    bytes is taken from a per-stream cache when none is given.
+    """
+
+    _create_name = _CREATE
+    _destroy_name = "infiniopDestroyLPNormDescriptor"
+    _workspace_name = "infiniopGetLPNormWorkspaceSize"
+
+    def __init__(self, handle: Handle, y, x, axis: int = -1, p: int = 2, eps: float = 1e-12):
+        y_desc, x_desc = _as_descriptor(y), _as_descriptor(x)
+        self.axis, self.p, self.eps = int(axis), int(p), float(eps)
+        for name, value in (("axis", self.axis), ("p", self.p)):
+            if not _INT_MIN <= value <= _INT_MAX:  # the C int would wrap: refuse as the library would
+                raise error_for(3, _CREATE, f"LPNorm: {name}={value} does not fit in a C int")
+        super().__init__(handle, {"y": y_desc, "x": x_desc}, (self.axis, self.p, self.eps), ("axis", "p", "eps"))
+
+    def __call__(self, y, x, *, workspace: Optional[Workspace] = None, stream=None) -> None:
+        sp = stream_pointer(stream)
+        ws_ptr, ws_size = self._workspace_args(workspace, sp)
+        self._run("infiniopLPNorm", ws_ptr, ws_size, void_p(_address(y)), void_p(_address(x)), void_p(sp))
+
+
+def lp_norm(x, axis: int = -1, p: int = 2, eps: float = 1e-12, out=None, *, stream=None):
+    """x / max(||x||_p, eps) along `axis`, into `out` (a new array of x's kind
+    when None; `out=x` works in place). NumPy arrays run on the CPU;
+    DeviceArray, torch and cupy tensors on their GPU, on `stream`."""
+    xv = as_view(x)
+    if out is None:
+        out = empty_like(xv, xv.shape, stream=stream)
+    yv = as_view(out, writable=True)
+    device = common_device("lp_norm", x=xv, out=yv)
+    key = descriptor_key("lp_norm", device, yv, xv, int(axis), int(p), float(eps))
+    desc = cached_descriptor(key, lambda: LPNorm(default_handle(*device), TensorDescriptor(yv.shape, yv.strides, yv.dtype),
+                                                 TensorDescriptor(xv.shape, xv.strides, xv.dtype), axis, p, eps))
+    desc(yv.ptr, xv.ptr, stream=stream)
+    return out

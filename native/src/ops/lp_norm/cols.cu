@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
                     buf[k] = load(r);
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
-                        m[j] = maxNan(m[j], absA<A>(widen(buf[k].v[j])));
+                        m[j] = fmax(m[j], absA<A>(widen(buf[k].v[j])));
                     }
                 }
             }
@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
                 const P v = load(r);
 #pragma unroll
                 for (int j = 0; j < VEC; ++j) {
-                    m[j] = maxNan(m[j], absA<A>(widen(v.v[j])));
+                    m[j] = fmax(m[j], absA<A>(widen(v.v[j])));
                 }
             }
         }
@@ -80,26 +80,29 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
         for (int j = 0; j < VEC; ++j) {
             f[j] = (m[j] > A(0) && m[j] < A(INFINITY)) ? sumScale(m[j]) : Factor<A>{A(0), A(0)};
         }
-        if constexpr (ITEMS > 0) {
+        withP(plan.p, [&](auto pc) {
+            constexpr int kP = decltype(pc)::value;
+            if constexpr (ITEMS > 0) {
 #pragma unroll
-            for (int k = 0; k < ITEMS; ++k) {
-                const int64_t r = ty + (int64_t)k * by;
-                if (valid && r < len) {
+                for (int k = 0; k < ITEMS; ++k) {
+                    const int64_t r = ty + (int64_t)k * by;
+                    if (valid && r < len) {
+#pragma unroll
+                        for (int j = 0; j < VEC; ++j) {
+                            s[j] += powP<kP>(f[j].apply(absA<A>(widen(buf[k].v[j]))), plan.p);
+                        }
+                    }
+                }
+            } else if (valid) {
+                for (int64_t r = ty; r < len; r += by) {
+                    const P v = load(r);
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
-                        s[j] += powInt(f[j].apply(absA<A>(widen(buf[k].v[j]))), plan.p);
+                        s[j] += powP<kP>(f[j].apply(absA<A>(widen(v.v[j]))), plan.p);
                     }
                 }
             }
-        } else if (valid) {
-            for (int64_t r = ty; r < len; r += by) {
-                const P v = load(r);
-#pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    s[j] += powInt(f[j].apply(absA<A>(widen(v.v[j]))), plan.p);
-                }
-            }
-        }
+        });
         if (by > 1) {
 #pragma unroll
             for (int j = 0; j < VEC; ++j) {
@@ -189,6 +192,7 @@ infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *, void
             switch (plan.items) {
             case 0: return launchColsT<T, V, 0>(plan, x, y, s);
             case 4: return launchColsT<T, V, 4>(plan, x, y, s);
+            case 8: return launchColsT<T, V, 8>(plan, x, y, s);
             case 16: return launchColsT<T, V, 16>(plan, x, y, s);
             default: return INFINI_STATUS_INTERNAL_ERROR;
             }

@@ -15,6 +15,8 @@ using infini::cpu::ComputeType;
 using infini::cpu::narrow;
 using infini::cpu::widen;
 
+constexpr size_t kBlock = 256;
+
 template <class T>
 void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, float eps) {
     using A = ComputeType<T>;
@@ -24,10 +26,19 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
     }
     A s = 0;
     if (m > 0 && m < A(INFINITY)) {
+        // Blocks of kBlock terms summed in A, the blocks' sums in double: a
+        // long row's rounding error stays near that of one block.
         const Factor<A> f = sumScale(m);
-        for (size_t i = 0; i < n; ++i) {
-            s += powInt(f.apply((A)std::abs(widen(x[(ptrdiff_t)i * sx]))), p);
+        double total = 0;
+        for (size_t b = 0; b < n; b += kBlock) {
+            const size_t e = std::min(n, b + kBlock);
+            A part = 0;
+            for (size_t i = b; i < e; ++i) {
+                part += powInt(f.apply((A)std::abs(widen(x[(ptrdiff_t)i * sx]))), p);
+            }
+            total += (double)part;
         }
+        s = (A)total;
     }
     const Factor<A> f = rowFactor(m, s, p, eps);
     for (size_t i = 0; i < n; ++i) {
@@ -57,14 +68,22 @@ void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, 
     for (size_t j = 0; j < w; ++j) {
         f[j] = (m[j] > 0 && m[j] < A(INFINITY)) ? sumScale(m[j]) : Factor<A>{A(0), A(0)};
     }
-    for (size_t r = 0; r < n; ++r) {
-        const T *row = x + (ptrdiff_t)r * sxr;
+    double total[kTile] = {};
+    for (size_t b = 0; b < n; b += kBlock) { // blocks of rows, as in normRow
+        const size_t e = std::min(n, b + kBlock);
+        for (size_t r = b; r < e; ++r) {
+            const T *row = x + (ptrdiff_t)r * sxr;
+            for (size_t j = 0; j < w; ++j) {
+                s[j] += powInt(f[j].apply((A)std::abs(widen(row[(ptrdiff_t)j * sxi]))), p);
+            }
+        }
         for (size_t j = 0; j < w; ++j) {
-            s[j] += powInt(f[j].apply((A)std::abs(widen(row[(ptrdiff_t)j * sxi]))), p);
+            total[j] += (double)s[j];
+            s[j] = 0;
         }
     }
     for (size_t j = 0; j < w; ++j) {
-        f[j] = rowFactor(m[j], s[j], p, eps);
+        f[j] = rowFactor(m[j], (A)total[j], p, eps);
     }
     for (size_t r = 0; r < n; ++r) {
         const T *row = x + (ptrdiff_t)r * sxr;

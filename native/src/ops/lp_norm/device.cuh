@@ -103,10 +103,42 @@ __device__ __forceinline__ A absA(A v) {
     return v < A(0) ? -v : v;
 }
 
+// The max of |x| ignores NaN (one instruction); a NaN still reaches the result
+// through the sum, which it poisons.
 struct MaxOp {
     template <class A>
-    __device__ __forceinline__ A operator()(A a, A b) const { return maxNan(a, b); }
+    __device__ __forceinline__ A operator()(A a, A b) const { return fmax(a, b); }
 };
+
+// v^p with p known at compile time for 1 and 2 (P = 0: any p, out of line).
+template <class A>
+__device__ __noinline__ A powGeneral(A v, int p) {
+    return powInt(v, p);
+}
+template <int P, class A>
+__device__ __forceinline__ A powP(A v, int p) {
+    if constexpr (P == 1) {
+        return v;
+    } else if constexpr (P == 2) {
+        return v * v;
+    } else {
+        return powGeneral(v, p);
+    }
+}
+
+// Run f(std::integral_constant<int, P>) with P = p for p = 1, 2 and P = 0
+// otherwise, so that each element loop is compiled once per case and the
+// one that runs stays small.
+template <class F>
+__device__ __forceinline__ void withP(int p, F &&f) {
+    if (p == 2) {
+        f(std::integral_constant<int, 2>{});
+    } else if (p == 1) {
+        f(std::integral_constant<int, 1>{});
+    } else {
+        f(std::integral_constant<int, 0>{});
+    }
+}
 struct SumOp {
     template <class A>
     __device__ __forceinline__ A operator()(A a, A b) const { return a + b; }

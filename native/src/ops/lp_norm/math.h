@@ -13,8 +13,10 @@
 
 #if defined(__CUDACC__)
 #define LPN_HD __host__ __device__ __forceinline__
+#define LPN_COLD __host__ __device__ __noinline__ // rare paths stay out of the kernels' hot code
 #else
 #define LPN_HD inline
+#define LPN_COLD inline
 #endif
 
 namespace infini::lp_norm {
@@ -77,16 +79,21 @@ struct Factor {
 };
 
 template <class A>
-LPN_HD Factor<A> reciprocal(A v) {
-    constexpr A kLow = A(1.0 / 18446744073709551616.0), kHigh = A(18446744073709551616.0); // 2^-64, 2^64
-    if (v >= kLow && v <= kHigh) { // the common case: one reciprocal
-        return {A(1), A(1) / v};
-    }
+LPN_COLD Factor<A> reciprocalSplit(A v) {
     int d;
     A f = frexp(v, &d); // v = f * 2^d, f in [0.5, 1)
     constexpr int k = Limits<A>::kSplit;
     int d1 = d > k ? k : (d < -k ? -k : 0);
     return {ldexp(A(1), -d1), ldexp(A(1), -(d - d1)) / f};
+}
+
+template <class A>
+LPN_HD Factor<A> reciprocal(A v) {
+    constexpr A kLow = A(1.0 / 18446744073709551616.0), kHigh = A(18446744073709551616.0); // 2^-64, 2^64
+    if (v >= kLow && v <= kHigh) { // the common case: one reciprocal
+        return {A(1), A(1) / v};
+    }
+    return reciprocalSplit(v);
 }
 
 // What scales a row for the sum, given its max |x| (m > 0 finite).
@@ -114,22 +121,15 @@ LPN_HD void mergeStats(A &m, A &s, A mk, A sk, int p) {
     }
 }
 
-// The factor that turns x_i into y_i for a row with max |x| m and scaled sum s.
 template <class A>
-LPN_HD Factor<A> rowFactor(A m, A s, int p, float eps) {
+LPN_COLD Factor<A> rowFactorSlow(A m, A s, int p, float eps) {
     if (m != m || s != s || m == A(INFINITY)) { // NaN or inf in the row
-        A nan = A(NAN);
-        return {A(1), nan};
+        return {A(1), A(NAN)};
     }
     if (m == 0) { // all zero: x * 0 keeps the zeros (eps = 0 gives no NaN either)
         return {A(1), A(0)};
     }
-    A r = rootInt(s, p); // in [1, L^(1/p)]
-    const A norm = m * r;
-    constexpr A kLow = A(1.0 / 18446744073709551616.0), kHigh = A(18446744073709551616.0); // 2^-64, 2^64
-    if (norm >= kLow && norm <= kHigh) { // the common case: no overflow or underflow possible
-        return norm >= A(eps) ? Factor<A>{A(1), A(1) / norm} : reciprocal(A(eps));
-    }
+    const A r = rootInt(s, p);
     // Compared in double so that m * r cannot overflow.
     if ((double)m * (double)r >= (double)eps) {
         Factor<A> f = reciprocal(m);
@@ -137,6 +137,17 @@ LPN_HD Factor<A> rowFactor(A m, A s, int p, float eps) {
         return f;
     }
     return reciprocal(A(eps));
+}
+
+// The factor that turns x_i into y_i for a row with max |x| m and scaled sum s.
+template <class A>
+LPN_HD Factor<A> rowFactor(A m, A s, int p, float eps) {
+    constexpr A kLow = A(1.0 / 18446744073709551616.0), kHigh = A(18446744073709551616.0); // 2^-64, 2^64
+    if (m >= kLow && m <= kHigh && s >= A(1) && s < A(INFINITY)) {
+        const A norm = m * rootInt(s, p); // in [m, m * L^(1/p)]: no overflow or underflow possible
+        return norm >= A(eps) ? Factor<A>{A(1), A(1) / norm} : reciprocal(A(eps));
+    }
+    return rowFactorSlow(m, s, p, eps);
 }
 
 } // namespace infini::lp_norm

@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(STATS ? 256 : 1024) rowsKernel(const Plan plan
             buf[k] = loadPack<T, VEC>(xr, v, plan.sxr, plan.cs);
 #pragma unroll
             for (int j = 0; j < VEC; ++j) {
-                m = maxNan(m, absA<A>(widen(buf[k].v[j])));
+                m = fmax(m, absA<A>(widen(buf[k].v[j])));
             }
         }
     }
@@ -52,16 +52,19 @@ __global__ void __launch_bounds__(STATS ? 256 : 1024) rowsKernel(const Plan plan
     A s = 0;
     if (m > A(0) && m < A(INFINITY)) {
         const Factor<A> f = sumScale(m);
+        withP(plan.p, [&](auto pc) {
+            constexpr int kP = decltype(pc)::value;
 #pragma unroll
-        for (int k = 0; k < ITEMS; ++k) {
-            const int64_t v = lane + (int64_t)k * tpr;
-            if (valid && v < count) {
+            for (int k = 0; k < ITEMS; ++k) {
+                const int64_t v = lane + (int64_t)k * tpr;
+                if (valid && v < count) {
 #pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    s += powInt(f.apply(absA<A>(widen(buf[k].v[j]))), plan.p);
+                    for (int j = 0; j < VEC; ++j) {
+                        s += powP<kP>(f.apply(absA<A>(widen(buf[k].v[j]))), plan.p);
+                    }
                 }
             }
-        }
+        });
     }
     s = groupReduce(s, tpr, red_sum, SumOp{});
     if constexpr (STATS) {

@@ -1,0 +1,452 @@
+"""LPNorm: y = x / max(||x||_p, eps) along an axis, on CPU and NVIDIA, against a
+float64 NumPy reference (scaled by the row's max so that it never overflows)."""
+import math
+
+import numpy as np
+import pytest
+
+import infiniop_py as ip
+from infiniop_py._ffi import ffi, lib
+from conftest import DEVICES, poisoned, to_host
+
+BF16 = ip.bfloat16
+DTYPES = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64), "f16": np.dtype(np.float16), "bf16": BF16}
+CODES = {np.dtype(np.float16): 12, np.dtype(np.float32): 13, np.dtype(np.float64): 14, BF16: 19}
+# Relative to the row's largest output, plus the dtype's smallest step near 0
+# (outputs of long p = 1 rows are F16 subnormals).
+TOL = {np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12, np.dtype(np.float16): 2e-3, BF16: 1e-2}
+TINY = {np.dtype(np.float32): 1e-44, np.dtype(np.float64): 0.0, np.dtype(np.float16): 6e-8, BF16: 1e-40}
+
+# BAD_PARAM etc. as the C library returns them.
+SUCCESS, BAD_PARAM, NULL_POINTER = 0, 3, 4
+BAD_DTYPE, BAD_SHAPE, BAD_STRIDES, INSUFFICIENT = 10, 11, 12, 13
+
+
+def reference(x, axis, p, eps):
+    eps = float(np.float32(eps))  # the C ABI takes eps as a float
+    x = x.astype(np.float64)
+    a = np.abs(x)
+    m = a.max(axis=axis, keepdims=True)
+    safe = np.where(m > 0, m, 1.0)
+    norm = m * ((a / safe) ** p).sum(axis=axis, keepdims=True) ** (1.0 / p)
+    d = np.maximum(norm, eps)
+    return np.where(d > 0, x / np.where(d > 0, d, 1.0), 0.0)
+
+
+def assert_close(got, ref, axis, dtype):
+    got = np.asarray(got).astype(np.float64)
+    assert not np.isnan(got).any(), "NaN in the output (unwritten element or bad arithmetic)"
+    scale = np.abs(ref).max(axis=axis, keepdims=True) if ref.size else 0
+    bound = TOL[dtype] * (np.abs(ref) + scale) + TINY[dtype]
+    bad = np.abs(got - ref) > bound
+    assert not bad.any(), (f"{bad.sum()} of {bad.size} elements off; worst {np.abs(got - ref).max():.3g}, "
+                           f"first at {np.argwhere(bad)[0]}: got {got[bad][0]!r}, want {ref[bad][0]!r}")
+
+
+def random_input(rng, shape, dtype):
+    """Fresh random values (never zeros) in the dtype."""
+    x = rng.standard_normal(shape) * rng.uniform(0.5, 4)
+    x = np.where(x == 0, 0.5, x)
+    return x.astype(dtype)
+
+
+def layout_strides(shape, layout):
+    n = len(shape)
+    if layout in ("contig", "negative"):
+        dims = list(shape)
+    elif layout == "padded":
+        dims = list(shape[:-1]) + [shape[-1] + 3] if n else []
+    elif layout == "transposed":
+        strides, step = [0] * n, 1
+        for i in range(n):
+            strides[i] = step
+            step *= max(shape[i], 1)
+        return tuple(strides)
+    else:
+        raise ValueError(layout)
+    strides, step = [0] * n, 1
+    for i in reversed(range(n)):
+        strides[i] = step
+        step *= max(dims[i], 1)
+    if layout == "negative":
+        for i in range(n):  # flip the first dim longer than 1
+            if shape[i] > 1:
+                strides[i] = -strides[i]
+                break
+    return tuple(strides)
+
+
+def _span_offset(shape, strides):
+    span = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, strides) if n > 0)
+    offset = sum((n - 1) * -s for n, s in zip(shape, strides) if s < 0 and n > 0)
+    return span, offset
+
+
+def positions(shape, strides):
+    """Indices into the backing buffer of each element of a strided view."""
+    span, offset = _span_offset(shape, strides)
+    idx = np.arange(span, dtype=np.int64)
+    return np.lib.stride_tricks.as_strided(idx[offset:], shape, [s * 8 for s in strides]).ravel()
+
+
+def placed(x, device, strides, rng):
+    """`x`'s values in a strided view of a larger buffer of random garbage.
+    Returns (array for the call, backing buffer)."""
+    span, offset = _span_offset(x.shape, strides)
+    backing = (rng.standard_normal(span) * 5 + 3).astype(x.dtype)
+    view = np.lib.stride_tricks.as_strided(backing[offset:], x.shape, [s * x.itemsize for s in strides])
+    view[...] = x
+    if device == "cpu":
+        return view, backing
+    dev = ip.DeviceArray.from_numpy(backing)
+    return dev.view(x.shape, strides, offset), dev
+
+
+def run_case(device, rng, x, axis, p, eps=1e-12, layout="contig", y_layout="contig", inplace=True):
+    """Out of place (x in `layout`, y in `y_layout`, y poisoned) and, with
+    `inplace`, in place (y is x in `layout`); elements outside the views stay as they were."""
+    ref = reference(x, axis, p, eps)
+    xs = layout_strides(x.shape, layout)
+    xa, xb = placed(x, device, xs, rng)
+    x_before = to_host(xb).copy()
+    ys = layout_strides(x.shape, y_layout)
+    ya, yb = poisoned(x.shape, x.dtype, device, ys)
+    out = ip.lp_norm(xa, axis=axis, p=p, eps=eps, out=ya)
+    assert out is ya
+    assert_close(to_host(ya), ref, axis, x.dtype)
+    assert np.array_equal(to_host(xb).view(np.uint8), x_before.view(np.uint8)), "x was written"
+    ybh = to_host(yb).astype(np.float64)
+    outside = np.ones(ybh.size, bool)
+    outside[positions(x.shape, ys)] = False
+    assert np.isnan(ybh[outside]).all(), "y written outside its view"
+    if inplace:
+        xa, xb = placed(x, device, xs, rng)
+        before = to_host(xb).copy()
+        ip.lp_norm(xa, axis=axis, p=p, eps=eps, out=xa)
+        assert_close(to_host(xa), ref, axis, x.dtype)
+        inside = np.zeros(before.size, bool)
+        inside[positions(x.shape, xs)] = True
+        after = to_host(xb)
+        assert np.array_equal(after[~inside].view(np.uint8), before[~inside].view(np.uint8))
+
+
+# ---- the reference implementation's cases ----
+
+REFERENCE_CASES = [
+    # (shape, x strides, axis, p)
+    ((2, 1, 512), (17408, 1024, 1), -1, 2),
+    ((2, 1, 1024), (17408, 1024, 1), -1, 2),
+    ((2, 1, 2048), (17408, 1024, 1), -1, 2),
+    ((2048, 2050), None, 0, 1),
+    ((2048, 2050), None, 1, 1),
+] + [((1, 16, 512, 512), None, a, p) for a in range(4) for p in (1, 2)]
+BIG_CASES = [((12, 16, 512, 512), None, a, p) for a in range(4) for p in (1, 2)]
+
+
+def _reference_case(device, rng, dtype, shape, strides, axis, p):
+    dtype = DTYPES[dtype]
+    x = random_input(rng, shape, dtype)
+    ref = reference(x, axis, p, 1e-12)
+    strides = strides or layout_strides(shape, "contig")
+    xa, _ = placed(x, device, strides, rng)
+    ya, _ = poisoned(shape, dtype, device)
+    ip.lp_norm(xa, axis=axis, p=p, out=ya)
+    assert_close(to_host(ya), ref, axis, dtype)
+    ip.lp_norm(xa, axis=axis, p=p, out=xa)  # in place
+    assert_close(to_host(xa), ref, axis, dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", ["bf16", "f16", "f32"])
+@pytest.mark.parametrize("shape,strides,axis,p", REFERENCE_CASES)
+def test_reference_cases(device, rng, dtype, shape, strides, axis, p):
+    _reference_case(device, rng, dtype, shape, strides, axis, p)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["bf16", "f16", "f32"])
+@pytest.mark.parametrize("shape,strides,axis,p", BIG_CASES)
+def test_reference_cases_large(rng, dtype, shape, strides, axis, p):
+    # 50M elements: on the GPU only (the CPU test file must stay fast; the
+    # (1, 16, 512, 512) cases cover the same CPU code paths).
+    _reference_case("nvidia", rng, dtype, shape, strides, axis, p)
+
+
+# ---- layouts, row lengths, dtypes, p ----
+
+SHAPES = [(1,), (31,), (7, 1), (5, 33), (3, 31, 2), (2, 1025), (4, 1, 6, 3)]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("layout", ["contig", "transposed", "padded", "negative"])
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_layouts_every_axis(device, rng, dtype, layout, shape):
+    x = random_input(rng, shape, DTYPES[dtype])
+    for axis in range(-len(shape), len(shape)):
+        for p in (1, 2, 3):
+            run_case(device, rng, x, axis, p, layout=layout, inplace=(p == 2))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", ["f32", "f16"])
+@pytest.mark.parametrize("x_layout,y_layout", [("contig", "transposed"), ("transposed", "padded"),
+                                               ("padded", "negative")])
+def test_x_and_y_layouts_differ(device, rng, dtype, x_layout, y_layout):
+    x = random_input(rng, (6, 40, 9), DTYPES[dtype])
+    for axis in range(3):
+        run_case(device, rng, x, axis, 2, layout=x_layout, y_layout=y_layout, inplace=False)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", ["f32", "bf16", "f64"])
+@pytest.mark.parametrize("shape,axis", [((3, 70000), 1), ((2, 1 << 20), 1), ((3, 70001), 1), ((70000, 3), 0),
+                                        ((2, 5000, 8), 1), ((4096, 33), 0)], ids=str)
+def test_long_rows_and_columns(device, rng, dtype, shape, axis):
+    x = random_input(rng, shape, DTYPES[dtype])
+    for p in (1, 2):
+        run_case(device, rng, x, axis, p, inplace=(p == 2))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype,scale", [("f32", 1e30), ("f32", 1e-30), ("f32", 1e-40), ("f32", 3e38),
+                                         ("f16", 60000.0), ("f16", 1e-6), ("bf16", 1e30), ("bf16", 1e-30),
+                                         ("f64", 1e300), ("f64", 1e-300), ("f64", 1e-310)])
+@pytest.mark.parametrize("shape,axis", [((6, 300), 1), ((300, 6), 0), ((3, 40000), 1)], ids=str)
+def test_extreme_magnitudes(device, rng, dtype, scale, shape, axis):
+    dtype = DTYPES[dtype]
+    signs = np.where(rng.random(shape) < 0.5, -1.0, 1.0)
+    x = (signs * rng.uniform(0.25, 1.0, shape) * scale).astype(dtype)
+    assert np.isfinite(x.astype(np.float64)).all() and (x != 0).all()
+    for p in (1, 2, 3):
+        run_case(device, rng, x, axis, p, eps=0.0, inplace=False)
+        run_case(device, rng, x, axis, p, eps=1e-12, inplace=False)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("eps", [0.0, 1e-12])
+def test_all_zero_rows_give_zeros(device, rng, dtype, eps):
+    dtype = DTYPES[dtype]
+    for shape, axis in (((5, 70), 1), ((70, 5), 0), ((3, 70000), 1)):
+        x = random_input(rng, shape, dtype)
+        if axis == 1:
+            x[1] = 0
+        else:
+            x[:, 1] = 0
+        run_case(device, rng, x, axis, 2, eps=eps)
+        y = ip.lp_norm(x if device == "cpu" else ip.DeviceArray.from_numpy(x), axis=axis, eps=eps)
+        zero = to_host(y)[1] if axis == 1 else to_host(y)[:, 1]
+        assert (zero == 0).all()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", ["f32", "f16", "f64"])
+def test_eps_larger_than_the_norm(device, rng, dtype):
+    x = (random_input(rng, (4, 50), DTYPES[dtype]) * 1e-3).astype(DTYPES[dtype])
+    run_case(device, rng, x, 1, 2, eps=10.0)
+    run_case(device, rng, x, 0, 1, eps=1e3)
+
+
+# ---- errors, through the C ABI and through Python ----
+
+class CTensor:
+    def __init__(self, shape, strides=None, dtype=13):
+        raw = ffi.new("infiniopTensorDescriptor_t *")
+        shape_c = ffi.new("size_t[]", list(shape)) if shape else ffi.NULL
+        strides_c = ffi.new("ptrdiff_t[]", list(strides)) if strides is not None and shape else ffi.NULL
+        assert lib.infiniopCreateTensorDescriptor(raw, len(shape), shape_c, strides_c, dtype) == SUCCESS
+        self.ptr = raw[0]
+
+    def __del__(self):
+        lib.infiniopDestroyTensorDescriptor(self.ptr)
+
+
+@pytest.fixture
+def c_handle(device):
+    handle = ip.Handle(device)
+    return handle
+
+
+def _create(handle, y, x, axis=-1, p=2, eps=1e-12):
+    desc = ffi.new("infiniopLPNormDescriptor_t *")
+    status = lib.infiniopCreateLPNormDescriptor(handle.ptr if handle is not None else ffi.NULL, desc,
+                                                y.ptr if y is not None else ffi.NULL,
+                                                x.ptr if x is not None else ffi.NULL, axis, p, eps)
+    if status == SUCCESS:
+        lib.infiniopDestroyLPNormDescriptor(desc[0])
+    return status
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_create_statuses(c_handle):
+    t = CTensor((4, 8))
+    assert _create(c_handle, t, t) == SUCCESS
+    assert _create(c_handle, t, t, axis=-2) == SUCCESS
+    assert _create(c_handle, t, t, p=7, eps=0.0) == SUCCESS
+    assert _create(None, t, t) == NULL_POINTER
+    assert _create(c_handle, None, t) == NULL_POINTER
+    assert _create(c_handle, t, None) == NULL_POINTER
+    assert lib.infiniopCreateLPNormDescriptor(c_handle.ptr, ffi.NULL, t.ptr, t.ptr, -1, 2, 1e-12) == NULL_POINTER
+    # dtypes: integer, invalid combination, mismatch
+    assert _create(c_handle, CTensor((4, 8), dtype=5), CTensor((4, 8), dtype=5)) == BAD_DTYPE
+    assert _create(c_handle, CTensor((4, 8), dtype=12), t) == BAD_DTYPE
+    assert _create(c_handle, t, CTensor((4, 8), dtype=19)) == BAD_DTYPE
+    # shapes
+    assert _create(c_handle, CTensor((4, 9)), t) == BAD_SHAPE
+    assert _create(c_handle, CTensor((4, 8, 1)), t) == BAD_SHAPE
+    # parameters
+    for axis in (2, -3, 100, -(1 << 31)):
+        assert _create(c_handle, t, t, axis=axis) == BAD_PARAM
+    assert _create(c_handle, CTensor(()), CTensor(()), axis=0) == BAD_PARAM  # a scalar has no axis
+    for p in (0, -1, -(1 << 31)):
+        assert _create(c_handle, t, t, p=p) == BAD_PARAM
+    for eps in (-1e-12, -math.inf, math.nan):
+        assert _create(c_handle, t, t, eps=eps) == BAD_PARAM
+    # y overlapping itself (zero stride, interleaved strides); x may (broadcast)
+    assert _create(c_handle, CTensor((4, 8), (0, 1)), t) == BAD_STRIDES
+    assert _create(c_handle, CTensor((4, 8), (4, 1)), t) == BAD_STRIDES
+    assert _create(c_handle, t, CTensor((4, 8), (0, 1))) == SUCCESS
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_calculate_statuses(c_handle, device, rng):
+    # A long row on the GPU takes the split form, which needs a workspace.
+    shape = (2, 1 << 18)
+    t = CTensor(shape)
+    desc = ffi.new("infiniopLPNormDescriptor_t *")
+    assert lib.infiniopCreateLPNormDescriptor(c_handle.ptr, desc, t.ptr, t.ptr, -1, 2, 1e-12) == SUCCESS
+    size = ffi.new("size_t *")
+    assert lib.infiniopGetLPNormWorkspaceSize(desc[0], size) == SUCCESS
+    assert lib.infiniopGetLPNormWorkspaceSize(desc[0], ffi.NULL) == NULL_POINTER
+    assert lib.infiniopGetLPNormWorkspaceSize(ffi.NULL, size) == NULL_POINTER
+    if device == "nvidia":
+        assert size[0] > 0
+    x = random_input(rng, shape, np.float32)
+    xa = x if device == "cpu" else ip.DeviceArray.from_numpy(x)
+    ya, _ = poisoned(shape, np.float32, device)
+    ws = ip.Workspace(device, size[0])
+    xp, yp = ffi.cast("void *", ip._arrays.as_view(xa).ptr), ffi.cast("void *", ip._arrays.as_view(ya).ptr)
+    wp = ffi.cast("void *", ws.ptr)
+    if size[0] > 0:
+        assert lib.infiniopLPNorm(desc[0], wp, size[0] - 1, yp, xp, ffi.NULL) == INSUFFICIENT
+        assert lib.infiniopLPNorm(desc[0], ffi.NULL, size[0], yp, xp, ffi.NULL) == NULL_POINTER
+    assert lib.infiniopLPNorm(ffi.NULL, wp, size[0], yp, xp, ffi.NULL) == NULL_POINTER
+    assert lib.infiniopLPNorm(desc[0], wp, size[0], ffi.NULL, xp, ffi.NULL) == NULL_POINTER
+    assert lib.infiniopLPNorm(desc[0], wp, size[0], yp, ffi.NULL, ffi.NULL) == NULL_POINTER
+    assert lib.infiniopLPNorm(desc[0], wp, size[0], yp, xp, ffi.NULL) == SUCCESS
+    if device == "nvidia":
+        ip.runtime.synchronize("nvidia")
+    assert_close(to_host(ya), reference(x, -1, 2, 1e-12), -1, np.dtype(np.float32))
+    assert lib.infiniopDestroyLPNormDescriptor(desc[0]) == SUCCESS
+    assert lib.infiniopDestroyLPNormDescriptor(ffi.NULL) == NULL_POINTER
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_in_place_needs_the_same_layout(c_handle, device, rng):
+    # y == x with different layouts would overwrite rows before they are read.
+    x = random_input(rng, (4, 8), np.float32)
+    xa = x if device == "cpu" else ip.DeviceArray.from_numpy(x)
+    desc = ffi.new("infiniopLPNormDescriptor_t *")
+    yt, xt = CTensor((4, 8), (1, 4)), CTensor((4, 8))
+    assert lib.infiniopCreateLPNormDescriptor(c_handle.ptr, desc, yt.ptr, xt.ptr, -1, 2, 1e-12) == SUCCESS
+    ptr = ffi.cast("void *", ip._arrays.as_view(xa).ptr)
+    assert lib.infiniopLPNorm(desc[0], ffi.NULL, 0, ptr, ptr, ffi.NULL) == BAD_STRIDES
+    lib.infiniopDestroyLPNormDescriptor(desc[0])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_python_errors(device, rng):
+    x = random_input(rng, (4, 8), np.float32)
+    xa = x if device == "cpu" else ip.DeviceArray.from_numpy(x)
+    with pytest.raises(ip.BadParam) as info:
+        ip.lp_norm(xa, axis=2)
+    assert isinstance(info.value, ValueError) and "axis=2" in str(info.value) and "(4, 8)" in str(info.value)
+    with pytest.raises(ip.BadParam):
+        ip.lp_norm(xa, p=0)
+    with pytest.raises(ip.BadParam):
+        ip.lp_norm(xa, eps=-1.0)
+    with pytest.raises(ip.BadParam):
+        ip.lp_norm(xa, eps=float("nan"))
+    with pytest.raises(ip.BadParam):
+        ip.lp_norm(xa, p=1 << 40)
+    with pytest.raises(ip.BadTensorShape):
+        ip.lp_norm(xa, out=poisoned((4, 9), np.float32, device)[0])
+    with pytest.raises(ip.BadTensorDtype) as info:
+        ip.lp_norm(xa, out=poisoned((4, 8), np.float64, device)[0])
+    assert isinstance(info.value, TypeError)
+    xi = np.ones((4, 8), np.int32)
+    with pytest.raises(ip.BadTensorDtype):
+        ip.lp_norm(xi if device == "cpu" else ip.DeviceArray.from_numpy(xi))
+    if device == "cpu":
+        with pytest.raises(ip.BadTensorStrides):
+            ip.lp_norm(x, out=np.lib.stride_tricks.as_strided(np.empty(8, np.float32), (4, 8), (0, 4)))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_descriptor_class(device, rng):
+    x = random_input(rng, (3, 70000), np.float32)
+    xa = x if device == "cpu" else ip.DeviceArray.from_numpy(x)
+    ya, _ = poisoned(x.shape, np.float32, device)
+    handle = ip.Handle(device)
+    with ip.LPNorm(handle, ya, xa, axis=-1, p=2, eps=1e-12) as op:
+        assert op.workspace_size >= 0
+        ws = ip.Workspace(device, op.workspace_size)
+        op(ya, xa, workspace=ws)
+        assert_close(to_host(ya), reference(x, -1, 2, 1e-12), -1, np.dtype(np.float32))
+    assert op.closed
+    op.close()  # idempotent
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_empty_and_scalar_like(device, rng):
+    for shape, axis in (((0, 5), 1), ((5, 0), 1), ((5, 0), 0)):
+        x = np.empty(shape, np.float32)
+        xa = x if device == "cpu" else ip.DeviceArray.from_numpy(x)
+        y = ip.lp_norm(xa, axis=axis)
+        assert to_host(y).shape == shape
+    x = np.array([-3.0], np.float32)
+    y = ip.lp_norm(x if device == "cpu" else ip.DeviceArray.from_numpy(x))
+    assert to_host(y)[0] == -1.0
+
+
+@pytest.mark.gpu
+def test_torch_stream_and_graph_capture(rng):
+    torch = pytest.importorskip("torch")
+    x = torch.randn(64, 3000, device="cuda") * 3
+    ref = torch.nn.functional.normalize(x.double(), p=2.0, dim=1)
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        y = ip.lp_norm(x, axis=1, stream=s)
+    s.synchronize()
+    assert torch.allclose(y.double(), ref, rtol=1e-5, atol=1e-7)
+    # Calculate is capturable: no allocation or synchronisation inside.
+    for shape, dim in (((64, 3000), 1), ((8, 1 << 20), 1), ((300, 7, 64), 0)):
+        x = torch.randn(*shape, device="cuda")
+        y = torch.empty_like(x)
+        op = ip.LPNorm(ip.Handle("nvidia"), y, x, axis=dim, p=2)
+        ws = ip.Workspace("nvidia", op.workspace_size)
+        g = torch.cuda.CUDAGraph()
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            op(y, x, workspace=ws, stream=side)  # warm-up outside the capture
+            torch.cuda.synchronize()
+            with torch.cuda.graph(g, stream=side):
+                op(y, x, workspace=ws, stream=side)
+        x.copy_(torch.randn(*shape, device="cuda"))
+        y.fill_(float("nan"))
+        g.replay()
+        torch.cuda.synchronize()
+        ref = torch.nn.functional.normalize(x.double(), p=2.0, dim=dim)
+        assert torch.allclose(y.double(), ref, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.gpu
+def test_bf16_torch_tensors(rng):
+    torch = pytest.importorskip("torch")
+    x = torch.randn(33, 1025, device="cuda").to(torch.bfloat16)
+    y = ip.lp_norm(x, axis=0, p=1)
+    assert y.dtype == torch.bfloat16 and y.device == x.device
+    ref = torch.nn.functional.normalize(x.double(), p=1.0, dim=0)
+    assert torch.allclose(y.double(), ref, rtol=1e-2, atol=1e-4)
