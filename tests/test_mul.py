@@ -201,6 +201,24 @@ def test_transposed_and_reversed(rng, device, dtype, c_shape, a_spec, b_spec, c_
     run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
 
 
+ROWS = [
+    # rows contiguous inside, strided or broadcast across (the GPU's vector form of the strided path)
+    ((64, 48), ((64, 48), (64, 1)), ((64, 1), None), None),
+    ((64, 48), ((64, 48), (64, 1), 1), ((64, 1), None), None),        # a misaligned: scalar form
+    ((5, 7, 32), ((7, 32), None), ((5, 1, 32), None), (512, 64, 1)),  # padded output rows
+    ((1000,), ((1000,), None), ((), None), None),                      # scalar times a vector
+    ((3, 160), ((3, 160), (-160, 1)), ((3, 160), (320, 1)), None),     # reversed rows
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.uint8, np.int16],
+                         ids=["f16", "f32", "f64", "u8", "i16"])
+@pytest.mark.parametrize("c_shape,a_spec,b_spec,c_strides", ROWS, ids=[str(i) for i in range(len(ROWS))])
+def test_row_layouts(rng, device, dtype, c_shape, a_spec, b_spec, c_strides):
+    run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8], ids=["f16", "f32", "f64", "i8"])
 @pytest.mark.parametrize("n", [1, 7, 99, 4097, 100003])

@@ -12,7 +12,9 @@ from typing import Optional
 import numpy as np
 
 from .._arrays import as_view, empty_like
+from .._ffi import ffi, lib
 from .._streams import stream_pointer
+from ..errors import check
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ..workspace import Workspace
@@ -43,10 +45,15 @@ class Mul(OperatorDescriptor):
         super().__init__(handle, {"c": c, "a": a, "b": b})
 
     def __call__(self, c, a, b, *, workspace: Optional[Workspace] = None, stream=None) -> None:
-        s = stream_pointer(stream)
-        ws, ws_size = self._workspace_args(workspace, s)
-        self._run("infiniopMul", ws, ws_size, void_p(_address(c)), void_p(_address(a)), void_p(_address(b)),
-                  void_p(s))
+        s = 0 if stream is None else stream_pointer(stream)
+        if workspace is None and self.workspace_size == 0:  # the usual case: one C call, nothing else
+            ws, ws_size = ffi.NULL, 0
+        else:
+            ws, ws_size = self._workspace_args(workspace, s)
+        status = lib.infiniopMul(self.ptr, ws, ws_size, void_p(_address(c)), void_p(_address(a)),
+                                 void_p(_address(b)), void_p(s))
+        if status:
+            check(status, "infiniopMul", self._context)
 
     calculate = __call__
 

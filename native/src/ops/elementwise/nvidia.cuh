@@ -36,33 +36,54 @@ __device__ __forceinline__ T apply(const T (&x)[sizeof...(I)], std::index_sequen
     return narrow<T>(Op{}(widen(x[I])...));
 }
 
-// Every operand one run of stride 1, all bases 16-byte aligned: vectors of
-// 16 bytes in a grid-stride loop, the tail (< one vector) by the first threads.
+// Every operand one run of stride 1, all bases 16-byte aligned: 16-byte
+// vectors, no index arithmetic beyond the loop counter. Grid-stride over
+// chunks of kBlock * kUnroll vectors; each thread issues all its kUnroll
+// vector loads per input before it computes, so that enough bytes are in
+// flight. The tail (< one vector) is done by the first threads.
 template <class Op, class T, int N>
 __global__ void __launch_bounds__(kBlock) contiguousVecKernel(T *out, Inputs<T, N> in, uint64_t numel) {
     constexpr int V = 16 / sizeof(T);
     const uint64_t nvec = numel / V;
-    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
-    const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (uint64_t i = t; i < nvec; i += step) {
-        Vec<T> x[N];
+    const Vec<T> *src[N];
 #pragma unroll
-        for (int k = 0; k < N; ++k) {
-            x[k] = reinterpret_cast<const Vec<T> *>(in.p[k])[i];
-        }
-        Vec<T> y;
-#pragma unroll
-        for (int e = 0; e < V; ++e) {
-            T xe[N];
-#pragma unroll
-            for (int k = 0; k < N; ++k) {
-                xe[k] = x[k].v[e];
-            }
-            y.v[e] = apply<Op>(xe, std::make_index_sequence<N>{});
-        }
-        reinterpret_cast<Vec<T> *>(out)[i] = y;
+    for (int k = 0; k < N; ++k) {
+        src[k] = reinterpret_cast<const Vec<T> *>(in.p[k]);
     }
-    const uint64_t tail = nvec * V + t;
+    Vec<T> *dst = reinterpret_cast<Vec<T> *>(out);
+    const uint64_t chunk = (uint64_t)kBlock * kUnroll;
+    for (uint64_t base = (uint64_t)blockIdx.x * chunk + threadIdx.x; base < nvec;
+         base += (uint64_t)gridDim.x * chunk) {
+        Vec<T> x[kUnroll][N];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const uint64_t i = base + (uint64_t)u * kBlock;
+            if (i < nvec) {
+#pragma unroll
+                for (int k = 0; k < N; ++k) {
+                    x[u][k] = src[k][i];
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const uint64_t i = base + (uint64_t)u * kBlock;
+            if (i < nvec) {
+                Vec<T> y;
+#pragma unroll
+                for (int e = 0; e < V; ++e) {
+                    T xe[N];
+#pragma unroll
+                    for (int k = 0; k < N; ++k) {
+                        xe[k] = x[u][k].v[e];
+                    }
+                    y.v[e] = apply<Op>(xe, std::make_index_sequence<N>{});
+                }
+                dst[i] = y;
+            }
+        }
+    }
+    const uint64_t tail = nvec * V + (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (tail < numel) {
         T xe[N];
 #pragma unroll
@@ -143,6 +164,74 @@ __global__ void __launch_bounds__(kBlock) stridedKernel(T *out, Inputs<T, N> in,
     }
 }
 
+// The vector form of the strided path: an index per 16-byte vector of the
+// innermost dim (its strides are already scaled by the vector width); inputs
+// constant along that dim (a.splat) load one element and repeat it.
+template <class Op, class T, int N>
+__global__ void __launch_bounds__(kBlock) stridedVecKernel(T *out, Inputs<T, N> in, StridedArgs a) {
+    constexpr int V = 16 / sizeof(T);
+    constexpr int U = kUnroll / 2; // vectors per thread and round
+    const uint32_t step = gridDim.x * blockDim.x * U;
+    for (uint32_t base = blockIdx.x * blockDim.x * U + threadIdx.x; base < a.numel; base += step) {
+        int64_t off[U][N + 1];
+        Vec<T> x[U][N];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            uint32_t n = base + u * blockDim.x;
+            const bool ok = n < a.numel;
+#pragma unroll
+            for (int k = 0; k <= N; ++k) {
+                off[u][k] = a.offset[k];
+            }
+#pragma unroll
+            for (int d = kMaxDims - 1; d >= 1; --d) {
+                if (d < (int)a.ndim) {
+                    uint32_t r;
+                    n = divmod(a.size[d], n, r);
+#pragma unroll
+                    for (int k = 0; k <= N; ++k) {
+                        off[u][k] += (int64_t)r * a.stride[d][k];
+                    }
+                }
+            }
+#pragma unroll
+            for (int k = 0; k <= N; ++k) {
+                off[u][k] += (int64_t)n * a.stride[0][k];
+            }
+            if (ok) {
+#pragma unroll
+                for (int k = 0; k < N; ++k) {
+                    if (a.splat & (1u << k)) {
+                        const T e = in.p[k][off[u][k + 1]];
+#pragma unroll
+                        for (int j = 0; j < V; ++j) {
+                            x[u][k].v[j] = e;
+                        }
+                    } else {
+                        x[u][k] = *reinterpret_cast<const Vec<T> *>(in.p[k] + off[u][k + 1]);
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            if (base + u * blockDim.x < a.numel) {
+                Vec<T> y;
+#pragma unroll
+                for (int j = 0; j < V; ++j) {
+                    T xe[N];
+#pragma unroll
+                    for (int k = 0; k < N; ++k) {
+                        xe[k] = x[u][k].v[j];
+                    }
+                    y.v[j] = apply<Op>(xe, std::make_index_sequence<N>{});
+                }
+                *reinterpret_cast<Vec<T> *>(out + off[u][0]) = y;
+            }
+        }
+    }
+}
+
 // A transposed input: 32x32 tiles over (j, i), i the output's innermost dim
 // and j the dim along which the staged inputs have stride 1. Staged inputs
 // are read along j into shared memory, everything else along i, so every
@@ -176,34 +265,48 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
                 }
             }
         }
-        // Stage the transposed inputs: consecutive threads walk j.
+        // All global loads of the tile first: the staged inputs along j
+        // (consecutive threads walk j) into shared memory, the others along i
+        // into registers; then one barrier, then compute and store along i.
+        constexpr int R = kTileDim / kTileRows;
+        T x[R][N];
 #pragma unroll
         for (int k = 0; k < N; ++k) {
             if (a.staged & (1u << k)) {
+                const T *p = in.p[k] + base[k + 1] + (int64_t)tx * a.sj[k + 1];
+                const bool jok = j0 + tx < a.nj;
 #pragma unroll
-                for (int r = 0; r < kTileDim / kTileRows; ++r) {
+                for (int r = 0; r < R; ++r) {
                     const uint32_t ii = ty + r * kTileRows;
-                    if (j0 + tx < a.nj && i0 + ii < a.ni) {
-                        tile[k][ii][tx] = in.p[k][base[k + 1] + (int64_t)tx * a.sj[k + 1] + (int64_t)ii * a.si[k + 1]];
+                    if (jok && i0 + ii < a.ni) {
+                        tile[k][ii][tx] = p[(int64_t)ii * a.si[k + 1]];
+                    }
+                }
+            } else {
+                const T *p = in.p[k] + base[k + 1] + (int64_t)tx * a.si[k + 1];
+                const bool iok = i0 + tx < a.ni;
+#pragma unroll
+                for (int r = 0; r < R; ++r) {
+                    const uint32_t jj = ty + r * kTileRows;
+                    if (iok && j0 + jj < a.nj) {
+                        x[r][k] = p[(int64_t)jj * a.sj[k + 1]];
                     }
                 }
             }
         }
         __syncthreads();
-        // Compute: consecutive threads walk i.
+        T *o = out + base[0] + (int64_t)tx * a.si[0];
 #pragma unroll
-        for (int r = 0; r < kTileDim / kTileRows; ++r) {
+        for (int r = 0; r < R; ++r) {
             const uint32_t jj = ty + r * kTileRows;
             if (j0 + jj < a.nj && i0 + tx < a.ni) {
-                T x[N];
 #pragma unroll
                 for (int k = 0; k < N; ++k) {
-                    x[k] = (a.staged & (1u << k))
-                               ? tile[k][tx][jj]
-                               : in.p[k][base[k + 1] + (int64_t)jj * a.sj[k + 1] + (int64_t)tx * a.si[k + 1]];
+                    if (a.staged & (1u << k)) {
+                        x[r][k] = tile[k][tx][jj];
+                    }
                 }
-                out[base[0] + (int64_t)jj * a.sj[0] + (int64_t)tx * a.si[0]] =
-                    apply<Op>(x, std::make_index_sequence<N>{});
+                o[(int64_t)jj * a.sj[0]] = apply<Op>(x[r], std::make_index_sequence<N>{});
             }
         }
         __syncthreads();
@@ -237,6 +340,17 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
         return INFINI_STATUS_SUCCESS;
     }
     case Path::Strided:
+        if (plan.has_vec) {
+            bool aligned = reinterpret_cast<uintptr_t>(out) % 16 == 0;
+            for (int k = 0; k < N; ++k) {
+                aligned = aligned && ((plan.vec.splat >> k) & 1u || reinterpret_cast<uintptr_t>(in.p[k]) % 16 == 0);
+            }
+            if (aligned) {
+                stridedVecKernel<Op, T, N><<<plan.grid_vec_strided, kBlock, 0, s>>>(out, in, plan.vec);
+                CUDA_TRY_LAUNCH();
+                return INFINI_STATUS_SUCCESS;
+            }
+        }
         for (size_t i = 0; i < plan.launches.size(); ++i) {
             stridedKernel<Op, T, N><<<plan.grids[i], kBlock, 0, s>>>(out, in, plan.launches[i]);
             CUDA_TRY_LAUNCH();
@@ -250,9 +364,25 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
     return INFINI_STATUS_INTERNAL_ERROR;
 }
 
+template <class Op, infiniDtype_t D>
+infiniStatus_t occupancy(Occupancy *occ) {
+    using T = typename DeviceTypeOf<D>::type;
+    constexpr int N = (int)Op::kInputs;
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->contiguous_vec, contiguousVecKernel<Op, T, N>,
+                                                           kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->contiguous_scalar,
+                                                           contiguousScalarKernel<Op, T, N>, kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided, stridedKernel<Op, T, N>, kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided_vec, stridedVecKernel<Op, T, N>, kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->tiled, tiledKernel<Op, T, N>, kBlock, 0));
+    return INFINI_STATUS_SUCCESS;
+}
+
 } // namespace infini::elementwise::nvidia
 
-// Explicit instantiation of the launcher of `Op` for kernel dtype `D`.
+// Explicit instantiation of the launcher (and its occupancy query) of `Op`
+// for kernel dtype `D`.
 #define INFINI_ELEMENTWISE_NVIDIA_INSTANTIATE(Op, D)                                                          \
     template infiniStatus_t infini::elementwise::nvidia::launch<Op, D>(const infini::elementwise::nvidia::Plan &, \
-                                                                       void *, const void *const *, void *)
+                                                                       void *, const void *const *, void *);     \
+    template infiniStatus_t infini::elementwise::nvidia::occupancy<Op, D>(infini::elementwise::nvidia::Occupancy *)

@@ -8,11 +8,15 @@
 //   contiguous  every operand one run of stride 1: flat grid-stride loop,
 //               16-byte vector loads/stores, no index arithmetic
 //   strided     anything else: per-dim sizes (as fast-division constants) and
-//               strides in the kernel's parameters
+//               strides in the kernel's parameters; when the innermost dim is
+//               contiguous in the output and each input has stride 1 or 0
+//               there (rows, row broadcasts), whole 16-byte vectors of it
+//               per index, if the pointers are aligned at Calculate
 //   tiled       an input walks the output's innermost dim with a large stride
 //               but some other dim with stride 1 (a transposed operand):
 //               32x32 tiles staged through shared memory so that every global
 //               access is coalesced
+#include "../../common/cuda/check.cuh"
 #include "elementwise.h"
 #include <cstdint>
 #include <vector>
@@ -45,6 +49,7 @@ struct StridedArgs {
     FastDiv size[kMaxDims];
     int64_t stride[kMaxDims][kMaxOperands]; // elements
     int64_t offset[kMaxOperands];           // elements, added to each base
+    uint32_t splat; // vector form only: bit k-1 when input k is constant along the innermost dim
 };
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
@@ -75,13 +80,29 @@ struct Plan {
     // strided: one or more launches
     std::vector<StridedArgs> launches;
     std::vector<unsigned> grids;
+    // strided, vector form (one launch): an index per 16-byte vector of the
+    // innermost dim; used when the pointers are 16-byte aligned
+    bool has_vec = false;
+    StridedArgs vec{};
+    unsigned grid_vec_strided = 1;
     // tiled
     TiledArgs tiled{};
     unsigned grid_tiled = 1;
 };
 
-// Builds the plan from the validated info and the device's properties.
-infiniStatus_t makePlan(const Info &info, const InfiniopHandle &handle, Plan *plan);
+// Resident blocks per SM of each kernel of one operator and dtype (from the
+// occupancy calculator at Create): grids are sized to exactly fill the GPU.
+struct Occupancy {
+    int contiguous_vec = 1, contiguous_scalar = 1, strided = 1, strided_vec = 1, tiled = 1;
+};
+
+// Builds the plan from the validated info, the device's properties and the
+// kernels' occupancy.
+infiniStatus_t makePlan(const Info &info, const InfiniopHandle &handle, const Occupancy &occ, Plan *plan);
+
+// Fills the occupancy of launch<Op, D>'s kernels on the current device.
+template <class Op, infiniDtype_t D>
+infiniStatus_t occupancy(Occupancy *occ);
 
 // Runs op on the plan. Defined in nvidia.cuh, explicitly instantiated per
 // operator and kernel dtype by INFINI_ELEMENTWISE_NVIDIA_INSTANTIATE.
@@ -102,13 +123,21 @@ struct NvidiaDescriptor final : Descriptor {
 template <class Op>
 infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Descriptor **out) {
     NvidiaDescriptor::LaunchFn fn = nullptr;
+    infiniStatus_t (*occ_fn)(Occupancy *) = nullptr;
     auto pick = [&](auto tag) {
         fn = &launch<Op, kernelDtype<Op>(decltype(tag)::value)>;
+        occ_fn = &occupancy<Op, kernelDtype<Op>(decltype(tag)::value)>;
         return INFINI_STATUS_SUCCESS;
     };
     INFINI_TRY(dispatch(typename Op::Dtypes{}, info.dtype, pick));
+    Occupancy occ;
+    {
+        ScopedCudaDevice device(handle.device_id);
+        INFINI_TRY(device.status());
+        INFINI_TRY(occ_fn(&occ));
+    }
     Plan plan;
-    INFINI_TRY(makePlan(info, handle, &plan));
+    INFINI_TRY(makePlan(info, handle, occ, &plan));
     *out = new NvidiaDescriptor(handle, Op::kKind, info, std::move(plan), fn);
     return INFINI_STATUS_SUCCESS;
 }

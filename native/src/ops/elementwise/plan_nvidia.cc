@@ -9,18 +9,26 @@ namespace infini::elementwise::nvidia {
 namespace {
 
 constexpr uint32_t kTile = 32;           // must match nvidia.cuh
+constexpr uint64_t kUnroll = 4;          // work items per thread and round, as in nvidia.cuh
 constexpr size_t kMaxLaunches = 1 << 16; // beyond: NOT_IMPLEMENTED (needs > kMaxDims huge dims)
 
-unsigned gridFor(uint64_t work_items, int block, const InfiniopHandle &h) {
-    int per_sm = h.max_threads_per_sm > 0 ? h.max_threads_per_sm / block : 1;
+// Blocks for `work_items` threads' work: at most as many as are resident at
+// once (`per_sm` per SM), trimmed so that every block loops equally often.
+unsigned gridFor(uint64_t work_items, int block, const InfiniopHandle &h, int per_sm) {
     uint64_t cap = (uint64_t)std::max(1, h.sm_count) * (uint64_t)std::max(1, per_sm);
     uint64_t want = (work_items + block - 1) / block;
-    return (unsigned)std::max<uint64_t>(1, std::min(want, cap));
+    if (want > cap) {
+        // As many blocks as fit at once, trimmed so that every block loops
+        // the same number of times (no last, partly idle round).
+        uint64_t rounds = (want + cap - 1) / cap;
+        want = (want + rounds - 1) / rounds;
+    }
+    return (unsigned)std::max<uint64_t>(1, want);
 }
 
 // The tiled path, when an input walks the output's innermost dim with a
 // stride but another dim with stride 1 (a transposed operand).
-bool planTiled(const Info &info, const InfiniopHandle &h, Plan *plan) {
+bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
     const SimpleLayout &L = info.layout;
     const size_t nd = L.ndim(), nops = info.ninputs + 1;
     if (nd < 2 || nd - 2 > (size_t)kMaxDims || info.numel > kMaxLaunchElems) {
@@ -79,11 +87,51 @@ bool planTiled(const Info &info, const InfiniopHandle &h, Plan *plan) {
     }
     plan->path = Path::Tiled;
     plan->tiled = a;
-    plan->grid_tiled = (unsigned)std::min<uint64_t>(ntiles, gridFor(ntiles * plan->block, plan->block, h));
+    plan->grid_tiled = (unsigned)std::min<uint64_t>(ntiles, gridFor(ntiles * plan->block, plan->block, h, occ.tiled));
     return true;
 }
 
-infiniStatus_t planStrided(const Info &info, const InfiniopHandle &h, Plan *plan) {
+// The vector form of a single strided launch: the innermost dim is
+// contiguous in the output, of stride 1 or 0 in every input, and a multiple of
+// the vector width, as are the outer strides of every operand that is not
+// constant along it.
+void planStridedVec(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
+    if (plan->launches.size() != 1) {
+        return;
+    }
+    const StridedArgs &a = plan->launches[0];
+    const size_t nops = info.ninputs + 1;
+    const uint32_t V = (uint32_t)(16 / plan->elem_size);
+    const uint32_t in = a.ndim - 1;
+    if (a.size[in].d % V != 0 || a.stride[in][0] != 1) {
+        return;
+    }
+    StridedArgs v = a;
+    v.splat = 0;
+    for (size_t k = 0; k < nops; ++k) {
+        const int64_t s = a.stride[in][k];
+        if (s == 0 && k > 0) {
+            v.splat |= 1u << (k - 1);
+            continue;
+        }
+        if (s != 1 || a.offset[k] % V != 0) {
+            return;
+        }
+        for (uint32_t d = 0; d < in; ++d) {
+            if (a.stride[d][k] % V != 0) {
+                return;
+            }
+        }
+        v.stride[in][k] = V;
+    }
+    v.size[in] = FastDiv(a.size[in].d / V);
+    v.numel = a.numel / V;
+    plan->has_vec = true;
+    plan->vec = v;
+    plan->grid_vec_strided = gridFor((v.numel + kUnroll / 2 - 1) / (kUnroll / 2), plan->block, h, occ.strided_vec);
+}
+
+infiniStatus_t planStrided(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
     const SimpleLayout &L = info.layout;
     const size_t nd = L.ndim(), nops = info.ninputs + 1;
     plan->path = Path::Strided;
@@ -157,7 +205,7 @@ infiniStatus_t planStrided(const Info &info, const InfiniopHandle &h, Plan *plan
             a.ndim = (uint32_t)kd;
             a.numel = (uint32_t)numel;
             plan->launches.push_back(a);
-            plan->grids.push_back(gridFor((numel + 3) / 4, plan->block, h));
+            plan->grids.push_back(gridFor((numel + kUnroll - 1) / kUnroll, plan->block, h, occ.strided));
         }
         for (size_t d = hd; d-- > 0;) { // odometer
             if (++idx[d] < L.shape[d]) {
@@ -166,12 +214,13 @@ infiniStatus_t planStrided(const Info &info, const InfiniopHandle &h, Plan *plan
             idx[d] = 0;
         }
     }
+    planStridedVec(info, h, occ, plan);
     return INFINI_STATUS_SUCCESS;
 }
 
 } // namespace
 
-infiniStatus_t makePlan(const Info &info, const InfiniopHandle &h, Plan *plan) {
+infiniStatus_t makePlan(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
     plan->nops = info.ninputs + 1;
     plan->elem_size = dtypeSize(info.dtype);
     plan->numel = info.numel;
@@ -185,14 +234,15 @@ infiniStatus_t makePlan(const Info &info, const InfiniopHandle &h, Plan *plan) {
             plan->offset[k] = info.layout.offset[k];
         }
         const uint64_t per_vec = 16 / plan->elem_size;
-        plan->grid_vec = gridFor((info.numel + per_vec - 1) / per_vec, plan->block, h);
-        plan->grid_scalar = gridFor((info.numel + 3) / 4, plan->block, h);
+        const uint64_t nvec = (info.numel + per_vec - 1) / per_vec;
+        plan->grid_vec = gridFor((nvec + kUnroll - 1) / kUnroll, plan->block, h, occ.contiguous_vec);
+        plan->grid_scalar = gridFor((info.numel + kUnroll - 1) / kUnroll, plan->block, h, occ.contiguous_scalar);
         return INFINI_STATUS_SUCCESS;
     }
-    if (planTiled(info, h, plan)) {
+    if (planTiled(info, h, occ, plan)) {
         return INFINI_STATUS_SUCCESS;
     }
-    return planStrided(info, h, plan);
+    return planStrided(info, h, occ, plan);
 }
 
 infiniStatus_t NvidiaDescriptor::calculate(void *out, const void *const *inputs, void *stream) const {
