@@ -138,13 +138,24 @@ def test_integers_in_place_and_transposed(rng, device, dtype):
     run_case(rng, device, dtype, (37, 41), ((37, 41), (1, 37)), ((41,), None))
 
 
+def _scaled(x, scale, device):
+    if device == "cpu":
+        x *= x.dtype.type(scale)
+        return x
+    host = (x.to_numpy().astype(np.float32) * np.float32(scale)).astype(x.dtype)
+    return ip.DeviceArray.from_numpy(host)
+
+
 @pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("dtype", [np.float16, BF16], ids=["float16", "bfloat16"])
-def test_half_rounded_once(rng, device, dtype):
+@pytest.mark.parametrize("dtype,scale", [(np.float16, 1.0), (np.float16, 1e-3), (BF16, 1.0), (BF16, 1e-19)],
+                         ids=["float16", "float16-subnormal", "bfloat16", "bfloat16-subnormal"])
+def test_half_rounded_once(rng, device, dtype, scale):
     """The product of two 16-bit floats is exact in F32: one rounding gives
-    exactly NumPy's float64 product cast to the dtype."""
-    a, av = operand(rng, (4099,), None, dtype, device)
-    b, bv = operand(rng, (4099,), None, dtype, device)
+    exactly NumPy's float64 product cast to the dtype (subnormal results too)."""
+    a, _ = operand(rng, (4099,), None, dtype, device)
+    b, _ = operand(rng, (4099,), None, dtype, device)
+    a, b = _scaled(a, scale, device), _scaled(b, scale, device)
+    av, bv = to_host(a), to_host(b)
     out = ip.mul(a, b)
     ref = (av.astype(np.float64) * bv.astype(np.float64)).astype(np.float32).astype(dtype)
     np.testing.assert_array_equal(to_host(out).view(np.uint16), ref.view(np.uint16))
