@@ -238,6 +238,14 @@ def test_odd_sizes(rng, device, dtype, n):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32], ids=["f16", "f32"])
+def test_large_contiguous(rng, device, dtype):
+    """More vectors than one wave of GPU threads: the unrolled contiguous kernel."""
+    n = 3_000_017
+    run_case(rng, device, dtype, (n,), ((n,), None), ((n,), None))
+
+
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int8], ids=["f16", "f32", "i8"])
 @pytest.mark.parametrize("leads", [(1, 0), (0, 3), (1, 1), (5, 2)], ids=str)
 def test_misaligned_starts(rng, device, dtype, leads):

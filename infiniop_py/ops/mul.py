@@ -18,9 +18,11 @@ from ..errors import check
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ..workspace import Workspace
-from ._base import OperatorDescriptor, cached_descriptor, common_device, default_handle, descriptor_key, void_p
+from ._base import OperatorDescriptor, cached_descriptor, common_device, default_handle, descriptor_key
 
 __all__ = ["Mul", "mul"]
+
+_VOID_P = ffi.typeof("void *")
 
 
 def _address(x) -> int:
@@ -50,8 +52,11 @@ class Mul(OperatorDescriptor):
             ws, ws_size = ffi.NULL, 0
         else:
             ws, ws_size = self._workspace_args(workspace, s)
-        status = lib.infiniopMul(self.ptr, ws, ws_size, void_p(_address(c)), void_p(_address(a)),
-                                 void_p(_address(b)), void_p(s))
+        cast = ffi.cast
+        status = lib.infiniopMul(self.ptr, ws, ws_size,
+                                 cast(_VOID_P, c if type(c) is int else _address(c)),
+                                 cast(_VOID_P, a if type(a) is int else _address(a)),
+                                 cast(_VOID_P, b if type(b) is int else _address(b)), cast(_VOID_P, s))
         if status:
             check(status, "infiniopMul", self._context)
 

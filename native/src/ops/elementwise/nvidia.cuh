@@ -94,6 +94,43 @@ __global__ void __launch_bounds__(kBlock) contiguousVecKernel(T *out, Inputs<T, 
     }
 }
 
+// The same for small sizes (up to one wave of threads): one vector per thread
+// and round, so that the work spreads over as many SMs as possible.
+template <class Op, class T, int N>
+__global__ void __launch_bounds__(kBlock) contiguousVec1Kernel(T *out, Inputs<T, N> in, uint64_t numel) {
+    constexpr int V = 16 / sizeof(T);
+    const uint64_t nvec = numel / V;
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (uint64_t i = t; i < nvec; i += step) {
+        Vec<T> x[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            x[k] = reinterpret_cast<const Vec<T> *>(in.p[k])[i];
+        }
+        Vec<T> y;
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            T xe[N];
+#pragma unroll
+            for (int k = 0; k < N; ++k) {
+                xe[k] = x[k].v[e];
+            }
+            y.v[e] = apply<Op>(xe, std::make_index_sequence<N>{});
+        }
+        reinterpret_cast<Vec<T> *>(out)[i] = y;
+    }
+    const uint64_t tail = nvec * V + t;
+    if (tail < numel) {
+        T xe[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            xe[k] = in.p[k][tail];
+        }
+        out[tail] = apply<Op>(xe, std::make_index_sequence<N>{});
+    }
+}
+
 // One run of stride 1 whose bases are not all aligned: element by element,
 // kUnroll loads in flight per thread.
 template <class Op, class T, int N>
@@ -331,8 +368,10 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
             in.p[k] += plan.offset[k + 1];
             aligned = aligned && reinterpret_cast<uintptr_t>(in.p[k]) % 16 == 0;
         }
-        if (aligned) {
+        if (aligned && plan.vec_unrolled) {
             contiguousVecKernel<Op, T, N><<<plan.grid_vec, kBlock, 0, s>>>(out, in, plan.numel);
+        } else if (aligned) {
+            contiguousVec1Kernel<Op, T, N><<<plan.grid_vec, kBlock, 0, s>>>(out, in, plan.numel);
         } else {
             contiguousScalarKernel<Op, T, N><<<plan.grid_scalar, kBlock, 0, s>>>(out, in, plan.numel);
         }
@@ -369,6 +408,8 @@ infiniStatus_t occupancy(Occupancy *occ) {
     using T = typename DeviceTypeOf<D>::type;
     constexpr int N = (int)Op::kInputs;
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->contiguous_vec, contiguousVecKernel<Op, T, N>,
+                                                           kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->contiguous_vec1, contiguousVec1Kernel<Op, T, N>,
                                                            kBlock, 0));
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->contiguous_scalar,
                                                            contiguousScalarKernel<Op, T, N>, kBlock, 0));

@@ -77,6 +77,9 @@ struct Plan {
     uint64_t numel = 0;
     int64_t offset[kMaxOperands] = {};
     unsigned grid_vec = 1, grid_scalar = 1;
+    // kUnroll vectors per thread and round (large sizes), else one (up to
+    // one wave of threads: more blocks, more SMs busy)
+    bool vec_unrolled = true;
     // strided: one or more launches
     std::vector<StridedArgs> launches;
     std::vector<unsigned> grids;
@@ -93,7 +96,7 @@ struct Plan {
 // Resident blocks per SM of each kernel of one operator and dtype (from the
 // occupancy calculator at Create): grids are sized to exactly fill the GPU.
 struct Occupancy {
-    int contiguous_vec = 1, contiguous_scalar = 1, strided = 1, strided_vec = 1, tiled = 1;
+    int contiguous_vec = 1, contiguous_vec1 = 1, contiguous_scalar = 1, strided = 1, strided_vec = 1, tiled = 1;
 };
 
 // Builds the plan from the validated info, the device's properties and the

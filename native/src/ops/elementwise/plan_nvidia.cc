@@ -235,7 +235,10 @@ infiniStatus_t makePlan(const Info &info, const InfiniopHandle &h, const Occupan
         }
         const uint64_t per_vec = 16 / plan->elem_size;
         const uint64_t nvec = (info.numel + per_vec - 1) / per_vec;
-        plan->grid_vec = gridFor((nvec + kUnroll - 1) / kUnroll, plan->block, h, occ.contiguous_vec);
+        const uint64_t wave = (uint64_t)std::max(1, h.sm_count) * std::max(1, occ.contiguous_vec1) * plan->block;
+        plan->vec_unrolled = nvec > wave;
+        plan->grid_vec = plan->vec_unrolled ? gridFor((nvec + kUnroll - 1) / kUnroll, plan->block, h, occ.contiguous_vec)
+                                            : gridFor(nvec, plan->block, h, occ.contiguous_vec1);
         plan->grid_scalar = gridFor((info.numel + kUnroll - 1) / kUnroll, plan->block, h, occ.contiguous_scalar);
         return INFINI_STATUS_SUCCESS;
     }
