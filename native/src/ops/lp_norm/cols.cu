@@ -12,7 +12,7 @@ namespace {
 
 constexpr int kColsThreads = 256;
 
-template <class T, int VEC, int ITEMS>
+template <class T, int VEC, int ITEMS, bool BATCH>
 __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, const T *__restrict__ x, T *y) {
     using A = ComputeType<T>;
     using P = Pack<T, VEC>;
@@ -55,11 +55,22 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
         }
         P buf[ITEMS > 0 ? ITEMS : 1];
         if constexpr (ITEMS > 0) {
+            // Zeros past the end count for nothing. BATCH: every load issued
+            // before any math; else as the compiler schedules them.
+            if constexpr (BATCH) {
+#pragma unroll
+                for (int k = 0; k < ITEMS; ++k) {
+                    const int64_t r = ty + (int64_t)k * by;
+                    buf[k] = valid && r < len ? load(r) : P{};
+                }
+            }
 #pragma unroll
             for (int k = 0; k < ITEMS; ++k) {
                 const int64_t r = ty + (int64_t)k * by;
-                if (valid && r < len) {
-                    buf[k] = load(r);
+                if (BATCH || (valid && r < len)) {
+                    if constexpr (!BATCH) {
+                        buf[k] = load(r);
+                    }
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
                         m[j] = fmax(m[j], absA<A>(widen(buf[k].v[j])));
@@ -86,7 +97,7 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
 #pragma unroll
                 for (int k = 0; k < ITEMS; ++k) {
                     const int64_t r = ty + (int64_t)k * by;
-                    if (valid && r < len) {
+                    if (BATCH || (valid && r < len)) {
 #pragma unroll
                         for (int j = 0; j < VEC; ++j) {
                             s[j] += powP<kP>(f[j].apply(absA<A>(widen(buf[k].v[j]))), plan.p);
@@ -173,7 +184,11 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
 template <class T, int VEC, int ITEMS>
 infiniStatus_t launchColsT(const Plan &plan, const void *x, void *y, cudaStream_t stream) {
     dim3 block(plan.bx, plan.by), grid(plan.grid_x, plan.grid_y);
-    colsKernel<T, VEC, ITEMS><<<grid, block, 0, stream>>>(plan, (const T *)x, (T *)y);
+    if (ITEMS > 0 && plan.batch) {
+        colsKernel<T, VEC, ITEMS, true><<<grid, block, 0, stream>>>(plan, (const T *)x, (T *)y);
+    } else {
+        colsKernel<T, VEC, ITEMS, false><<<grid, block, 0, stream>>>(plan, (const T *)x, (T *)y);
+    }
     CUDA_TRY_LAUNCH();
     return INFINI_STATUS_SUCCESS;
 }

@@ -23,9 +23,10 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Overrides of the planner's choices for tuning runs, read at Create from
 // INFINIOP_LP_NORM_TUNE="key=value,...": rows_items (short rows: packs per
-// thread), cols_by, cols_items (0 = stream), cs (0/1 streaming cache hints).
+// thread), rows_tpr (longer rows: threads per row), cols_by, cols_items
+// (0 = stream), cs (0/1 streaming cache hints), batch (0/1 all loads first).
 struct Tune {
-    int rows_items = 0, cols_by = 0, cols_items = -1, cs = -1;
+    int rows_items = 0, rows_tpr = 0, cols_by = 0, cols_items = -1, cs = -1, batch = -1;
 };
 
 Tune readTune() {
@@ -34,9 +35,9 @@ Tune readTune() {
     if (env == nullptr) {
         return t;
     }
-    const char *keys[] = {"rows_items=", "cols_by=", "cols_items=", "cs="};
-    int *vals[] = {&t.rows_items, &t.cols_by, &t.cols_items, &t.cs};
-    for (int k = 0; k < 4; ++k) {
+    const char *keys[] = {"rows_items=", "rows_tpr=", "cols_by=", "cols_items=", "cs=", "batch="};
+    int *vals[] = {&t.rows_items, &t.rows_tpr, &t.cols_by, &t.cols_items, &t.cs, &t.batch};
+    for (int k = 0; k < 6; ++k) {
         if (const char *at = std::strstr(env, keys[k])) {
             *vals[k] = std::atoi(at + std::strlen(keys[k]));
         }
@@ -105,6 +106,11 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, const 
     } else {
         plan.items = 4;
         plan.tpr = (int)nextPow2(ceilDiv(nv, 4));
+        if (tune.rows_tpr >= 32 && tune.rows_tpr <= 1024 && nextPow2(tune.rows_tpr) == tune.rows_tpr &&
+            ceilDiv(nv, tune.rows_tpr) <= 4) {
+            plan.tpr = tune.rows_tpr;
+            plan.items = (int)nextPow2(ceilDiv(nv, plan.tpr));
+        }
     }
     plan.threads = plan.tpr <= 32 ? 256 : plan.tpr; // several rows per block, or one
     const int64_t rows_per_block = plan.threads / plan.tpr;
@@ -205,6 +211,9 @@ struct NvidiaDescriptor final : Descriptor {
         }
         if (tune.cs >= 0) {
             scalar_plan.cs = vec_plan.cs = tune.cs != 0;
+        }
+        if (tune.batch >= 0) {
+            scalar_plan.batch = vec_plan.batch = tune.batch != 0;
         }
         workspace_size = std::max(scalar_plan.workspace, has_vec ? vec_plan.workspace : 0);
         return INFINI_STATUS_SUCCESS;

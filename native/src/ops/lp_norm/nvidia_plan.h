@@ -26,7 +26,8 @@ struct Plan {
     infiniDtype_t dtype = INFINI_DTYPE_F32;
     int vec = 1; // elements per load: 16 bytes' worth, or 1
     int p = 2;
-    bool cs = false; // streaming cache hints (tensor larger than L2)
+    bool cs = false;    // streaming cache hints (tensor larger than L2)
+    bool batch = false; // Rows/Cols: issue every load before the math
     float eps = 0;
     int64_t len = 0;          // reduced length, in elements
     int64_t sxr = 0, syr = 0; // reduced strides

@@ -10,7 +10,7 @@ namespace {
 // One row (Rows) or one chunk of a row (STATS) per group of plan.tpr threads;
 // each thread holds up to ITEMS packs, thread t owning packs t, t + tpr, ...
 // so that a group's loads are contiguous.
-template <class T, int VEC, int ITEMS, bool STATS>
+template <class T, int VEC, int ITEMS, bool STATS, bool BATCH>
 __global__ void __launch_bounds__(STATS ? 256 : 1024) rowsKernel(const Plan plan, const T *__restrict__ x, T *y,
                                                    Stats<ComputeType<T>> *stats) {
     using A = ComputeType<T>;
@@ -35,13 +35,25 @@ __global__ void __launch_bounds__(STATS ? 256 : 1024) rowsKernel(const Plan plan
     outerOffsets(plan.outer, valid ? row : 0, ox, oy);
     const T *xr = x + ox + first * VEC * plan.sxr;
 
+    // Zeros past the end count for nothing. BATCH: every load issued before
+    // any math (more bytes in flight, more registers); else as the compiler
+    // schedules them.
     P buf[ITEMS];
     A m = 0;
+    if constexpr (BATCH) {
+#pragma unroll
+        for (int k = 0; k < ITEMS; ++k) {
+            const int64_t v = lane + (int64_t)k * tpr;
+            buf[k] = valid && v < count ? loadPack<T, VEC>(xr, v, plan.sxr, plan.cs) : P{};
+        }
+    }
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
         const int64_t v = lane + (int64_t)k * tpr;
-        if (valid && v < count) {
-            buf[k] = loadPack<T, VEC>(xr, v, plan.sxr, plan.cs);
+        if (BATCH || (valid && v < count)) {
+            if constexpr (!BATCH) {
+                buf[k] = loadPack<T, VEC>(xr, v, plan.sxr, plan.cs);
+            }
 #pragma unroll
             for (int j = 0; j < VEC; ++j) {
                 m = fmax(m, absA<A>(widen(buf[k].v[j])));
@@ -57,7 +69,7 @@ __global__ void __launch_bounds__(STATS ? 256 : 1024) rowsKernel(const Plan plan
 #pragma unroll
             for (int k = 0; k < ITEMS; ++k) {
                 const int64_t v = lane + (int64_t)k * tpr;
-                if (valid && v < count) {
+                if (BATCH || (valid && v < count)) {
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
                         s += powP<kP>(f.apply(absA<A>(widen(buf[k].v[j]))), plan.p);
@@ -93,11 +105,10 @@ __global__ void __launch_bounds__(STATS ? 256 : 1024) rowsKernel(const Plan plan
 // the chunk. Blocks run in the reverse order of the first pass so that the
 // chunks read last there are still in L2.
 template <class T, int VEC, int ITEMS>
-__global__ void __launch_bounds__(256) splitApplyKernel(const Plan plan, const T *__restrict__ x, T *y,
+__global__ void __launch_bounds__(256, 3) splitApplyKernel(const Plan plan, const T *__restrict__ x, T *y,
                                                         const Stats<ComputeType<T>> *stats) {
     using A = ComputeType<T>;
     using P = Pack<T, VEC>;
-    __shared__ Factor<A> factor;
     const int64_t b = (int64_t)gridDim.x - 1 - blockIdx.x;
     const int64_t row = b / plan.chunks;
     const int64_t chunk = b - row * plan.chunks;
@@ -117,29 +128,26 @@ __global__ void __launch_bounds__(256) splitApplyKernel(const Plan plan, const T
             buf[k] = loadPack<T, VEC>(xr, v, plan.sxr, plan.cs);
         }
     }
-    if (threadIdx.x < 32) {
-        const Stats<A> *st = stats + row * plan.chunks;
-        A m = 0;
-        for (int64_t c = threadIdx.x; c < plan.chunks; c += 32) {
-            m = maxNan(m, st[c].m);
-        }
-        m = warpReduce(m, MaxOp{});
-        A s = 0;
-        if (m > A(0) && m < A(INFINITY)) {
-            for (int64_t c = threadIdx.x; c < plan.chunks; c += 32) {
-                const Stats<A> sc = st[c];
-                if (sc.m > A(0)) {
-                    s += sc.s * powInt(sc.m / m, plan.p);
-                }
-            }
-        }
-        s = warpReduce(s, SumOp{});
-        if (threadIdx.x == 0) {
-            factor = rowFactor(m, s, plan.p, plan.eps);
-        }
+    // Merge the row's chunk statistics: one chunk per thread, two block reductions.
+    __shared__ A red_max[32], red_sum[32];
+    const Stats<A> *st = stats + row * plan.chunks;
+    A m = 0;
+    for (int64_t c = threadIdx.x; c < plan.chunks; c += blockDim.x) {
+        m = maxNan(m, st[c].m);
     }
-    __syncthreads();
-    const Factor<A> f = factor;
+    m = groupReduce(m, (int)blockDim.x, red_max, MaxOp{});
+    A s = 0;
+    if (m > A(0) && m < A(INFINITY)) {
+        withP(plan.p, [&](auto pc) {
+            constexpr int kP = decltype(pc)::value;
+            for (int64_t c = threadIdx.x; c < plan.chunks; c += blockDim.x) {
+                const Stats<A> sc = st[c];
+                s += sc.s * powP<kP>(sc.m / m, plan.p); // m may be subnormal: divide
+            }
+        });
+    }
+    s = groupReduce(s, (int)blockDim.x, red_sum, SumOp{});
+    const Factor<A> f = rowFactor(m, s, plan.p, plan.eps);
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
         const int64_t v = threadIdx.x + (int64_t)k * blockDim.x;
@@ -156,7 +164,13 @@ __global__ void __launch_bounds__(256) splitApplyKernel(const Plan plan, const T
 
 template <class T, int VEC, int ITEMS>
 infiniStatus_t launchRowsT(const Plan &plan, const void *x, void *y, cudaStream_t stream) {
-    rowsKernel<T, VEC, ITEMS, false><<<plan.grid_x, plan.threads, 0, stream>>>(plan, (const T *)x, (T *)y, nullptr);
+    if (plan.batch) {
+        rowsKernel<T, VEC, ITEMS, false, true><<<plan.grid_x, plan.threads, 0, stream>>>(plan, (const T *)x, (T *)y,
+                                                                                      nullptr);
+    } else {
+        rowsKernel<T, VEC, ITEMS, false, false><<<plan.grid_x, plan.threads, 0, stream>>>(plan, (const T *)x, (T *)y,
+                                                                                       nullptr);
+    }
     CUDA_TRY_LAUNCH();
     return INFINI_STATUS_SUCCESS;
 }
@@ -200,7 +214,7 @@ infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *works
         using A = ComputeType<T>;
         constexpr int V = decltype(vec)::value;
         auto *stats = static_cast<Stats<A> *>(workspace);
-        rowsKernel<T, V, kSplitItems, true><<<plan.grid_x, plan.threads, 0, s>>>(plan, (const T *)x, (T *)y, stats);
+        rowsKernel<T, V, kSplitItems, true, true><<<plan.grid_x, plan.threads, 0, s>>>(plan, (const T *)x, (T *)y, stats);
         CUDA_TRY_LAUNCH();
         splitApplyKernel<T, V, kSplitItems><<<plan.grid_x, plan.threads, 0, s>>>(plan, (const T *)x, (T *)y, stats);
         CUDA_TRY_LAUNCH();

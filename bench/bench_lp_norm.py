@@ -1,0 +1,186 @@
+"""LPNorm benchmark: ours against torch.nn.functional.normalize on the same
+inputs (NumPy on the CPU), reported against the measured copy roofline.
+
+    python3 bench/bench_lp_norm.py [--device nvidia|cpu] [--json PATH] [--tune A;B;...]
+
+Every case is checked against a float64 reference before it is timed
+(harness.run_case). Cases smaller than twice L2 rotate among buffer sets so
+that they are not timed out of the cache. Bytes moved: x read once, y written
+once. `--tune` repeats the GPU cases under each INFINIOP_LP_NORM_TUNE setting
+(the planner's overrides, see native/src/ops/lp_norm/nvidia.cc).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import List
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import infiniop_py as ip  # noqa: E402
+from bench import harness  # noqa: E402
+
+GPU_CASES = [
+    # name, shape, dtype, axis, p
+    ("(12,16,512,512) F32 axis 3 p 2", (12, 16, 512, 512), "float32", 3, 2),
+    ("(12,16,512,512) F32 axis 1 p 2", (12, 16, 512, 512), "float32", 1, 2),
+    ("(12,16,512,512) F32 axis 0 p 1", (12, 16, 512, 512), "float32", 0, 1),
+    ("4096x4096 F16 axis 1 p 2", (4096, 4096), "float16", 1, 2),
+    ("32x1M BF16 axis 1 p 2", (32, 1 << 20), "bfloat16", 1, 2),
+    ("1Mx64 F16 axis 1 p 2", (1 << 20, 64), "float16", 1, 2),
+]
+
+CPU_CASES = [
+    ("1024x4096 F32 axis 1 p 2", (1024, 4096), "float32", 1, 2),
+    ("1024x4096 F32 axis 0 p 2", (1024, 4096), "float32", 0, 2),
+    ("(8,64,4096) F16 axis 1 p 1", (8, 64, 4096), "float16", 1, 1),
+]
+
+TOL = {"float32": 1e-5, "float16": 2e-3, "bfloat16": 1e-2, "float64": 1e-12}
+EPS = 1e-12
+
+
+def _descriptor(y, x, axis, p) -> ip.LPNorm:
+    view = ip._arrays.as_view(x)
+    handle = ip.ops._base.default_handle(view.device, view.device_id)
+    ty, tx = ip.TensorDescriptor.from_array(y), ip.TensorDescriptor.from_array(x)
+    op = ip.LPNorm(handle, ty, tx, axis=axis, p=p, eps=EPS)
+    ty.close()
+    tx.close()
+    return op
+
+
+def _gpu_case(name, shape, dtype_name, axis, p) -> harness.Case:
+    t = harness.torch()
+    F = t.nn.functional
+    dtype = getattr(t, dtype_name)
+    nbytes = 2 * t.Size(shape).numel() * t.tensor([], dtype=dtype).element_size()
+    l2 = t.cuda.get_device_properties(0).L2_cache_size
+    nsets = max(1, min(8, -(-4 * l2 // nbytes)))  # at least 4x L2 between reuses
+    sets = []
+    for _ in range(nsets):
+        x = (t.randn(shape, device="cuda", dtype=t.float32) * 3).to(dtype)
+        sets.append((t.empty_like(x), x))
+    op = _descriptor(*sets[0], axis, p)
+    ws = ip.Workspace("nvidia", op.workspace_size)
+    ours = [lambda y=y, x=x: op(y.data_ptr(), x.data_ptr(), workspace=ws,
+                                stream=t.cuda.current_stream().cuda_stream) for y, x in sets]
+    theirs = [lambda x=x: F.normalize(x, p=float(p), dim=axis, eps=EPS) for _, x in sets]
+
+    def check():
+        for (y, x), call in zip(sets, ours):
+            y.fill_(float("nan"))
+            call()
+            ref = F.normalize(x.double(), p=float(p), dim=axis, eps=EPS)
+            if not t.allclose(y.double(), ref, rtol=TOL[dtype_name], atol=TOL[dtype_name] * 1e-2):
+                return f"differs from F.normalize (max error {(y.double() - ref).abs().max().item():.3g})"
+        return True
+
+    case = harness.Case("lp_norm", name, "nvidia", ours[0], theirs[0], check, nbytes,
+                        rotate=ours if nsets > 1 else None, baseline_rotate=theirs if nsets > 1 else None)
+    case._graph = (op, ws, sets, axis, p)  # for the CUDA-graph row
+    return case
+
+
+def _graph_us(calls) -> float:
+    """Median µs per call, from replays of a CUDA graph of one call per buffer set."""
+    t = harness.torch()
+    s = t.cuda.Stream()
+    s.wait_stream(t.cuda.current_stream())
+    with t.cuda.stream(s):
+        for f in calls[:3]:
+            f(s)
+    t.cuda.current_stream().wait_stream(s)
+    t.cuda.synchronize()
+    g = t.cuda.CUDAGraph()
+    with t.cuda.graph(g, stream=s):
+        for f in calls:
+            f(s)
+    return harness.time_cuda(g.replay, warmup=5, reps=40) / len(calls)
+
+
+def graph_row(case: harness.Case) -> harness.Row:
+    """The case as CUDA-graph replays, for both libraries: the kernels' own time
+    without Python and launch gaps (and a check that Calculate is capturable:
+    the results are checked after the replays)."""
+    t = harness.torch()
+    F = t.nn.functional
+    op, ws, sets, axis, p = case._graph
+    for y, _ in sets:
+        y.fill_(float("nan"))
+    ours = _graph_us([lambda s, y=y, x=x: op(y.data_ptr(), x.data_ptr(), workspace=ws, stream=s.cuda_stream)
+                      for y, x in sets])
+    t.cuda.synchronize()
+    tol = TOL[str(sets[0][1].dtype).replace("torch.", "")]
+    ok = all(bool(t.allclose(y.double(), F.normalize(x.double(), p=float(p), dim=axis, eps=EPS), rtol=tol,
+                             atol=tol * 1e-2)) for y, x in sets)
+    theirs = _graph_us([lambda s, x=x: F.normalize(x, p=float(p), dim=axis, eps=EPS) for _, x in sets])
+    return harness.Row("lp_norm", case.name + ", CUDA graph", ours, theirs, case.bytes_moved,
+                       harness.copy_roofline_gbps(), ok, "per call, graph replays")
+
+
+def _cpu_case(name, shape, dtype_name, axis, p) -> harness.Case:
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    dtype = np.dtype(dtype_name)
+    x = (rng.standard_normal(shape) * 3).astype(dtype)
+    y = np.empty_like(x)
+    op = _descriptor(y, x, axis, p)
+    ptrs = (y.ctypes.data, x.ctypes.data)
+
+    def numpy_normalize():
+        norm = np.linalg.norm(x, ord=p, axis=axis, keepdims=True) if p != 2 else \
+            np.sqrt(np.square(x, dtype=np.float32).sum(axis=axis, keepdims=True))
+        return np.divide(x, np.maximum(norm, EPS), out=np.empty_like(x), casting="unsafe")
+
+    def check():
+        y.fill(np.nan)
+        op(*ptrs)
+        x64 = x.astype(np.float64)
+        ref = x64 / np.maximum((np.abs(x64) ** p).sum(axis=axis, keepdims=True) ** (1.0 / p), EPS)
+        ok = np.allclose(y.astype(np.float64), ref, rtol=TOL[dtype_name], atol=TOL[dtype_name] * 1e-2)
+        return bool(ok) or "differs from the float64 reference"
+
+    return harness.Case("lp_norm", name, "cpu", lambda: op(*ptrs), numpy_normalize, check, 2 * x.nbytes)
+
+
+def cases(device: str = "nvidia") -> List[harness.Case]:
+    """The issue's six GPU cases (inputs allocated), or a few CPU cases."""
+    if device == "cpu":
+        return [_cpu_case(*spec) for spec in CPU_CASES]
+    return [_gpu_case(*spec) for spec in GPU_CASES]
+
+
+def main(argv=None) -> List[harness.Row]:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--device", default="nvidia", choices=["nvidia", "cpu"])
+    parser.add_argument("--json", help="also write the rows as JSON here")
+    parser.add_argument("--tune", default="", help="';'-separated INFINIOP_LP_NORM_TUNE settings to compare")
+    parser.add_argument("--no-graph", action="store_true", help="skip the CUDA-graph rows")
+    args = parser.parse_args(argv)
+    rows = []
+    for tune in ([""] + args.tune.split(";") if args.tune else [""]):
+        os.environ["INFINIOP_LP_NORM_TUNE"] = tune
+        for case in cases(args.device):
+            new = [harness.run_case(case)]
+            if args.device == "nvidia" and not args.no_graph:
+                new.append(graph_row(case))
+            for row in new:
+                if tune:
+                    row.note = (row.note + "; tune " + tune).strip("; ")
+            rows += new
+            del case
+    os.environ.pop("INFINIOP_LP_NORM_TUNE", None)
+    harness.print_table(rows, "LPNorm", device=args.device)
+    if args.json:
+        name = harness.device_name() if args.device == "nvidia" else "CPU"
+        with open(args.json, "w") as f:
+            json.dump({"device": name, "rows": [r.as_dict() for r in rows]}, f, indent=1)
+    return rows
+
+
+if __name__ == "__main__":
+    main()
