@@ -199,6 +199,42 @@ def test_x_and_y_layouts_differ(device, rng, dtype, x_layout, y_layout):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("axis", [0, 5, -1])
+def test_many_unmergeable_dims(device, rng, axis):
+    # 11 dims whose strides cannot merge: more outer dims than the GPU kernels
+    # decompose by hand (they read a table of offsets instead).
+    shape = (2, 3, 2, 2, 3, 2, 2, 2, 3, 2, 2)
+    x = random_input(rng, shape, np.float32)
+    perm = rng.permutation(len(shape))
+    strides = [0] * len(shape)
+    step = 1
+    for d in perm:
+        strides[d] = step
+        step *= shape[d] + 1  # padding between dims: nothing merges
+    ref = reference(x, axis, 2, 1e-12)
+    xa, _ = placed(x, device, tuple(strides), rng)
+    ya, _ = poisoned(shape, np.float32, device, tuple(strides))
+    ip.lp_norm(xa, axis=axis, out=ya)
+    assert_close(to_host(ya), ref, axis, np.dtype(np.float32))
+    ip.lp_norm(xa, axis=axis, out=xa)
+    assert_close(to_host(xa), ref, axis, np.dtype(np.float32))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_broadcast_input(device, rng):
+    # x read through zero strides (along the axis and along another dim); y dense.
+    row = random_input(rng, (1, 1, 7), np.float32)
+    for shape, strides, axis in (((5, 6, 7), (0, 0, 1), 2), ((5, 6, 7), (0, 0, 1), 0), ((5, 6, 7), (0, 0, 1), 1)):
+        x = np.broadcast_to(row, shape)
+        ref = reference(x, axis, 2, 1e-12)
+        xa = np.lib.stride_tricks.as_strided(row.copy(), shape, [s * 4 for s in strides]) if device == "cpu" else \
+            ip.DeviceArray.from_numpy(row.reshape(7)).view(shape, strides)
+        ya, _ = poisoned(shape, np.float32, device)
+        ip.lp_norm(xa, axis=axis, out=ya)
+        assert_close(to_host(ya), ref, axis, np.dtype(np.float32))
+
+
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", ["f32", "bf16", "f64"])
 @pytest.mark.parametrize("shape,axis", [((3, 70000), 1), ((2, 1 << 20), 1), ((3, 70001), 1), ((70000, 3), 0),
                                         ((2, 5000, 8), 1), ((4096, 33), 0)], ids=str)

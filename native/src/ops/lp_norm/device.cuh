@@ -15,6 +15,11 @@ struct alignas(sizeof(T) * VEC) Pack {
 
 // Element offsets of outer index i in x and y.
 __device__ __forceinline__ void outerOffsets(const Outer &o, int64_t i, int64_t &ox, int64_t &oy) {
+    if (o.table != nullptr) {
+        ox = o.table[2 * i];
+        oy = o.table[2 * i + 1];
+        return;
+    }
     ox = 0;
     oy = 0;
 #pragma unroll

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace infini::lp_norm::nvidia {
 
@@ -47,18 +48,43 @@ Tune readTune() {
 
 size_t computeSize(infiniDtype_t dt) { return dt == INFINI_DTYPE_F64 ? 8 : 4; }
 
-// Fill plan.outer from dims [begin, end) of the info's outer dims.
-bool setOuter(Plan &plan, const Info &in, size_t begin, size_t end) {
+// Fill plan.outer from dims [begin, end) of the info's outer dims; with more
+// dims than kMaxOuter, fill `table` with every index's offsets instead (the
+// descriptor uploads it).
+bool setOuter(Plan &plan, const Info &in, size_t begin, size_t end, std::vector<int64_t> &table) {
+    plan.rows = 1;
+    for (size_t d = begin; d < end; ++d) {
+        plan.rows *= (int64_t)in.outer_shape[d];
+    }
     if (end - begin > (size_t)kMaxOuter) {
-        return false;
+        if (plan.rows > (int64_t)1 << 26) { // 1 GiB of offsets: refuse instead
+            return false;
+        }
+        table.assign(2 * (size_t)plan.rows, 0);
+        std::vector<size_t> idx(end - begin, 0);
+        int64_t ox = 0, oy = 0;
+        for (int64_t i = 0; i < plan.rows; ++i) {
+            table[2 * i] = ox;
+            table[2 * i + 1] = oy;
+            for (size_t k = end - begin; k-- > 0;) { // odometer, last dim fastest
+                ox += in.outer_x[begin + k];
+                oy += in.outer_y[begin + k];
+                if (++idx[k] < in.outer_shape[begin + k]) {
+                    break;
+                }
+                ox -= (int64_t)in.outer_shape[begin + k] * in.outer_x[begin + k];
+                oy -= (int64_t)in.outer_shape[begin + k] * in.outer_y[begin + k];
+                idx[k] = 0;
+            }
+        }
+        plan.outer.nd = 0;
+        return true;
     }
     plan.outer.nd = (int)(end - begin);
-    plan.rows = 1;
     for (size_t d = begin; d < end; ++d) {
         plan.outer.size[d - begin] = (int64_t)in.outer_shape[d];
         plan.outer.sx[d - begin] = in.outer_x[d];
         plan.outer.sy[d - begin] = in.outer_y[d];
-        plan.rows *= (int64_t)in.outer_shape[d];
     }
     return true;
 }
@@ -74,10 +100,11 @@ bool stridesDivisible(const Info &in, size_t end, int vec) {
 
 // A row per group of threads, or the split form for rows too long to hold or
 // too few to fill the GPU.
-infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, const Tune &tune, Plan &plan) {
+infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, const Tune &tune, Plan &plan,
+                        std::vector<int64_t> &table) {
     plan.kind = Kind::Rows;
     plan.vec = vec;
-    INFINI_REQUIRE(setOuter(plan, in, 0, in.outer_shape.size()), INFINI_STATUS_NOT_IMPLEMENTED);
+    INFINI_REQUIRE(setOuter(plan, in, 0, in.outer_shape.size(), table), INFINI_STATUS_NOT_IMPLEMENTED);
     const int64_t nv = plan.len / vec;
     constexpr int64_t kChunkThreads = 256, kChunkItems = 8, kChunkVecs = kChunkThreads * kChunkItems;
     const bool too_long = nv > 1024 * 4;
@@ -121,11 +148,12 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, const 
 }
 
 // Threads own inner positions (the last outer dim) and walk the axis.
-infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, const Tune &tune, Plan &plan) {
+infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, const Tune &tune, Plan &plan,
+                        std::vector<int64_t> &table) {
     plan.kind = Kind::Cols;
     plan.vec = vec;
     const size_t nd = in.outer_shape.size();
-    INFINI_REQUIRE(setOuter(plan, in, 0, nd - 1), INFINI_STATUS_NOT_IMPLEMENTED);
+    INFINI_REQUIRE(setOuter(plan, in, 0, nd - 1, table), INFINI_STATUS_NOT_IMPLEMENTED);
     plan.inner = (int64_t)in.outer_shape[nd - 1] / vec;
     plan.sxi = in.outer_x[nd - 1];
     plan.syi = in.outer_y[nd - 1];
@@ -161,8 +189,15 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, const 
 struct NvidiaDescriptor final : Descriptor {
     Plan vec_plan, scalar_plan;
     bool has_vec = false;
+    int64_t *offsets = nullptr; // device copy of the outer-offset table, if any
 
     NvidiaDescriptor(const InfiniopHandle &h, const Info &i) : Descriptor(h, i) {}
+    ~NvidiaDescriptor() override {
+        if (offsets != nullptr) {
+            ScopedCudaDevice dev(device_id);
+            cudaFree(offsets);
+        }
+    }
 
     infiniStatus_t make(const InfiniopHandle &h) {
         const Info &in = info;
@@ -189,20 +224,29 @@ struct NvidiaDescriptor final : Descriptor {
                           std::llabs(in.outer_y[nd - 1]) < std::llabs(in.y_red);
         scalar_plan = base;
         vec_plan = base;
+        std::vector<int64_t> table;
         if (cols) {
             vec = es == 2 ? 4 : vec;
-            INFINI_TRY(planCols(h, in, 1, tune, scalar_plan));
+            INFINI_TRY(planCols(h, in, 1, tune, scalar_plan, table));
             has_vec = in.outer_x[nd - 1] == 1 && in.outer_y[nd - 1] == 1 && in.outer_shape[nd - 1] % vec == 0 &&
                       in.x_red % vec == 0 && in.y_red % vec == 0 && stridesDivisible(in, nd - 1, vec);
             if (has_vec) {
-                INFINI_TRY(planCols(h, in, vec, tune, vec_plan));
+                INFINI_TRY(planCols(h, in, vec, tune, vec_plan, table));
             }
         } else {
-            INFINI_TRY(planRows(h, in, 1, tune, scalar_plan));
+            INFINI_TRY(planRows(h, in, 1, tune, scalar_plan, table));
             has_vec = in.x_red == 1 && in.y_red == 1 && base.len % vec == 0 && stridesDivisible(in, nd, vec);
             if (has_vec) {
-                INFINI_TRY(planRows(h, in, vec, tune, vec_plan));
+                INFINI_TRY(planRows(h, in, vec, tune, vec_plan, table));
             }
+        }
+        if (!table.empty()) {
+            ScopedCudaDevice dev(device_id);
+            INFINI_TRY(dev.status());
+            const size_t bytes = table.size() * sizeof(int64_t);
+            CUDA_TRY(cudaMalloc(&offsets, bytes));
+            CUDA_TRY(cudaMemcpy(offsets, table.data(), bytes, cudaMemcpyHostToDevice));
+            scalar_plan.outer.table = vec_plan.outer.table = offsets;
         }
         // Measured on an H100 (notes/lp_norm.md): the hints help the Split and
         // Cols kernels a little and cost the Rows kernel a few percent.

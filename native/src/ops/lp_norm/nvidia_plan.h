@@ -7,12 +7,15 @@
 
 namespace infini::lp_norm::nvidia {
 
-// The non-reduced dims that a kernel decomposes a row (or column-group) index over.
+// The non-reduced dims that a kernel decomposes a row (or column-group) index
+// over. Layouts with more dims than that (after simplification) use a table of
+// offsets in device memory instead, built at Create.
 constexpr int kMaxOuter = 8;
 struct Outer {
     int nd = 0;
     int64_t size[kMaxOuter] = {};
     int64_t sx[kMaxOuter] = {}, sy[kMaxOuter] = {};
+    const int64_t *table = nullptr; // (x offset, y offset) per index, when not null
 };
 
 enum class Kind {
