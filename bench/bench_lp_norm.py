@@ -1,7 +1,7 @@
 """LPNorm benchmark: ours against torch.nn.functional.normalize on the same
 inputs (NumPy on the CPU), reported against the measured copy roofline.
 
-    python3 bench/bench_lp_norm.py [--device nvidia|cpu] [--json PATH] [--tune A;B;...]
+    python3 bench/bench_lp_norm.py [--device nvidia|cpu] [--json PATH] [--tune A;B;...] [--profile]
 
 Every case is checked against a float64 reference before it is timed
 (harness.run_case). Cases smaller than twice L2 rotate among buffer sets so
@@ -154,12 +154,40 @@ def cases(device: str = "nvidia") -> List[harness.Case]:
     return [_gpu_case(*spec) for spec in GPU_CASES]
 
 
+def profile_case(case: harness.Case) -> str:
+    """Per-kernel device times of 20 calls (torch.profiler, CUPTI): which of our
+    kernels ran and how long each took, without launch gaps."""
+    import re
+
+    t = harness.torch()
+    from torch.profiler import ProfilerActivity, profile
+
+    calls = case.rotate or [case.ours]
+    for c in calls[:3]:
+        c()
+    t.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for k in range(20):
+            calls[k % len(calls)]()
+        t.cuda.synchronize()
+    times: dict = {}
+    for e in prof.events():
+        if e.device_type.name == "CUDA":
+            m = re.search(r"(rowsKernel|splitApplyKernel|colsKernel)<[^>]*>", e.name)
+            times.setdefault(m.group(0) if m else e.name[:40], []).append(
+                getattr(e, "device_time", None) or e.cuda_time)
+    med = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
+    parts = ", ".join(f"{k}: {v:.1f} us" for k, v in med.items())
+    return f"{case.name}: {sum(med.values()):.1f} us ({parts})"
+
+
 def main(argv=None) -> List[harness.Row]:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--device", default="nvidia", choices=["nvidia", "cpu"])
     parser.add_argument("--json", help="also write the rows as JSON here")
     parser.add_argument("--tune", default="", help="';'-separated INFINIOP_LP_NORM_TUNE settings to compare")
     parser.add_argument("--no-graph", action="store_true", help="skip the CUDA-graph rows")
+    parser.add_argument("--profile", action="store_true", help="also print per-kernel times (torch.profiler)")
     args = parser.parse_args(argv)
     rows = []
     for tune in ([""] + args.tune.split(";") if args.tune else [""]):
@@ -168,6 +196,8 @@ def main(argv=None) -> List[harness.Row]:
             new = [harness.run_case(case)]
             if args.device == "nvidia" and not args.no_graph:
                 new.append(graph_row(case))
+            if args.profile and args.device == "nvidia":
+                print("kernels [" + (tune or "default") + "] " + profile_case(case), flush=True)
             for row in new:
                 if tune:
                     row.note = (row.note + "; tune " + tune).strip("; ")
