@@ -1,11 +1,16 @@
-// LPNorm on the CPU: OpenMP over rows, or over tiles of inner positions when
-// the reduced axis is not the innermost one (so that reads stay contiguous).
+// LPNorm on the CPU: OpenMP threads over rows, or over tiles of inner
+// positions when the reduced axis is not the innermost one (so that reads stay
+// contiguous); p = 1 and 2 compiled on their own, unit-stride loops apart.
 #include "../../common/cpu/parallel.h"
 #include "../../common/cpu/strided.h"
 #include "lp_norm.h"
 #include "math.h"
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <vector>
 
 namespace infini::lp_norm::cpu {
 
@@ -13,83 +18,169 @@ namespace {
 
 using infini::cpu::ComputeType;
 using infini::cpu::narrow;
-using infini::cpu::widen;
 
-constexpr size_t kBlock = 256;
+// Sums of more than kBlock terms: blocks summed in A, the blocks' sums in
+// double, so that a long row's rounding error stays near that of one block.
+constexpr size_t kBlock = 1024;
 
+// F16 -> F32 through a table (the bit-by-bit conversion is slow in loops).
+const float *halfTable() {
+    static const std::vector<float> table = [] {
+        std::vector<float> t(65536);
+        for (uint32_t i = 0; i < 65536; ++i) {
+            t[i] = toFloat(fp16_t{(uint16_t)i});
+        }
+        return t;
+    }();
+    return table.data();
+}
+
+// Element -> compute type.
 template <class T>
-void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, float eps) {
+struct Widen {
+    const float *half = nullptr;
+    ComputeType<T> operator()(T v) const {
+        if constexpr (std::is_same_v<T, fp16_t>) {
+            return half[v.bits];
+        } else if constexpr (std::is_same_v<T, bf16_t>) {
+            uint32_t bits = (uint32_t)v.bits << 16;
+            float f;
+            std::memcpy(&f, &bits, 4);
+            return f;
+        } else {
+            return v;
+        }
+    }
+};
+
+template <int P, class A>
+inline A powP(A v, int p) {
+    if constexpr (P == 1) {
+        return v;
+    } else if constexpr (P == 2) {
+        return v * v;
+    } else {
+        return powInt(v, p);
+    }
+}
+
+// One row of n elements, strides sx and sy (UNIT: both 1). Reductions keep
+// kLanes independent partial results so that they vectorise (or at least do
+// not wait on one another) without reassociating anything the compiler may not.
+constexpr size_t kLanes = 8;
+
+template <int P, bool UNIT, class T>
+void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, float eps, Widen<T> w) {
     using A = ComputeType<T>;
+    if constexpr (UNIT) {
+        sx = 1;
+        sy = 1;
+    }
+    auto at = [&](size_t i) { return w(x[(ptrdiff_t)i * sx]); };
+    // max |x|: NaN is skipped here and poisons the sum below.
+    A mk[kLanes] = {};
+    size_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        for (size_t k = 0; k < kLanes; ++k) {
+            const A v = std::abs(at(i + k));
+            mk[k] = v > mk[k] ? v : mk[k];
+        }
+    }
+    for (; i < n; ++i) {
+        const A v = std::abs(at(i));
+        mk[0] = v > mk[0] ? v : mk[0];
+    }
     A m = 0;
-    for (size_t i = 0; i < n; ++i) {
-        m = maxNan(m, (A)std::abs(widen(x[(ptrdiff_t)i * sx])));
+    for (size_t k = 0; k < kLanes; ++k) {
+        m = mk[k] > m ? mk[k] : m;
     }
     A s = 0;
     if (m > 0 && m < A(INFINITY)) {
-        // Blocks of kBlock terms summed in A, the blocks' sums in double: a
-        // long row's rounding error stays near that of one block.
         const Factor<A> f = sumScale(m);
+        const A q1 = f.q1, c = f.c;
         double total = 0;
         for (size_t b = 0; b < n; b += kBlock) {
             const size_t e = std::min(n, b + kBlock);
+            A sk[kLanes] = {};
+            size_t j = b;
+            for (; j + kLanes <= e; j += kLanes) {
+                for (size_t k = 0; k < kLanes; ++k) {
+                    sk[k] += powP<P>((std::abs(at(j + k)) * q1) * c, p);
+                }
+            }
+            for (; j < e; ++j) {
+                sk[0] += powP<P>((std::abs(at(j)) * q1) * c, p);
+            }
             A part = 0;
-            for (size_t i = b; i < e; ++i) {
-                part += powInt(f.apply((A)std::abs(widen(x[(ptrdiff_t)i * sx]))), p);
+            for (size_t k = 0; k < kLanes; ++k) {
+                part += sk[k];
             }
             total += (double)part;
         }
         s = (A)total;
     }
     const Factor<A> f = rowFactor(m, s, p, eps);
-    for (size_t i = 0; i < n; ++i) {
-        y[(ptrdiff_t)i * sy] = narrow<T>(f.apply(widen(x[(ptrdiff_t)i * sx])));
+    const A q1 = f.q1, c = f.c;
+    for (size_t j = 0; j < n; ++j) {
+        y[(ptrdiff_t)j * sy] = narrow<T>((at(j) * q1) * c);
     }
 }
 
-// `w` columns (inner positions, x stride sxi, y stride syi) reduced over n
+constexpr size_t kTile = 64;
+
+// `cols` columns (inner positions, x stride sxi, y stride syi) reduced over n
 // rows at once: each pass reads the rows in order.
-template <class T>
-void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, ptrdiff_t syi, size_t n, size_t w,
-                 int p, float eps) {
+template <int P, bool UNIT, class T>
+void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, ptrdiff_t syi, size_t n,
+                 size_t cols, int p, float eps, Widen<T> w) {
     using A = ComputeType<T>;
-    constexpr size_t kTile = 64;
-    A m[kTile], s[kTile];
-    Factor<A> f[kTile];
-    for (size_t j = 0; j < w; ++j) {
+    if constexpr (UNIT) { // the inner positions are contiguous: the j loops vectorise
+        sxi = 1;
+        syi = 1;
+    }
+    A m[kTile], s[kTile], q1[kTile], c[kTile];
+    double total[kTile];
+    for (size_t j = 0; j < cols; ++j) {
         m[j] = 0;
         s[j] = 0;
+        total[j] = 0;
     }
     for (size_t r = 0; r < n; ++r) {
         const T *row = x + (ptrdiff_t)r * sxr;
-        for (size_t j = 0; j < w; ++j) {
-            m[j] = maxNan(m[j], (A)std::abs(widen(row[(ptrdiff_t)j * sxi])));
+        for (size_t j = 0; j < cols; ++j) {
+            const A v = std::abs(w(row[(ptrdiff_t)j * sxi]));
+            m[j] = v > m[j] ? v : m[j];
         }
     }
-    for (size_t j = 0; j < w; ++j) {
-        f[j] = (m[j] > 0 && m[j] < A(INFINITY)) ? sumScale(m[j]) : Factor<A>{A(0), A(0)};
+    for (size_t j = 0; j < cols; ++j) {
+        const bool finite = m[j] > 0 && m[j] < A(INFINITY);
+        const Factor<A> f = finite ? sumScale(m[j]) : Factor<A>{A(0), A(0)};
+        q1[j] = f.q1;
+        c[j] = f.c;
     }
-    double total[kTile] = {};
-    for (size_t b = 0; b < n; b += kBlock) { // blocks of rows, as in normRow
+    for (size_t b = 0; b < n; b += kBlock) {
         const size_t e = std::min(n, b + kBlock);
         for (size_t r = b; r < e; ++r) {
             const T *row = x + (ptrdiff_t)r * sxr;
-            for (size_t j = 0; j < w; ++j) {
-                s[j] += powInt(f[j].apply((A)std::abs(widen(row[(ptrdiff_t)j * sxi]))), p);
+            for (size_t j = 0; j < cols; ++j) {
+                s[j] += powP<P>((std::abs(w(row[(ptrdiff_t)j * sxi])) * q1[j]) * c[j], p);
             }
         }
-        for (size_t j = 0; j < w; ++j) {
+        for (size_t j = 0; j < cols; ++j) {
             total[j] += (double)s[j];
             s[j] = 0;
         }
     }
-    for (size_t j = 0; j < w; ++j) {
-        f[j] = rowFactor(m[j], (A)total[j], p, eps);
+    for (size_t j = 0; j < cols; ++j) {
+        const Factor<A> f = rowFactor(m[j], (A)total[j], p, eps);
+        q1[j] = f.q1;
+        c[j] = f.c;
     }
     for (size_t r = 0; r < n; ++r) {
         const T *row = x + (ptrdiff_t)r * sxr;
         T *out = y + (ptrdiff_t)r * syr;
-        for (size_t j = 0; j < w; ++j) {
-            out[(ptrdiff_t)j * syi] = narrow<T>(f[j].apply(widen(row[(ptrdiff_t)j * sxi])));
+        for (size_t j = 0; j < cols; ++j) {
+            out[(ptrdiff_t)j * syi] = narrow<T>((w(row[(ptrdiff_t)j * sxi]) * q1[j]) * c[j]);
         }
     }
 }
@@ -97,12 +188,16 @@ void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, 
 struct CpuDescriptor final : Descriptor {
     using Descriptor::Descriptor;
 
-    template <class T>
+    template <int P, class T>
     infiniStatus_t run(T *y, const T *x) const {
         const Info &in = info;
         const size_t nd = in.outer_shape.size();
         x += in.x_off;
         y += in.y_off;
+        Widen<T> w;
+        if constexpr (std::is_same_v<T, fp16_t>) {
+            w.half = halfTable();
+        }
         const bool columns = nd > 0 && std::llabs(in.outer_x[nd - 1]) < std::llabs(in.x_red) &&
                              std::llabs(in.outer_y[nd - 1]) < std::llabs(in.y_red);
         if (!columns) {
@@ -111,15 +206,19 @@ struct CpuDescriptor final : Descriptor {
             lay.strides = {in.outer_x, in.outer_y};
             lay.offset = {0, 0};
             infini::cpu::forEachOuter<2>(lay, 0, in.len, [&](const ptrdiff_t *off) {
-                normRow(x + off[0], in.x_red, y + off[1], in.y_red, in.len, in.p, in.eps);
+                if (in.x_red == 1 && in.y_red == 1) { // contiguous: unit-stride loops vectorise
+                    normRow<P, true>(x + off[0], 1, y + off[1], 1, in.len, in.p, in.eps, w);
+                } else {
+                    normRow<P, false>(x + off[0], in.x_red, y + off[1], in.y_red, in.len, in.p, in.eps, w);
+                }
             });
             return INFINI_STATUS_SUCCESS;
         }
         // Tiles of the innermost dim, parallel over (outer index, tile).
-        constexpr size_t kTile = 64;
         const size_t inner = in.outer_shape[nd - 1];
         const size_t tiles = (inner + kTile - 1) / kTile;
         const size_t outer = in.rows / inner;
+        const ptrdiff_t sxi = in.outer_x[nd - 1], syi = in.outer_y[nd - 1];
         infini::cpu::parallelFor(outer * tiles, kTile * in.len, [&](size_t item) {
             size_t o = item / tiles, t = item % tiles;
             ptrdiff_t ox = 0, oy = 0;
@@ -130,10 +229,14 @@ struct CpuDescriptor final : Descriptor {
                 oy += (ptrdiff_t)i * in.outer_y[d];
             }
             const size_t j0 = t * kTile;
-            const size_t w = std::min(kTile, inner - j0);
-            const ptrdiff_t sxi = in.outer_x[nd - 1], syi = in.outer_y[nd - 1];
-            normColumns(x + ox + (ptrdiff_t)j0 * sxi, in.x_red, sxi, y + oy + (ptrdiff_t)j0 * syi, in.y_red, syi,
-                        in.len, w, in.p, in.eps);
+            const size_t cols = std::min(kTile, inner - j0);
+            const T *xt = x + ox + (ptrdiff_t)j0 * sxi;
+            T *yt = y + oy + (ptrdiff_t)j0 * syi;
+            if (sxi == 1 && syi == 1) {
+                normColumns<P, true>(xt, in.x_red, 1, yt, in.y_red, 1, in.len, cols, in.p, in.eps, w);
+            } else {
+                normColumns<P, false>(xt, in.x_red, sxi, yt, in.y_red, syi, in.len, cols, in.p, in.eps, w);
+            }
         });
         return INFINI_STATUS_SUCCESS;
     }
@@ -141,7 +244,13 @@ struct CpuDescriptor final : Descriptor {
     infiniStatus_t calculate(void *, size_t, void *y, const void *x, void *) const override {
         return dispatchDtype<INFINI_FLOAT_DTYPES>(info.dtype, [&](auto tag) {
             using T = HostType<decltype(tag)>;
-            return run(static_cast<T *>(y), static_cast<const T *>(x));
+            auto *yp = static_cast<T *>(y);
+            auto *xp = static_cast<const T *>(x);
+            switch (info.p) {
+            case 1: return run<1>(yp, xp);
+            case 2: return run<2>(yp, xp);
+            default: return run<0>(yp, xp);
+            }
         });
     }
 };
