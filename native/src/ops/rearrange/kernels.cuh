@@ -63,56 +63,102 @@ __global__ void __launch_bounds__(kGenericBlock) genericKernel(const __grid_cons
     dst[od] = src[os];
 }
 
-template <class U>
-__global__ void __launch_bounds__(kTile *kTileRows) tileKernel(const __grid_constant__ TileParams p, U *__restrict__ dst,
-                                                                const U *__restrict__ src) {
-    __shared__ U tile[kTile][kTile + 1]; // [b][a], padded against bank conflicts
+// The element offsets in dst and src of index i of a group.
+__device__ __forceinline__ void groupOffset(const Group &g, uint32_t i, int64_t &od, int64_t &os) {
+    od = 0;
+    os = 0;
+    for (int d = g.ndim - 1; d > 0; --d) {
+        uint32_t q = g.dims[d].div.div(i);
+        uint32_t r = i - q * (uint32_t)g.dims[d].size;
+        od += (int64_t)r * g.dims[d].dst_stride;
+        os += (int64_t)r * g.dims[d].src_stride;
+        i = q;
+    }
+    od += (int64_t)i * g.dims[0].dst_stride;
+    os += (int64_t)i * g.dims[0].src_stride;
+}
+
+template <class U, int T>
+__global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const __grid_constant__ TileParams p,
+                                                                          U *__restrict__ dst,
+                                                                          const U *__restrict__ src) {
+    constexpr int kPad = sizeof(U) >= 4 ? 1 : 4 / sizeof(U); // rows start on distinct banks
+    constexpr int kA = T / kTileThreadsX, kB = T / kTileThreadsY; // per thread: along a, along b
+    __shared__ U tile[T][T + kPad];                               // [b][a]
+    const uint32_t x = threadIdx.x, y = threadIdx.y;
+    const uint32_t rest = p.div_tiles_b.div(blockIdx.x);
+    const uint32_t tb = blockIdx.x - rest * p.tiles_b;
+    uint32_t batch = p.div_tiles_a.div(rest);
+    const uint32_t ta = rest - batch * p.tiles_a;
+    int64_t od = 0, os = 0;
     const Dim *outer = p.deep != nullptr ? p.deep : p.outer;
-    for (uint64_t block = blockIdx.x; block < p.blocks; block += gridDim.x) {
-        uint64_t rest = block;
-        const uint64_t tb = rest % p.tiles_b;
-        rest /= p.tiles_b;
-        const uint64_t ta = rest % p.tiles_a;
-        rest /= p.tiles_a;
-        int64_t od = 0, os = 0;
-        for (int d = p.outer_ndim - 1; d >= 0; --d) {
-            uint64_t q = rest / outer[d].size;
-            uint64_t r = rest - q * outer[d].size;
-            od += (int64_t)r * outer[d].dst_stride;
-            os += (int64_t)r * outer[d].src_stride;
-            rest = q;
+    for (int d = p.outer_ndim - 1; d >= 0; --d) {
+        uint32_t q = outer[d].div.div(batch);
+        uint32_t r = batch - q * (uint32_t)outer[d].size;
+        od += (int64_t)r * outer[d].dst_stride;
+        os += (int64_t)r * outer[d].src_stride;
+        batch = q;
+    }
+    const uint32_t a0 = ta * T, b0 = tb * T;
+    // Read along a: consecutive threads, consecutive src addresses. All loads
+    // are issued before the first shared-memory store.
+    {
+        int64_t sa[kA];
+        bool va[kA];
+#pragma unroll
+        for (int i = 0; i < kA; ++i) {
+            const uint32_t ia = a0 + x + i * kTileThreadsX;
+            va[i] = ia < p.len_a;
+            int64_t unused;
+            groupOffset(p.a, va[i] ? ia : 0, unused, sa[i]);
         }
-        const uint64_t a0 = ta * kTile, b0 = tb * kTile;
-        // Read along a: consecutive threads, consecutive src addresses.
-        {
-            const uint64_t ia = a0 + threadIdx.x;
+        U v[kB][kA] = {};
+#pragma unroll
+        for (int j = 0; j < kB; ++j) {
+            const uint32_t ib = b0 + y + j * kTileThreadsY;
+            int64_t unused, sb;
+            groupOffset(p.b, ib < p.len_b ? ib : 0, unused, sb);
+#pragma unroll
+            for (int i = 0; i < kA; ++i) {
+                if (va[i] && ib < p.len_b) {
+                    v[j][i] = src[os + sb + sa[i]];
+                }
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < kB; ++j) {
+#pragma unroll
+            for (int i = 0; i < kA; ++i) {
+                tile[y + j * kTileThreadsY][x + i * kTileThreadsX] = v[j][i];
+            }
+        }
+    }
+    __syncthreads();
+    // Write along b: consecutive threads, consecutive dst addresses.
+    {
+        int64_t db[T / kTileThreadsX];
+        bool vb[T / kTileThreadsX];
+#pragma unroll
+        for (int i = 0; i < T / kTileThreadsX; ++i) {
+            const uint32_t ib = b0 + x + i * kTileThreadsX;
+            vb[i] = ib < p.len_b;
+            int64_t unused;
+            groupOffset(p.b, vb[i] ? ib : 0, db[i], unused);
+        }
+#pragma unroll
+        for (int j = 0; j < T / kTileThreadsY; ++j) {
+            const uint32_t ia = a0 + y + j * kTileThreadsY;
             if (ia < p.len_a) {
-                const U *s = src + os + (int64_t)ia * p.src_a;
+                int64_t da, unused;
+                groupOffset(p.a, ia, da, unused);
 #pragma unroll
-                for (int k = 0; k < kTile; k += kTileRows) {
-                    const uint64_t ib = b0 + threadIdx.y + k;
-                    if (ib < p.len_b) {
-                        tile[threadIdx.y + k][threadIdx.x] = s[(int64_t)ib * p.src_b];
+                for (int i = 0; i < T / kTileThreadsX; ++i) {
+                    if (vb[i]) {
+                        dst[od + da + db[i]] = tile[x + i * kTileThreadsX][y + j * kTileThreadsY];
                     }
                 }
             }
         }
-        __syncthreads();
-        // Write along b: consecutive threads, consecutive dst addresses.
-        {
-            const uint64_t ib = b0 + threadIdx.x;
-            if (ib < p.len_b) {
-                U *d = dst + od + (int64_t)ib * p.dst_b;
-#pragma unroll
-                for (int k = 0; k < kTile; k += kTileRows) {
-                    const uint64_t ia = a0 + threadIdx.y + k;
-                    if (ia < p.len_a) {
-                        d[(int64_t)ia * p.dst_a] = tile[threadIdx.x][threadIdx.y + k];
-                    }
-                }
-            }
-        }
-        __syncthreads();
     }
 }
 
@@ -134,14 +180,19 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
 }
 
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+cudaError_t launchTile(const TileParams &p, int tile, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
     using U = typename UnitOf<Unit>::type;
-    tileKernel<U><<<grid, dim3(kTile, kTileRows), 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+    const dim3 block(kTileThreadsX, kTileThreadsY);
+    if (Unit <= 8 && tile == 64) { // a 64 x 64 tile of 16-byte units is beyond static shared memory
+        tileKernel<U, Unit <= 8 ? 64 : 32><<<grid, block, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+    } else {
+        tileKernel<U, 32><<<grid, block, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+    }
     return cudaGetLastError();
 }
 
 #define INFINI_REARRANGE_INSTANTIATE(N)                                                                        \
     template cudaError_t launchGeneric<N>(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t); \
-    template cudaError_t launchTile<N>(const TileParams &, unsigned, void *, const void *, cudaStream_t);
+    template cudaError_t launchTile<N>(const TileParams &, int, unsigned, void *, const void *, cudaStream_t);
 
 } // namespace infini::rearrange::nvidia

@@ -27,17 +27,26 @@ struct GenericParams {
     Dim dims[kMaxDims];
 };
 
-// Transpose through shared memory: a kTile x kTile tile over dims a (src's
-// fastest) and b (dst's fastest), one tile per block iteration; the outer dims
-// are decomposed from the block index.
-constexpr int kTile = 32;
-constexpr int kTileRows = 8; // threads per block: kTile x kTileRows
+// Transpose through shared memory. Group a: dims contiguous in src, the
+// innermost of them src's fastest; group b: dims contiguous in dst, ending
+// with dst's fastest. A block moves a T x T tile over (a, b): it reads along a
+// and writes along b, so both sides are coalesced; the remaining (outer) dims
+// are decomposed from the block index. Indices within a group are decomposed
+// over its dims (one multiply when the group is a single dim).
+constexpr int kMaxGroup = 4;
+constexpr int kTileThreadsX = 32, kTileThreadsY = 8;
+
+struct Group {
+    int ndim;
+    Dim dims[kMaxGroup]; // outermost first
+};
 
 struct TileParams {
-    uint64_t len_a, len_b, tiles_a, tiles_b, blocks;
-    int64_t dst_a, src_a, dst_b, src_b;
+    uint32_t len_a, len_b, tiles_a, tiles_b;
+    FastDivU32 div_tiles_a, div_tiles_b;
+    Group a, b;
     int outer_ndim;
-    const Dim *deep;
+    const Dim *deep; // device copy of the outer dims when outer_ndim > kMaxDims
     Dim outer[kMaxDims];
 };
 
@@ -48,7 +57,8 @@ constexpr int kGenericBlock = 256;
 template <size_t Unit>
 cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned grid, void *dst, const void *src,
                           cudaStream_t stream);
+// tile: the tile edge, 32 or 64.
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+cudaError_t launchTile(const TileParams &p, int tile, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
 } // namespace infini::rearrange::nvidia

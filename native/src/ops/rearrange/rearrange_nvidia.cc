@@ -30,6 +30,8 @@ struct Plan {
     ptrdiff_t dst_offset = 0, src_offset = 0; // bytes, on top of the layout's
     size_t bytes = 0;                         // Memcpy
     int variant = 0;                          // Generic
+    int tile_edge = 32;                       // Tile
+    std::vector<Dim> outer;                   // Tile, while planning
     unsigned grid = 0;
     GenericParams generic{};
     TileParams tile{};
@@ -97,6 +99,115 @@ struct NvidiaDesc final : Desc {
         return INFINI_STATUS_SUCCESS;
     }
 
+    // A transpose: src's fastest dim a is not dst's fastest dim b. Group b
+    // grows outward over dims contiguous in dst, group a over dims contiguous
+    // in src, each until it spans a few tiles; the rest are outer dims.
+    bool planTile(const SimpleLayout &l, Plan *plan) {
+        static const bool off = std::getenv("INFINI_REARRANGE_NO_TILE") != nullptr; // measuring aid
+        const size_t nd = l.ndim();
+        const auto &ds = l.strides[kDst];
+        const auto &ss = l.strides[kSrc];
+        const size_t b = nd - 1;
+        size_t a = nd;
+        for (size_t d = 0; d < b; ++d) {
+            if (std::llabs(ss[d]) == 1) {
+                a = d;
+            }
+        }
+        if (off || nd < 2 || a == nd || std::llabs(ss[b]) == 1) {
+            return false;
+        }
+        const int edge = tileEdge(plan->unit);
+        const uint64_t enough = 4 * (uint64_t)edge;
+        std::vector<char> used(nd, 0);
+        // Group b: a suffix of the dst-ordered dims.
+        std::vector<size_t> gb{b};
+        used[b] = used[a] = 1;
+        uint64_t len_b = l.shape[b];
+        for (size_t d = b; d-- > 0 && len_b < enough && gb.size() < (size_t)kMaxGroup;) {
+            size_t inner = gb.back();
+            if (used[d] || ds[d] != ds[inner] * (ptrdiff_t)l.shape[inner] || len_b * l.shape[d] > UINT32_MAX) {
+                break;
+            }
+            gb.push_back(d);
+            used[d] = 1;
+            len_b *= l.shape[d];
+        }
+        // Group a: dims whose src stride continues the run.
+        std::vector<size_t> ga{a};
+        uint64_t len_a = l.shape[a];
+        while (len_a < enough && ga.size() < (size_t)kMaxGroup) {
+            size_t inner = ga.back();
+            size_t next = nd;
+            for (size_t d = 0; d < nd; ++d) {
+                if (!used[d] && ss[d] == ss[inner] * (ptrdiff_t)l.shape[inner]) {
+                    next = d;
+                    break;
+                }
+            }
+            if (next == nd || len_a * l.shape[next] > UINT32_MAX) {
+                break;
+            }
+            ga.push_back(next);
+            used[next] = 1;
+            len_a *= l.shape[next];
+        }
+        if (len_a < kMinTileEdge || len_b < kMinTileEdge || len_a > UINT32_MAX || len_b > UINT32_MAX) {
+            return false;
+        }
+        TileParams &t = plan->tile;
+        t.len_a = (uint32_t)len_a;
+        t.len_b = (uint32_t)len_b;
+        t.tiles_a = (uint32_t)((len_a + edge - 1) / edge);
+        t.tiles_b = (uint32_t)((len_b + edge - 1) / edge);
+        t.div_tiles_a = FastDivU32(t.tiles_a);
+        t.div_tiles_b = FastDivU32(t.tiles_b);
+        auto fill = [&](Group &g, const std::vector<size_t> &dims) { // given innermost first
+            g.ndim = (int)dims.size();
+            for (size_t k = 0; k < dims.size(); ++k) {
+                size_t d = dims[dims.size() - 1 - k];
+                g.dims[k] = makeDim(l.shape[d], ds[d], ss[d]);
+            }
+        };
+        fill(t.a, ga);
+        fill(t.b, gb);
+        uint64_t blocks = (uint64_t)t.tiles_a * t.tiles_b;
+        plan->outer.clear();
+        for (size_t d = 0; d < nd; ++d) {
+            if (!used[d]) {
+                plan->outer.push_back(makeDim(l.shape[d], ds[d], ss[d]));
+                blocks *= l.shape[d];
+            }
+        }
+        if (blocks > (uint64_t)INT32_MAX) {
+            return false;
+        }
+        t.outer_ndim = (int)plan->outer.size();
+        t.deep = nullptr;
+        if (plan->outer.size() <= (size_t)kMaxDims) {
+            std::copy(plan->outer.begin(), plan->outer.end(), t.outer);
+        }
+        plan->kind = Kind::Tile;
+        plan->tile_edge = edge;
+        plan->grid = (unsigned)blocks;
+        return true;
+    }
+
+    static int tileEdge(size_t unit) {
+        static const char *forced = std::getenv("INFINI_REARRANGE_TILE"); // measuring aid: 32 or 64
+        if (forced != nullptr) {
+            return std::atoi(forced) == 64 && unit <= 8 ? 64 : 32;
+        }
+        return unit <= 2 ? 64 : 32;
+    }
+
+    infiniStatus_t uploadDeep(Plan *plan) {
+        if (plan->outer.size() > (size_t)kMaxDims) {
+            INFINI_TRY(upload(plan->outer, &plan->tile.deep));
+        }
+        return INFINI_STATUS_SUCCESS;
+    }
+
     infiniStatus_t planUnit(const SimpleLayout &l, size_t unit, Plan *plan) {
         plan->unit = unit;
         plan->dst_offset = l.offset[kDst] * (ptrdiff_t)unit;
@@ -109,42 +220,8 @@ struct NvidiaDesc final : Desc {
             plan->bytes = (nd == 0 ? 1 : l.shape[0]) * unit;
             return INFINI_STATUS_SUCCESS;
         }
-        const size_t b = nd - 1;
-        size_t a = nd;
-        for (size_t d = 0; d < b; ++d) {
-            if (std::llabs(ss[d]) == 1) {
-                a = d;
-            }
-        }
-        if (a < nd && std::llabs(ss[b]) != 1 && l.shape[a] >= kMinTileEdge && l.shape[b] >= kMinTileEdge) {
-            plan->kind = Kind::Tile;
-            TileParams &t = plan->tile;
-            t.len_a = l.shape[a];
-            t.len_b = l.shape[b];
-            t.tiles_a = (t.len_a + kTile - 1) / kTile;
-            t.tiles_b = (t.len_b + kTile - 1) / kTile;
-            t.dst_a = ds[a];
-            t.src_a = ss[a];
-            t.dst_b = ds[b];
-            t.src_b = ss[b];
-            std::vector<Dim> outer;
-            uint64_t batch = 1;
-            for (size_t d = 0; d < b; ++d) {
-                if (d != a) {
-                    outer.push_back(makeDim(l.shape[d], ds[d], ss[d]));
-                    batch *= l.shape[d];
-                }
-            }
-            t.blocks = batch * t.tiles_a * t.tiles_b;
-            t.outer_ndim = (int)outer.size();
-            t.deep = nullptr;
-            if (outer.size() > (size_t)kMaxDims) {
-                INFINI_TRY(upload(outer, &t.deep));
-            } else {
-                std::copy(outer.begin(), outer.end(), t.outer);
-            }
-            plan->grid = (unsigned)std::min<uint64_t>(t.blocks, INT32_MAX);
-            return INFINI_STATUS_SUCCESS;
+        if (planTile(l, plan)) {
+            return uploadDeep(plan);
         }
         plan->kind = Kind::Generic;
         GenericParams &g = plan->generic;
@@ -224,7 +301,7 @@ struct NvidiaDesc final : Desc {
                 break;
             case Kind::Tile:
                 CUDA_TRY(launchUnit(
-                    p.unit, [&](auto u) { return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream); }));
+                    p.unit, [&](auto u) { return launchTile<decltype(u)::value>(p.tile, p.tile_edge, p.grid, d, s, stream); }));
                 break;
             case Kind::None:
                 break;
