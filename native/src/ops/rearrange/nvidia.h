@@ -57,8 +57,8 @@ constexpr int kGenericBlock = 256;
 template <size_t Unit>
 cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned grid, void *dst, const void *src,
                           cudaStream_t stream);
-// tile: the tile edge, 32 or 64.
+// tile: the tile edge, 32 or 64; pair: 4-byte accesses of two 2-byte units (Unit 2, tile 64).
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, int tile, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+cudaError_t launchTile(const TileParams &p, int tile, bool pair, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
 } // namespace infini::rearrange::nvidia

@@ -12,6 +12,7 @@
 #include "common/cuda/check.cuh"
 #include "nvidia.h"
 #include "rearrange.h"
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -31,6 +32,7 @@ struct Plan {
     size_t bytes = 0;                         // Memcpy
     int variant = 0;                          // Generic
     int tile_edge = 32;                       // Tile
+    bool pair = false;                        // Tile: 4-byte accesses when the pointers allow
     std::vector<Dim> outer;                   // Tile, while planning
     unsigned grid = 0;
     GenericParams generic{};
@@ -187,6 +189,15 @@ struct NvidiaDesc final : Desc {
         if (plan->outer.size() <= (size_t)kMaxDims) {
             std::copy(plan->outer.begin(), plan->outer.end(), t.outer);
         }
+        // Pairs of 2-byte units as 4-byte accesses: a and b run forwards with
+        // unit stride, even lengths, every other stride even.
+        bool pair = plan->unit == 2 && edge == 64 && ss[a] == 1 && ds[b] == 1 && len_a % 2 == 0 && len_b % 2 == 0;
+        for (size_t d = 0; d < nd && pair; ++d) {
+            bool in_a = std::find(ga.begin(), ga.end(), d) != ga.end();
+            bool in_b = std::find(gb.begin(), gb.end(), d) != gb.end();
+            pair = (in_a || ss[d] % 2 == 0) && (in_b || ds[d] % 2 == 0);
+        }
+        plan->pair = pair;
         plan->kind = Kind::Tile;
         plan->tile_edge = edge;
         plan->grid = (unsigned)blocks;
@@ -198,7 +209,7 @@ struct NvidiaDesc final : Desc {
         if (forced != nullptr) {
             return std::atoi(forced) == 64 && unit <= 8 ? 64 : 32;
         }
-        return unit <= 2 ? 64 : 32;
+        return unit <= 8 ? 64 : 32;
     }
 
     infiniStatus_t uploadDeep(Plan *plan) {
@@ -301,7 +312,7 @@ struct NvidiaDesc final : Desc {
                 break;
             case Kind::Tile:
                 CUDA_TRY(launchUnit(
-                    p.unit, [&](auto u) { return launchTile<decltype(u)::value>(p.tile, p.tile_edge, p.grid, d, s, stream); }));
+                    p.unit, [&](auto u) { return launchTile<decltype(u)::value>(p.tile, p.tile_edge, p.pair && ((uintptr_t)d | (uintptr_t)s) % 4 == 0, p.grid, d, s, stream); }));
                 break;
             case Kind::None:
                 break;
