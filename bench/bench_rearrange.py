@@ -72,11 +72,15 @@ def run_case(case: Case, roofline: float) -> harness.Row:
     dst_views = [d.as_strided(case.shape, case.dst_strides) for d in dsts]
     handle = ip.Handle("nvidia", torch.cuda.current_device())
     desc = ip.Rearrange(handle, dst_views[0], src_views[0])
-    def ours(k):
-        d, s = dsts[k].data_ptr(), srcs[k].data_ptr()
-        return lambda: desc(d, s, stream=torch.cuda.current_stream().cuda_stream)
+    default_stream = torch.cuda.current_stream().cuda_stream
 
-    def theirs(k):
+    def ours(k, capturing=False):
+        d, s = dsts[k].data_ptr(), srcs[k].data_ptr()
+        if capturing:  # the capture runs on a side stream: ask for it at call time
+            return lambda: desc(d, s, stream=torch.cuda.current_stream().cuda_stream)
+        return lambda: desc(d, s, stream=default_stream)
+
+    def theirs(k, capturing=False):
         return lambda: dst_views[k].copy_(src_views[k])
 
     ok = True
@@ -105,11 +109,11 @@ def _graph_us(torch, make_call, sets: int, calls: int = 16) -> float:
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
-        make_call(0)()  # warm-up outside the capture
+        make_call(0, True)()  # warm-up outside the capture
     torch.cuda.current_stream().wait_stream(side)
     with torch.cuda.graph(graph):
         for i in range(calls):
-            make_call(i % sets)()
+            make_call(i % sets, True)()
     us = harness.time_cuda(graph.replay, warmup=3, reps=20) / calls
     del graph
     return us

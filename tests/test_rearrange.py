@@ -364,6 +364,24 @@ def test_torch_and_streams():
 
 
 @pytest.mark.gpu
+def test_more_than_2_to_the_32_units():
+    """The generic kernel's 64-bit index path: 2^32 + 3 one-byte units that
+    cannot be widened (src reads every other byte)."""
+    torch = pytest.importorskip("torch")
+    n = (1 << 32) + 3
+    free, _ = torch.cuda.mem_get_info()
+    if free < 3 * n + (1 << 30):
+        pytest.skip(f"needs {3 * n >> 30} GiB of free GPU memory, {free >> 30} GiB free")
+    src = torch.randint(0, 256, (2 * n,), dtype=torch.uint8, device="cuda")
+    dst = torch.empty(n, dtype=torch.uint8, device="cuda")
+    ip.rearrange(src[::2], out=dst)
+    torch.cuda.synchronize()
+    assert torch.equal(dst, src[::2])
+    del src, dst
+    torch.cuda.empty_cache()
+
+
+@pytest.mark.gpu
 def test_cupy():
     cupy = pytest.importorskip("cupy")
     x = cupy.arange(12 * 7, dtype=cupy.float64).reshape(12, 7)

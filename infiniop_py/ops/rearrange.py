@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Optional
 
 from .._arrays import ArrayView, as_view, empty_like
+from .._ffi import lib
 from .._streams import stream_pointer
+from ..errors import check
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ._base import OperatorDescriptor, cached_descriptor, common_device, default_handle, descriptor_key, void_p
@@ -36,8 +38,11 @@ class Rearrange(OperatorDescriptor):
         super().__init__(handle, {"dst": dst, "src": src})
 
     def __call__(self, dst, src, *, stream=None) -> None:
-        self._run("infiniopRearrange", void_p(self._address("dst", dst)), void_p(self._address("src", src)),
-                  void_p(stream_pointer(stream)))
+        d = dst if type(dst) is int else self._address("dst", dst)
+        s = src if type(src) is int else self._address("src", src)
+        status = lib.infiniopRearrange(self.ptr, void_p(d), void_p(s), void_p(stream_pointer(stream)))
+        if status:
+            check(status, "infiniopRearrange", self._context)
 
     def _address(self, name: str, array) -> int:
         if isinstance(array, int):
