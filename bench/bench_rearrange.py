@@ -54,6 +54,10 @@ def cases() -> List[Case]:
         Case("head split 64×2048×32×128 F16", heads, _contiguous(heads), _permuted(heads, (0, 2, 1, 3)), "float16"),
         Case("6-D reverse 7×5×50×50×4×3 F32", rev, _contiguous(rev), _permuted(rev, (5, 4, 3, 2, 1, 0)), "float32"),
         Case("contiguous 512 MiB F32", (1 << 27,), (1,), (1,), "float32"),
+        # Beyond the list: an odd-sized transpose (no paired accesses)
+        # and a broadcast source.
+        Case("transpose 4097² F16", (4097, 4097), (4097, 1), (1, 4097), "float16"),
+        Case("broadcast (0,1) 4096×10752 F32", (4096, 10752), (10752, 1), (0, 1), "float32"),
     ]
 
 
@@ -66,7 +70,8 @@ def run_case(case: Case, roofline: float) -> harness.Row:
     nbytes = numel * torch.empty((), dtype=dtype).element_size()
     # Enough buffer sets that one pass over them does not fit in L2.
     sets = max(1, min(8, math.ceil((192 << 20) / (2 * nbytes))))
-    srcs = [torch.randn(numel, device="cuda").to(dtype) for _ in range(sets)]
+    src_numel = 1 + sum((n - 1) * s for n, s in zip(case.shape, case.src_strides))
+    srcs = [torch.randn(src_numel, device="cuda").to(dtype) for _ in range(sets)]
     dsts = [torch.empty(numel, device="cuda", dtype=dtype) for _ in range(sets)]
     src_views = [s.as_strided(case.shape, case.src_strides) for s in srcs]
     dst_views = [d.as_strided(case.shape, case.dst_strides) for d in dsts]
