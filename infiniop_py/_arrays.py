@@ -63,6 +63,8 @@ def as_view(obj, *, writable: bool = False) -> ArrayView:
         cai = obj.__cuda_array_interface__
     except (AttributeError, TypeError, BufferError, RuntimeError):
         cai = None  # torch refuses BF16 here: DLPack below takes it
+    if cai is not None and np.dtype(cai["typestr"]).kind == "V" and hasattr(obj, "__dlpack__"):
+        cai = None  # an anonymous "<V2" (torch's BF16): only DLPack says what it is
     if cai is not None:
         dtype = np.dtype(cai["typestr"])
         shape = tuple(cai["shape"])

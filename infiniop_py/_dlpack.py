@@ -58,16 +58,18 @@ def _delete(managed):
     _live.pop(ctypes.addressof(managed.contents), None)
 
 
+# The destructor runs while the capsule is being deallocated (reference count
+# 0): it must see it only as a raw pointer, never as a Python object.
 _CapsuleDestructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+_raw_is_valid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)(("PyCapsule_IsValid", _api))
+_raw_get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(("PyCapsule_GetPointer", _api))
 
 
 @_CapsuleDestructor
-def _capsule_destructor(capsule_ptr):
+def _capsule_destructor(capsule):
     # An unconsumed capsule still named "dltensor" owns its tensor.
-    capsule = ctypes.cast(capsule_ptr, ctypes.py_object).value
-    if _api.PyCapsule_IsValid(capsule, b"dltensor"):
-        address = _api.PyCapsule_GetPointer(capsule, b"dltensor")
-        _live.pop(address, None)
+    if _raw_is_valid(capsule, b"dltensor"):
+        _live.pop(_raw_get_pointer(capsule, b"dltensor"), None)
 
 
 def _dl_dtype(dtype: np.dtype) -> _DLDataType:
@@ -122,10 +124,14 @@ class Imported(NamedTuple):
 def read(obj) -> Imported:
     """Read the layout of any object with __dlpack__. The memory stays valid
     as long as `obj` lives (the caller keeps it); the capsule is consumed."""
-    try:
-        capsule = obj.__dlpack__(stream=-1)  # no synchronisation: the caller orders streams
-    except TypeError:
+    device = obj.__dlpack_device__()[0] if hasattr(obj, "__dlpack_device__") else KDL_CUDA
+    if device == KDL_CPU:
         capsule = obj.__dlpack__()
+    else:
+        try:
+            capsule = obj.__dlpack__(stream=-1)  # no synchronisation: the caller orders its streams
+        except TypeError:
+            capsule = obj.__dlpack__()
     if not _api.PyCapsule_IsValid(capsule, b"dltensor"):
         raise BufferError(f"{type(obj).__name__}.__dlpack__ did not return a 'dltensor' capsule")
     address = _api.PyCapsule_GetPointer(capsule, b"dltensor")

@@ -20,6 +20,33 @@ def test_numpy_views_are_zero_copy(rng):
         as_view(ro, writable=True)
 
 
+def test_dlpack_round_trip_on_host_memory_frees_everything(rng):
+    import gc
+
+    from infiniop_py import _dlpack
+
+    a = rng.standard_normal((3, 4)).astype(np.float32)
+
+    class Exporter:
+        def __dlpack__(self, stream=None, **kwargs):
+            return _dlpack.export(a.ctypes.data, (4, 3), (1, 4), a.dtype, (_dlpack.KDL_CPU, 0), owner=a)
+
+        def __dlpack_device__(self):
+            return (_dlpack.KDL_CPU, 0)
+
+    for _ in range(500):  # consumed by NumPy, by our reader, and never consumed
+        assert np.array_equal(np.from_dlpack(Exporter()), a.T)
+        info = _dlpack.read(Exporter())
+        assert (info.ptr, info.shape, info.strides, info.dtype) == (a.ctypes.data, (4, 3), (1, 4), a.dtype)
+        Exporter().__dlpack__()
+    gc.collect()
+    assert _dlpack._live == {}
+    view = as_view(np.arange(6.0).reshape(2, 3)[:, ::2])
+    assert view.strides == (3, 2)
+    info = _dlpack.read(np.arange(6.0).reshape(2, 3)[:, ::2])
+    assert info.strides == (3, 2) and info.device_type == _dlpack.KDL_CPU
+
+
 def test_stream_pointer_forms():
     class ProtocolStream:
         def __cuda_stream__(self):
