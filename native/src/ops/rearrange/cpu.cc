@@ -164,11 +164,21 @@ struct CpuDesc final : Desc {
             const size_t b1 = b0 + kTile < len_b ? b0 + kTile : len_b;
             unsigned char *d = dst + od * (ptrdiff_t)N;
             const unsigned char *s = src + os * (ptrdiff_t)N;
+            // Through a small local tile, so that each side is walked row by
+            // row: with power-of-two strides the rows of a direct strided
+            // walk fall into one cache set and evict each other.
+            alignas(64) unsigned char buf[kTile * kTile * N]; // [a][b]
             for (size_t ib = b0; ib < b1; ++ib) {
-                unsigned char *drow = d + (ptrdiff_t)ib * db;
                 const unsigned char *srow = s + (ptrdiff_t)ib * sb;
                 for (size_t ia = a0; ia < a1; ++ia) {
-                    copyElem<N>(drow + (ptrdiff_t)ia * da, srow + (ptrdiff_t)ia * sa);
+                    copyElem<N>(buf + ((ia - a0) * kTile + (ib - b0)) * N, srow + (ptrdiff_t)ia * sa);
+                }
+            }
+            for (size_t ia = a0; ia < a1; ++ia) {
+                unsigned char *drow = d + (ptrdiff_t)ia * da;
+                const unsigned char *brow = buf + (ia - a0) * kTile * N;
+                for (size_t ib = b0; ib < b1; ++ib) {
+                    copyElem<N>(drow + (ptrdiff_t)ib * db, brow + (ib - b0) * N);
                 }
             }
         });
