@@ -9,7 +9,7 @@ import infiniop_py as ip
 from infiniop_py._arrays import as_view
 from infiniop_py._ffi import ffi, lib
 from infiniop_py.ops import _base
-from conftest import DEVICES, GPU_COUNT, poisoned, to_host
+from conftest import DEVICES, poisoned, to_host
 
 BF16 = ip.bfloat16
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
