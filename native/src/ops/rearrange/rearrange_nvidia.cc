@@ -310,10 +310,13 @@ struct NvidiaDesc final : Desc {
                     return launchGeneric<decltype(u)::value>(p.generic, p.variant, p.grid, d, s, stream);
                 }));
                 break;
-            case Kind::Tile:
-                CUDA_TRY(launchUnit(
-                    p.unit, [&](auto u) { return launchTile<decltype(u)::value>(p.tile, p.tile_edge, p.pair && ((uintptr_t)d | (uintptr_t)s) % 4 == 0, p.grid, d, s, stream); }));
+            case Kind::Tile: {
+                const bool pair = p.pair && ((uintptr_t)d | (uintptr_t)s) % 4 == 0;
+                CUDA_TRY(launchUnit(p.unit, [&](auto u) {
+                    return launchTile<decltype(u)::value>(p.tile, p.tile_edge, pair, p.grid, d, s, stream);
+                }));
                 break;
+            }
             case Kind::None:
                 break;
             }
