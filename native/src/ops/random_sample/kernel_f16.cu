@@ -1,0 +1,6 @@
+// RandomSample kernel instantiation for F16 logits (one file per dtype so that they build in parallel).
+#include "nvidia.cuh"
+
+namespace infini::random_sample::nvidia {
+infiniStatus_t launchF16(const LaunchArgs &args, cudaStream_t stream) { return launch<__half>(args, stream); }
+} // namespace infini::random_sample::nvidia

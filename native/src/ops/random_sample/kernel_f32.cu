@@ -1,0 +1,6 @@
+// RandomSample kernel instantiation for F32 logits (one file per dtype so that they build in parallel).
+#include "nvidia.cuh"
+
+namespace infini::random_sample::nvidia {
+infiniStatus_t launchF32(const LaunchArgs &args, cudaStream_t stream) { return launch<float>(args, stream); }
+} // namespace infini::random_sample::nvidia

@@ -1,0 +1,6 @@
+// RandomSample kernel instantiation for F64 logits (one file per dtype so that they build in parallel).
+#include "nvidia.cuh"
+
+namespace infini::random_sample::nvidia {
+infiniStatus_t launchF64(const LaunchArgs &args, cudaStream_t stream) { return launch<double>(args, stream); }
+} // namespace infini::random_sample::nvidia

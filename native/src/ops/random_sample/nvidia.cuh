@@ -1,0 +1,617 @@
+#pragma once
+// RandomSample, NVIDIA backend: one CTA per row, no sort of the vocabulary.
+//
+// Per row (all in one block, everything in shared memory, no workspace):
+//  1. One pass: the argmax (key, lowest index) and, when top-K selection is
+//     needed, the first radix level's count histogram. Argmax rows (and rows
+//     whose max is +inf or that have no finite logit) end here.
+//  2. Descent 1 (top-K): radix select over the order key (value bits, then
+//     reversed index bits so that ties go to the lower index) with 11-bit
+//     count histograms, until the set S of everything at or above the chosen
+//     bucket has either <= kCap elements (a superset of the top K, K <= kCap)
+//     or exactly K elements (K > kCap). Skipped when n <= kCap or K == n.
+//  3. If |S| > kCap (large K, or top-p without top-k), descent 2: radix
+//     select over the same digits on the cumulative weight inside S, to find
+//     the bucket that holds the threshold crossing, until it has <= kCap
+//     elements; the weight above it is the scan's base.
+//  4. One pass collects the candidates (and the total weight when top-p
+//     needs it), a bitonic sort of only those in shared memory, a block scan
+//     of their weights in F64, and the first position with c_i >= t.
+//
+// Weights: w = exp2((v - vmax) * (log2(e) / T)) in F32 (F64 logits: exp in
+// F64), accumulated in F64 everywhere. Exact ties (equal logits -> equal
+// weights, exp(0) = 1, -inf -> 0) are therefore summed exactly as the F64
+// reference sums them; elsewhere the F32 weights differ from the reference by
+// ~1e-6 relative, which moves the result only when the threshold lies that
+// close to a boundary.
+#include "../../common/cuda/check.cuh"
+#include "../../common/cuda/dtype.cuh"
+#include "info.h"
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cstdint>
+
+namespace infini::random_sample::nvidia {
+
+constexpr int kThreads = 1024;
+constexpr int kCap = 2048;           // most candidates sorted in one block
+constexpr int kItems = kCap / kThreads;
+constexpr int kDigitBits = 11;
+constexpr int kBins = 1 << kDigitBits;
+constexpr int kBinsPerThread = kBins / kThreads;
+constexpr int kMaxRows = 128; // rows per launch (their parameters travel by value)
+
+struct RowParams {
+    float random_val;
+    float topp;
+    int topk;
+    float temperature;
+};
+
+struct LaunchArgs {
+    const void *probs;
+    void *result;
+    ptrdiff_t row_stride;    // elements
+    ptrdiff_t result_stride; // elements
+    uint32_t n;
+    int result_size; // bytes of one result element
+    int rows;
+    RowParams p[kMaxRows];
+};
+
+// Order keys: larger logit -> larger unsigned key; -0 == +0; NaN -> 0 (below -inf).
+template <class T> struct KeyOf;
+template <> struct KeyOf<__half> {
+    using type = uint32_t;
+    static constexpr int bits = 16;
+    __device__ static uint32_t get(__half v) {
+        uint32_t u = __half_as_ushort(v);
+        if ((u & 0x7fffu) > 0x7c00u) return 0;
+        if (u == 0x8000u) u = 0;
+        return (u & 0x8000u) ? (~u & 0xffffu) : (u | 0x8000u);
+    }
+};
+template <> struct KeyOf<__nv_bfloat16> {
+    using type = uint32_t;
+    static constexpr int bits = 16;
+    __device__ static uint32_t get(__nv_bfloat16 v) {
+        uint32_t u = __bfloat16_as_ushort(v);
+        if ((u & 0x7fffu) > 0x7f80u) return 0;
+        if (u == 0x8000u) u = 0;
+        return (u & 0x8000u) ? (~u & 0xffffu) : (u | 0x8000u);
+    }
+};
+template <> struct KeyOf<float> {
+    using type = uint32_t;
+    static constexpr int bits = 32;
+    __device__ static uint32_t get(float v) {
+        uint32_t u = __float_as_uint(v);
+        if ((u & 0x7fffffffu) > 0x7f800000u) return 0;
+        if (u == 0x80000000u) u = 0;
+        return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    }
+};
+template <> struct KeyOf<double> {
+    using type = uint64_t;
+    static constexpr int bits = 64;
+    __device__ static uint64_t get(double v) {
+        uint64_t u = (uint64_t)__double_as_longlong(v);
+        if ((u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return 0;
+        if (u == 0x8000000000000000ull) u = 0;
+        return (u >> 63) ? ~u : (u | 0x8000000000000000ull);
+    }
+};
+
+// An element's place in the order: key descending, then index ascending.
+template <class K>
+struct Entry {
+    K key;
+    uint32_t idx;
+};
+template <class K>
+__device__ inline bool before(const Entry<K> &a, const Entry<K> &b) {
+    return a.key != b.key ? a.key > b.key : a.idx < b.idx;
+}
+template <class K>
+struct EntryMax {
+    __device__ Entry<K> operator()(const Entry<K> &a, const Entry<K> &b) const { return before(a, b) ? a : b; }
+};
+
+// A radix prefix over the composite (key, ridx), ridx = n - 1 - idx.
+template <class K>
+struct Prefix {
+    K kmask = 0, kpref = 0;
+    uint32_t imask = 0, ipref = 0;
+    __device__ bool matches(K key, uint32_t ridx) const {
+        return (key & kmask) == kpref && (ridx & imask) == ipref;
+    }
+    // The element's masked composite is >= the prefix: it is in the bucket or above.
+    __device__ bool atOrAbove(K key, uint32_t ridx) const {
+        const K km = key & kmask;
+        if (km != kpref) return km > kpref;
+        return (ridx & imask) >= ipref;
+    }
+};
+
+// Radix level l over KB key bits, then IB index bits, 11 bits at a time from the top.
+struct Level {
+    int shift, width;
+    bool on_index;
+};
+__device__ inline bool levelAt(int l, int KB, int IB, Level *lv) {
+    const int nk = (KB + kDigitBits - 1) / kDigitBits;
+    if (l < nk) {
+        const int hi = KB - l * kDigitBits;
+        const int w = hi < kDigitBits ? hi : kDigitBits;
+        *lv = Level{hi - w, w, false};
+        return true;
+    }
+    const int j = l - nk;
+    const int hi = IB - j * kDigitBits;
+    if (hi <= 0) return false;
+    const int w = hi < kDigitBits ? hi : kDigitBits;
+    *lv = Level{hi - w, w, true};
+    return true;
+}
+template <class K>
+__device__ inline uint32_t digitOf(const Level &lv, K key, uint32_t ridx) {
+    const uint32_t mask = (1u << lv.width) - 1u;
+    return lv.on_index ? (ridx >> lv.shift) & mask : (uint32_t)(key >> lv.shift) & mask;
+}
+template <class K>
+__device__ inline Prefix<K> extend(Prefix<K> p, const Level &lv, uint32_t digit) {
+    const uint32_t mask = (1u << lv.width) - 1u;
+    if (lv.on_index) {
+        p.imask |= mask << lv.shift;
+        p.ipref |= digit << lv.shift;
+    } else {
+        p.kmask |= (K)mask << lv.shift;
+        p.kpref |= (K)digit << lv.shift;
+    }
+    return p;
+}
+
+// Visits every element of a row once, warp-uniformly: f(v, idx, valid) is
+// called the same number of times by every thread (valid false past the end),
+// so f may use warp intrinsics. 16-byte loads where the row allows.
+template <class T, class F>
+__device__ inline void forRow(const T *row, uint32_t n, F &&f) {
+    constexpr int V = 16 / sizeof(T);
+    const uint32_t mis = (uint32_t)(((uintptr_t)row & 15u) / sizeof(T));
+    const uint32_t head = mis == 0 ? 0u : (uint32_t)V - mis;
+    const uint32_t h = head < n ? head : n;
+    if (h > 0) { // uniform branch
+        const uint32_t i = threadIdx.x;
+        const bool valid = i < h;
+        f(valid ? row[i] : T(), i, valid);
+    }
+    for (uint32_t tile = h; tile < n; tile += (uint32_t)kThreads * V) {
+        const uint32_t i0 = tile + threadIdx.x * V;
+        T v[V];
+        if (i0 + V <= n) {
+            const uint4 raw = *reinterpret_cast<const uint4 *>(row + i0);
+            const T *pv = reinterpret_cast<const T *>(&raw);
+#pragma unroll
+            for (int s = 0; s < V; ++s) v[s] = pv[s];
+        } else {
+#pragma unroll
+            for (int s = 0; s < V; ++s) v[s] = i0 + s < n ? row[i0 + s] : T();
+        }
+#pragma unroll
+        for (int s = 0; s < V; ++s) f(v[s], i0 + s, i0 + s < n);
+    }
+}
+
+// hist[digit] += 1 for the active lanes, one atomic per warp when they agree.
+__device__ inline void countAdd(uint32_t *hist, bool active, uint32_t digit) {
+    const unsigned act = __ballot_sync(0xffffffffu, active);
+    if (act == 0) return;
+    const int leader = __ffs(act) - 1;
+    const uint32_t d0 = __shfl_sync(0xffffffffu, digit, leader);
+    if (__all_sync(0xffffffffu, !active || digit == d0)) {
+        if ((int)(threadIdx.x & 31) == leader) atomicAdd(&hist[d0], (uint32_t)__popc(act));
+    } else if (active) {
+        atomicAdd(&hist[digit], 1u);
+    }
+}
+
+__device__ inline double warpSum(double x) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+    return x;
+}
+
+// cnt[digit] += 1 and wsum[digit] += w for the active lanes.
+__device__ inline void countWeightAdd(uint32_t *cnt, double *wsum, bool active, uint32_t digit, double w) {
+    const unsigned act = __ballot_sync(0xffffffffu, active);
+    if (act == 0) return;
+    const int leader = __ffs(act) - 1;
+    const uint32_t d0 = __shfl_sync(0xffffffffu, digit, leader);
+    if (__all_sync(0xffffffffu, !active || digit == d0)) {
+        const double s = warpSum(active ? w : 0.0);
+        if ((int)(threadIdx.x & 31) == leader) {
+            atomicAdd(&cnt[d0], (uint32_t)__popc(act));
+            atomicAdd(&wsum[d0], s);
+        }
+    } else if (active) {
+        atomicAdd(&cnt[digit], 1u);
+        atomicAdd(&wsum[digit], w);
+    }
+}
+
+template <class T>
+struct Weigher {
+    using C = ComputeType<T>;
+    C vmax;
+    C scale;            // log2(e) / T (F32 path)
+    double temperature; // F64 path
+    __device__ double operator()(T raw) const {
+        const C v = widen(raw);
+        if (!(v > -(C)INFINITY)) return 0.0; // -inf and NaN weigh nothing
+        if (v == vmax) return 1.0;
+        if constexpr (sizeof(C) == 8) {
+            return exp((v - vmax) / temperature);
+        } else {
+            return (double)exp2f((v - vmax) * scale);
+        }
+    }
+};
+
+__device__ inline void storeIndex(void *result, ptrdiff_t offset, int size, uint32_t idx) {
+    char *p = static_cast<char *>(result) + offset * size;
+    switch (size) {
+    case 1: *reinterpret_cast<uint8_t *>(p) = (uint8_t)idx; break;
+    case 2: *reinterpret_cast<uint16_t *>(p) = (uint16_t)idx; break;
+    case 4: *reinterpret_cast<uint32_t *>(p) = idx; break;
+    default: *reinterpret_cast<uint64_t *>(p) = idx; break;
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__ LaunchArgs args) {
+    using K = typename KeyOf<T>::type;
+    constexpr int KB = KeyOf<T>::bits;
+    using E = Entry<K>;
+    using ReduceE = cub::BlockReduce<E, kThreads>;
+    using ReduceD = cub::BlockReduce<double, kThreads>;
+    using ScanU = cub::BlockScan<uint32_t, kThreads>;
+    using ScanD = cub::BlockScan<double, kThreads>;
+
+    struct Hist {
+        uint32_t cnt[kBins];
+        double w[kBins];
+    };
+    struct Cand {
+        K key[kCap];
+        uint32_t idx[kCap];
+    };
+    __shared__ union {
+        Hist hist;
+        Cand cand;
+    } big;
+    __shared__ union {
+        typename ReduceE::TempStorage re;
+        typename ReduceD::TempStorage rd;
+        typename ScanU::TempStorage su;
+        typename ScanD::TempStorage sd;
+    } tmp;
+    __shared__ E s_best;
+    __shared__ uint32_t s_bin, s_bin_cnt, s_bin_above, s_count;
+    __shared__ double s_bin_wabove, s_t, s_total;
+    __shared__ int s_pos;
+
+    const int b = blockIdx.x;
+    const RowParams p = args.p[b];
+    const uint32_t n = args.n;
+    const T *row = static_cast<const T *>(args.probs) + (ptrdiff_t)b * args.row_stride;
+    const ptrdiff_t out_off = (ptrdiff_t)b * args.result_stride;
+    const int tid = threadIdx.x;
+    int IB = 0;
+    while (IB < 32 && ((n - 1) >> IB) != 0) ++IB;
+    const bool argmax_mode = p.random_val == 0.0f || p.topp <= 0.0f || p.topk == 1 || p.temperature <= 0.0f;
+    const uint32_t K_eff = (p.topk <= 0 || (uint32_t)p.topk >= n) ? n : (uint32_t)p.topk;
+    const bool descent1 = !argmax_mode && n > (uint32_t)kCap && K_eff < n;
+
+    auto clearHist = [&](bool weights) {
+        for (int i = tid; i < kBins; i += kThreads) {
+            big.hist.cnt[i] = 0;
+            if (weights) big.hist.w[i] = 0.0;
+        }
+    };
+
+    // ---- Pass 1: argmax (+ descent 1, level 0).
+    Level lv0;
+    levelAt(0, KB, IB, &lv0);
+    if (descent1) clearHist(false);
+    __syncthreads();
+    E best{0, 0xffffffffu};
+    forRow(row, n, [&](T v, uint32_t i, bool valid) {
+        const K key = KeyOf<T>::get(v);
+        if (valid && before(E{key, i}, best)) best = E{key, i};
+        if (descent1) countAdd(big.hist.cnt, valid, digitOf(lv0, key, n - 1 - i));
+    });
+    best = ReduceE(tmp.re).Reduce(best, EntryMax<K>());
+    if (tid == 0) s_best = best;
+    __syncthreads();
+    best = s_best;
+    const T vmax_raw = row[best.idx];
+    const ComputeType<T> vmax = widen(vmax_raw);
+    if (argmax_mode || !(vmax > -(ComputeType<T>)INFINITY) || !(vmax < (ComputeType<T>)INFINITY)) {
+        if (tid == 0) storeIndex(args.result, out_off, args.result_size, best.idx);
+        return;
+    }
+    Weigher<T> weigh{vmax, (ComputeType<T>)(1.4426950408889634 / (double)p.temperature), (double)p.temperature};
+    const double r = p.random_val;
+    const double topp = p.topp < 1.0f ? (double)p.topp : 1.0;
+    const bool need_total = topp < 1.0;
+
+    // Chooses, in the current level's histogram (bins in descending digit
+    // order), the bin where the target is crossed. By count: above < need <=
+    // above + cnt. By weight: above < t <= above + w, else the lowest bin with
+    // weight. Writes s_bin, s_bin_cnt, s_bin_above, s_bin_wabove.
+    auto selectByCount = [&](uint32_t need) {
+        uint32_t c[kBinsPerThread], ex[kBinsPerThread];
+#pragma unroll
+        for (int k = 0; k < kBinsPerThread; ++k) c[k] = big.hist.cnt[kBins - 1 - (tid * kBinsPerThread + k)];
+        __syncthreads();
+        ScanU(tmp.su).ExclusiveSum(c, ex);
+#pragma unroll
+        for (int k = 0; k < kBinsPerThread; ++k) {
+            if (ex[k] < need && need <= ex[k] + c[k]) {
+                s_bin = kBins - 1 - (tid * kBinsPerThread + k);
+                s_bin_cnt = c[k];
+                s_bin_above = ex[k];
+            }
+        }
+        __syncthreads();
+    };
+    auto selectByWeight = [&](double t) {
+        double w[kBinsPerThread], ex[kBinsPerThread];
+        uint32_t c[kBinsPerThread];
+#pragma unroll
+        for (int k = 0; k < kBinsPerThread; ++k) {
+            const int bin = kBins - 1 - (tid * kBinsPerThread + k);
+            w[k] = big.hist.w[bin];
+            c[k] = big.hist.cnt[bin];
+        }
+        if (tid == 0) s_pos = -1;
+        __syncthreads();
+        ScanD(tmp.sd).ExclusiveSum(w, ex);
+        int found = -1, last = -1;
+#pragma unroll
+        for (int k = 0; k < kBinsPerThread; ++k) {
+            if (ex[k] < t && t <= ex[k] + w[k]) found = k;
+            if (w[k] > 0.0) last = k;
+        }
+        if (found >= 0) {
+            s_bin = kBins - 1 - (tid * kBinsPerThread + found);
+            s_bin_cnt = c[found];
+            s_bin_wabove = ex[found];
+        }
+        __syncthreads();
+        // No crossing (only through rounding): the lowest bin with weight.
+        if (s_bin == 0xffffffffu && last >= 0) atomicMax(&s_pos, tid * kBinsPerThread + last);
+        __syncthreads();
+        if (s_bin == 0xffffffffu) {
+            const int pos = s_pos;
+            if (pos < 0) {
+                if (tid == 0) { // unreachable: S always holds the max, of weight 1
+                    s_bin = kBins - 1;
+                    s_bin_cnt = 0;
+                    s_bin_wabove = 0.0;
+                }
+            } else if (tid == pos / kBinsPerThread) {
+                const int k = pos % kBinsPerThread;
+                s_bin = kBins - 1 - pos;
+                s_bin_cnt = c[k];
+                s_bin_wabove = ex[k];
+            }
+        }
+        __syncthreads();
+    };
+
+    // ---- Descent 1: the set S of everything at or above prefix p1.
+    Prefix<K> p1;
+    uint32_t s_size = n;
+    if (descent1) {
+        uint32_t above = 0;
+        for (int l = 0;; ++l) {
+            Level lv;
+            levelAt(l, KB, IB, &lv);
+            if (l > 0) {
+                clearHist(false);
+                __syncthreads();
+                forRow(row, n, [&](T v, uint32_t i, bool valid) {
+                    const K key = KeyOf<T>::get(v);
+                    const uint32_t ridx = n - 1 - i;
+                    countAdd(big.hist.cnt, valid && p1.matches(key, ridx), digitOf(lv, key, ridx));
+                });
+                __syncthreads();
+            }
+            selectByCount(K_eff - above);
+            const uint32_t bin = s_bin;
+            above += s_bin_above;
+            const uint32_t through = above + s_bin_cnt;
+            p1 = extend(p1, lv, bin);
+            __syncthreads();
+            Level next;
+            if (through <= (K_eff > (uint32_t)kCap ? K_eff : (uint32_t)kCap) || !levelAt(l + 1, KB, IB, &next)) {
+                s_size = through;
+                break;
+            }
+        }
+    }
+
+    // ---- Descent 2 (|S| > kCap): the bucket of the weight crossing inside S.
+    Prefix<K> p2;
+    double base = 0.0;
+    bool t_known = false;
+    double t = 0.0, total = 0.0;
+    if (s_size > (uint32_t)kCap) {
+        for (int l = 0;; ++l) {
+            Level lv;
+            if (!levelAt(l, KB, IB, &lv)) break; // cannot happen: one element per bin at the end
+            clearHist(true);
+            __syncthreads();
+            double my_total = 0.0;
+            forRow(row, n, [&](T v, uint32_t i, bool valid) {
+                const K key = KeyOf<T>::get(v);
+                const uint32_t ridx = n - 1 - i;
+                const bool in_s = valid && p1.atOrAbove(key, ridx);
+                const bool act = in_s && p2.matches(key, ridx);
+                double w = 0.0;
+                if ((act || (l == 0 && need_total)) && valid) w = weigh(v);
+                if (l == 0 && need_total && valid) my_total += w;
+                countWeightAdd(big.hist.cnt, big.hist.w, act, digitOf(lv, key, ridx), w);
+            });
+            if (l == 0) {
+                // c_{K-1} is the weight of S; the total weight of the row for top-p.
+                if (need_total) {
+                    const double tot = ReduceD(tmp.rd).Sum(my_total);
+                    if (tid == 0) s_total = tot;
+                }
+                __syncthreads();
+                double cs = 0.0;
+                for (int i = tid; i < kBins; i += kThreads) cs += big.hist.w[i];
+                __syncthreads();
+                cs = ReduceD(tmp.rd).Sum(cs);
+                if (tid == 0) {
+                    double bound = cs;
+                    if (need_total && topp * s_total < bound) bound = topp * s_total;
+                    s_t = r * bound;
+                }
+                __syncthreads();
+                t = s_t;
+                t_known = true;
+            } else {
+                __syncthreads();
+            }
+            if (tid == 0) s_bin = 0xffffffffu;
+            __syncthreads();
+            selectByWeight(t - base);
+            const uint32_t bin = s_bin;
+            const uint32_t cnt = s_bin_cnt;
+            base += s_bin_wabove;
+            p2 = extend(p2, lv, bin);
+            __syncthreads();
+            if (cnt <= (uint32_t)kCap) break;
+        }
+    }
+
+    // ---- Collect the candidates (and the total weight when still needed).
+    if (tid == 0) s_count = 0;
+    __syncthreads();
+    const bool collect_total = !t_known && need_total;
+    double my_total = 0.0;
+    forRow(row, n, [&](T v, uint32_t i, bool valid) {
+        const K key = KeyOf<T>::get(v);
+        const uint32_t ridx = n - 1 - i;
+        const bool take = valid && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
+        if (collect_total && valid) my_total += weigh(v);
+        const unsigned m = __ballot_sync(0xffffffffu, take);
+        if (m == 0) return;
+        const int lane = tid & 31;
+        const int leader = __ffs(m) - 1;
+        uint32_t start = 0;
+        if (lane == leader) start = atomicAdd(&s_count, (uint32_t)__popc(m));
+        start = __shfl_sync(0xffffffffu, start, leader);
+        if (take) {
+            const uint32_t pos = start + __popc(m & ((1u << lane) - 1u));
+            if (pos < (uint32_t)kCap) { // always true; guards shared memory
+                big.cand.key[pos] = key;
+                big.cand.idx[pos] = i;
+            }
+        }
+    });
+    if (collect_total) {
+        const double tot = ReduceD(tmp.rd).Sum(my_total);
+        if (tid == 0) s_total = tot;
+    }
+    __syncthreads();
+    const uint32_t m = s_count < (uint32_t)kCap ? s_count : (uint32_t)kCap;
+
+    // ---- Bitonic sort of the candidates (descending key, ascending index).
+    uint32_t m2 = 1;
+    while (m2 < m) m2 <<= 1;
+    for (uint32_t i = m + tid; i < m2; i += kThreads) {
+        big.cand.key[i] = 0;
+        big.cand.idx[i] = 0xffffffffu;
+    }
+    __syncthreads();
+    for (uint32_t k = 2; k <= m2; k <<= 1) {
+        for (uint32_t j = k >> 1; j > 0; j >>= 1) {
+            for (uint32_t i = tid; i < m2; i += kThreads) {
+                const uint32_t l = i ^ j;
+                if (l > i) {
+                    const E ei{big.cand.key[i], big.cand.idx[i]};
+                    const E el{big.cand.key[l], big.cand.idx[l]};
+                    const bool up = (i & k) == 0;
+                    if (up ? before(el, ei) : before(ei, el)) {
+                        big.cand.key[i] = el.key;
+                        big.cand.idx[i] = el.idx;
+                        big.cand.key[l] = ei.key;
+                        big.cand.idx[l] = ei.idx;
+                    }
+                }
+            }
+            __syncthreads();
+        }
+    }
+
+    // ---- Scan the candidates' weights (F64) and find the crossing.
+    // Without descent 2 the candidates are a superset of the top K, in order:
+    // only the first K count.
+    const uint32_t limit = (!t_known && K_eff < m) ? K_eff : m;
+    double w[kItems], ex[kItems];
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const uint32_t pos = tid * kItems + k;
+        w[k] = pos < limit ? weigh(row[big.cand.idx[pos]]) : 0.0;
+    }
+    if (tid == 0) s_pos = -1;
+    double agg;
+    ScanD(tmp.sd).ExclusiveSum(w, ex, agg);
+    if (!t_known) {
+        // c_{K-1} is the scan's total; topp * c_{n-1} uses the row's total.
+        double bound = agg;
+        if (need_total) {
+            __syncthreads(); // s_total visible (written before the sort's barriers anyway)
+            if (topp * s_total < bound) bound = topp * s_total;
+        }
+        t = r * bound;
+    }
+    int found = -1, last = -1;
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const uint32_t pos = tid * kItems + k;
+        if (pos < limit) {
+            const double before_c = base + ex[k];
+            if (before_c < t && t <= before_c + w[k]) found = (int)pos;
+            if (w[k] > 0.0) last = (int)pos;
+        }
+    }
+    __syncthreads();
+    if (found >= 0) s_pos = found;
+    __syncthreads();
+    if (s_pos < 0 && last >= 0) atomicMax(&s_pos, last); // rounding only: the last weighted position
+    __syncthreads();
+    if (tid == 0) {
+        const int pos = s_pos >= 0 ? s_pos : 0;
+        storeIndex(args.result, out_off, args.result_size, big.cand.idx[pos]);
+    }
+}
+
+// Launches rows [0, rows) of `args` (rows <= kMaxRows).
+template <class T>
+infiniStatus_t launch(const LaunchArgs &args, cudaStream_t stream) {
+    sampleKernel<T><<<args.rows, kThreads, 0, stream>>>(args);
+    CUDA_TRY_LAUNCH();
+    return INFINI_STATUS_SUCCESS;
+}
+
+infiniStatus_t launchF16(const LaunchArgs &args, cudaStream_t stream);
+infiniStatus_t launchBF16(const LaunchArgs &args, cudaStream_t stream);
+infiniStatus_t launchF32(const LaunchArgs &args, cudaStream_t stream);
+infiniStatus_t launchF64(const LaunchArgs &args, cudaStream_t stream);
+
+} // namespace infini::random_sample::nvidia
