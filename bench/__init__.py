@@ -1,0 +1,1 @@
+"""Benchmarks: one module per operator on the shared harness."""

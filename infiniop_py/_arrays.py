@@ -1,0 +1,98 @@
+"""Views of whatever arrays users pass: NumPy (CPU), DeviceArray, and any object
+with __cuda_array_interface__ or __dlpack__ (torch, cupy) on NVIDIA."""
+from __future__ import annotations
+
+import sys
+from typing import Any, NamedTuple, Sequence, Tuple
+
+import numpy as np
+
+from . import _cuda, _dlpack, dtypes
+from .device_array import DeviceArray
+
+
+class ArrayView(NamedTuple):
+    ptr: int
+    shape: Tuple[int, ...]
+    strides: Tuple[int, ...]  # in elements
+    dtype: np.dtype
+    device: str  # "cpu" or "nvidia"
+    device_id: int
+    obj: Any  # the array itself, kept alive while the view is used
+
+    @property
+    def layout(self):
+        """What a descriptor depends on: shape, strides, dtype."""
+        return self.shape, self.strides, self.dtype
+
+
+def _element_strides(byte_strides, itemsize: int, what: str) -> Tuple[int, ...]:
+    out = []
+    for s in byte_strides:
+        if s % itemsize:
+            raise ValueError(f"{what}: stride of {s} bytes is not a multiple of the item size {itemsize}")
+        out.append(s // itemsize)
+    return tuple(out)
+
+
+def _contiguous(shape) -> Tuple[int, ...]:
+    strides, step = [], 1
+    for s in reversed(shape):
+        strides.insert(0, step)
+        step *= max(s, 1)
+    return tuple(strides)
+
+
+def as_view(obj, *, writable: bool = False) -> ArrayView:
+    """The pointer, layout and device of an array, without copying it.
+
+    NumPy arrays (and anything np.asarray takes) are CPU arrays; DeviceArray
+    and objects speaking __cuda_array_interface__ or __dlpack__ with a CUDA
+    device are NVIDIA arrays. Raises TypeError for objects that are neither.
+    """
+    if isinstance(obj, DeviceArray):
+        return ArrayView(obj.ptr, obj.shape, obj.strides, obj.dtype, "nvidia", obj.device_id, obj)
+    if isinstance(obj, np.ndarray) or not (hasattr(obj, "__cuda_array_interface__") or hasattr(obj, "__dlpack__")):
+        arr = obj if isinstance(obj, np.ndarray) else np.asarray(obj)
+        if writable and not arr.flags.writeable:
+            raise ValueError("the output array is read-only")
+        strides = _element_strides(arr.strides, arr.itemsize, "NumPy array")
+        return ArrayView(arr.__array_interface__["data"][0], arr.shape, strides, arr.dtype, "cpu", 0, arr)
+    cai = None
+    try:
+        cai = obj.__cuda_array_interface__
+    except (AttributeError, TypeError, BufferError, RuntimeError):
+        cai = None  # torch refuses BF16 here: DLPack below takes it
+    if cai is not None and np.dtype(cai["typestr"]).kind == "V" and hasattr(obj, "__dlpack__"):
+        cai = None  # an anonymous "<V2" (torch's BF16): only DLPack says what it is
+    if cai is not None:
+        dtype = np.dtype(cai["typestr"])
+        shape = tuple(cai["shape"])
+        strides = (_contiguous(shape) if cai.get("strides") is None
+                   else _element_strides(cai["strides"], dtype.itemsize, type(obj).__name__))
+        ptr = int(cai["data"][0])
+        device_id = _cuda.pointer_device(ptr) if ptr else 0
+        return ArrayView(ptr, shape, strides, dtype, "nvidia", device_id, obj)
+    info = _dlpack.read(obj)
+    device = {_dlpack.KDL_CPU: "cpu", _dlpack.KDL_CUDA: "nvidia"}.get(info.device_type)
+    if device is None:
+        raise TypeError(f"{type(obj).__name__} lives on DLPack device type {info.device_type}; "
+                        "only CPU and CUDA memory are supported")
+    return ArrayView(info.ptr, info.shape, info.strides, info.dtype, device, info.device_id, obj)
+
+
+def empty_like(view: ArrayView, shape: Sequence[int], dtype=None, stream=None):
+    """A new contiguous array of the same kind as `view.obj` (NumPy, torch,
+    cupy or DeviceArray) on the same device."""
+    dtype = view.dtype if dtype is None else np.dtype(dtype)
+    shape = tuple(shape)
+    if view.device == "cpu":
+        return np.empty(shape, dtype)
+    module = type(view.obj).__module__.split(".")[0]
+    if module == "torch" and dtype == view.dtype:
+        return view.obj.new_empty(shape)
+    if module == "cupy" and "cupy" in sys.modules and dtype != dtypes.bfloat16:
+        cupy = sys.modules["cupy"]
+        with cupy.cuda.Device(view.device_id):
+            return cupy.empty(shape, dtype)
+    return DeviceArray.empty(shape, dtype, view.device_id, stream)

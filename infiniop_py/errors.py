@@ -1,0 +1,110 @@
+"""Exceptions: one class per infiniStatus_t, all under InfiniopError.
+
+Shape, stride and parameter errors are also ValueError, dtype errors also
+TypeError, so that `except ValueError` in user code keeps working.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class InfiniopError(RuntimeError):
+    """A call into libinfiniop/libinfinirt returned a status other than SUCCESS.
+
+    Attributes: ``status`` (int), ``status_name`` (str), ``function`` (the C
+    function), ``context`` (what was passed: shapes, strides, dtypes...).
+    """
+
+    status: int = -1
+
+    def __init__(self, status: int, function: str, context: str = ""):
+        self.status = status
+        self.status_name = status_name(status)
+        self.function = function
+        self.context = context
+        msg = f"{function} returned {self.status_name} ({status})"
+        if context:
+            msg += f": {context}"
+        super().__init__(msg)
+
+
+class InternalError(InfiniopError):
+    status = 1
+
+
+class NotImplementedStatus(InfiniopError, NotImplementedError):
+    status = 2
+
+
+class BadParam(InfiniopError, ValueError):
+    status = 3
+
+
+class NullPointer(InfiniopError, ValueError):
+    status = 4
+
+
+class DeviceTypeNotSupported(InfiniopError):
+    status = 5
+
+
+class DeviceNotFound(InfiniopError, LookupError):
+    status = 6
+
+
+class DeviceNotInitialized(InfiniopError):
+    status = 7
+
+
+class DeviceArchitectureNotSupported(InfiniopError):
+    status = 8
+
+
+class BadTensorDtype(InfiniopError, TypeError):
+    status = 10
+
+
+class BadTensorShape(InfiniopError, ValueError):
+    status = 11
+
+
+class BadTensorStrides(InfiniopError, ValueError):
+    status = 12
+
+
+class InsufficientWorkspace(InfiniopError, ValueError):
+    status = 13
+
+
+_BY_STATUS = {cls.status: cls for cls in InfiniopError.__subclasses__()}
+
+_NAMES = {
+    0: "SUCCESS", 1: "INTERNAL_ERROR", 2: "NOT_IMPLEMENTED", 3: "BAD_PARAM", 4: "NULL_POINTER",
+    5: "DEVICE_TYPE_NOT_SUPPORTED", 6: "DEVICE_NOT_FOUND", 7: "DEVICE_NOT_INITIALIZED",
+    8: "DEVICE_ARCHITECTURE_NOT_SUPPORTED", 10: "BAD_TENSOR_DTYPE", 11: "BAD_TENSOR_SHAPE",
+    12: "BAD_TENSOR_STRIDES", 13: "INSUFFICIENT_WORKSPACE",
+}
+
+
+def status_name(status: int) -> str:
+    """The status's name: from the library when it has infiniGetStatusString, else our table."""
+    from . import _ffi
+
+    if _ffi.has_symbol("infiniGetStatusString"):
+        return _ffi.ffi.string(_ffi.lib.infiniGetStatusString(status)).decode()
+    return _NAMES.get(status, "UNKNOWN_STATUS")
+
+
+def error_for(status: int, function: str, context: str = "") -> InfiniopError:
+    """The exception for a non-SUCCESS status."""
+    return _BY_STATUS.get(status, InfiniopError)(status, function, context)
+
+
+def check(status: int, function: str, context: Any = "") -> None:
+    """Raise the matching InfiniopError subclass unless `status` is SUCCESS.
+
+    `context` is a string or a callable returning one (so that building the
+    message costs nothing on success).
+    """
+    if status != 0:
+        raise error_for(status, function, context() if callable(context) else str(context))

@@ -1,0 +1,94 @@
+"""Shared test fixtures: devices, host<->device helpers, poisoning.
+
+GPU tests carry the `gpu` mark (or run under the `device` fixture's "nvidia"
+parameter) and skip only when no NVIDIA GPU is present, saying so. Set
+INFINIOP_REQUIRE_GPU=1 (as the GPU machine's runs do) to turn that skip into a
+failure, so that a broken CUDA set-up can never pass as "skipped".
+"""
+import os
+
+import numpy as np
+import pytest
+
+import infiniop_py as ip
+
+
+def _gpu_count() -> int:
+    try:
+        return ip.device_count("nvidia")
+    except Exception:  # pragma: no cover - a broken runtime counts as none, and says so below
+        return 0
+
+
+GPU_COUNT = _gpu_count()
+NO_GPU_REASON = "no NVIDIA GPU on this machine (infinirtGetDeviceCount(NVIDIA) == 0)"
+
+# Parametrize a test over both devices with `@pytest.mark.parametrize("device", DEVICES)`
+# or use the `device` fixture.
+DEVICES = ["cpu", pytest.param("nvidia", marks=pytest.mark.gpu)]
+
+
+def pytest_collection_modifyitems(config, items):
+    if GPU_COUNT > 0:
+        return
+    if os.environ.get("INFINIOP_REQUIRE_GPU") == "1":
+        raise pytest.UsageError("INFINIOP_REQUIRE_GPU=1 but " + NO_GPU_REASON)
+    skip = pytest.mark.skip(reason=NO_GPU_REASON)
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(params=DEVICES)
+def device(request):
+    """"cpu", then "nvidia" (skipped without a GPU)."""
+    return request.param
+
+
+@pytest.fixture
+def rng(request):
+    """A fresh generator per test; the seed is printed on failure for replay."""
+    seed = int.from_bytes(os.urandom(4), "little")
+    request.node.user_properties.append(("seed", seed))
+    return np.random.default_rng(seed)
+
+
+def to_device(array: np.ndarray, device: str):
+    """A NumPy array on the CPU, a DeviceArray copy of it on NVIDIA (same strides
+    are not kept: use strided_on_device for layouts)."""
+    return array if device == "cpu" else ip.DeviceArray.from_numpy(array)
+
+
+def to_host(array) -> np.ndarray:
+    return array.to_numpy() if isinstance(array, ip.DeviceArray) else np.asarray(array)
+
+
+def poisoned(shape, dtype, device: str, strides=None, pad: int = 0):
+    """An output buffer filled with NaN (floats) or 0x5A bytes (integers) so that an
+    unwritten element fails; with `strides`, a strided view into a larger poisoned buffer.
+    Returns (array, backing) where backing is the whole buffer."""
+    dtype = np.dtype(dtype)
+    if strides is None:
+        span = int(np.prod(shape)) if len(shape) else 1
+    else:
+        span = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, strides) if n > 0) if all(shape) else 1
+    offset = sum((n - 1) * -s for n, s in zip(shape, strides or ()) if s < 0 and n > 0)
+    backing = np.empty(span + pad, dtype)
+    if dtype.kind == "f" or dtype == ip.bfloat16:
+        backing[...] = np.nan
+    else:
+        backing.view(np.uint8)[...] = 0x5A
+    if device == "cpu":
+        view = np.lib.stride_tricks.as_strided(
+            backing[offset:], shape, [s * dtype.itemsize for s in (strides or _contig(shape))])
+        return view, backing
+    dev = ip.DeviceArray.from_numpy(backing)
+    return dev.view(shape, strides or _contig(shape), offset), dev
+
+
+def _contig(shape):
+    strides, step = [], 1
+    for s in reversed(shape):
+        strides.insert(0, step)
+        step *= max(s, 1)
+    return tuple(strides)
