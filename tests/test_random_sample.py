@@ -405,7 +405,7 @@ def test_calculate_errors(device):
     x = to_device(np.random.default_rng(1).standard_normal((batch, n)).astype(np.float32), device)
     out = to_device(np.zeros(batch, np.int32), device)
     xs = to_device(np.random.default_rng(2).standard_normal(n).astype(np.float32), device)
-    out1 = to_device(np.zeros((), np.int32), device)
+    out1, _ = poisoned((), np.int32, device)  # (DeviceArray.from_numpy makes a 0-d array 1-d)
     single = ip.RandomSample(handle, out1, xs)
     batched = ip.RandomSampleBatch(handle, out, x)
     ws = ip.Workspace(device, max(single.workspace_size, batched.workspace_size, 1))

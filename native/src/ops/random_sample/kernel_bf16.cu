@@ -2,5 +2,7 @@
 #include "nvidia.cuh"
 
 namespace infini::random_sample::nvidia {
-infiniStatus_t launchBF16(const LaunchArgs &args, cudaStream_t stream) { return launch<__nv_bfloat16>(args, stream); }
+infiniStatus_t launchBF16(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
+    return launch<__nv_bfloat16>(args, pre, stream);
+}
 } // namespace infini::random_sample::nvidia

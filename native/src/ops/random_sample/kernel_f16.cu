@@ -2,5 +2,7 @@
 #include "nvidia.cuh"
 
 namespace infini::random_sample::nvidia {
-infiniStatus_t launchF16(const LaunchArgs &args, cudaStream_t stream) { return launch<__half>(args, stream); }
+infiniStatus_t launchF16(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
+    return launch<__half>(args, pre, stream);
+}
 } // namespace infini::random_sample::nvidia

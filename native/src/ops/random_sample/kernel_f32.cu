@@ -2,5 +2,7 @@
 #include "nvidia.cuh"
 
 namespace infini::random_sample::nvidia {
-infiniStatus_t launchF32(const LaunchArgs &args, cudaStream_t stream) { return launch<float>(args, stream); }
+infiniStatus_t launchF32(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
+    return launch<float>(args, pre, stream);
+}
 } // namespace infini::random_sample::nvidia

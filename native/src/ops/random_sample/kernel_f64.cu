@@ -2,5 +2,7 @@
 #include "nvidia.cuh"
 
 namespace infini::random_sample::nvidia {
-infiniStatus_t launchF64(const LaunchArgs &args, cudaStream_t stream) { return launch<double>(args, stream); }
+infiniStatus_t launchF64(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
+    return launch<double>(args, pre, stream);
+}
 } // namespace infini::random_sample::nvidia

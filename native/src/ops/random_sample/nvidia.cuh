@@ -40,6 +40,8 @@ constexpr int kDigitBits = 11;
 constexpr int kBins = 1 << kDigitBits;
 constexpr int kBinsPerThread = kBins / kThreads;
 constexpr int kMaxRows = 128; // rows per launch (their parameters travel by value)
+constexpr int kPreThreads = 512;  // prepass block
+constexpr uint32_t kChunk = 8192; // prepass elements per block (rows longer than this are split)
 
 struct RowParams {
     float random_val;
@@ -57,6 +59,17 @@ struct LaunchArgs {
     int result_size; // bytes of one result element
     int rows;
     RowParams p[kMaxRows];
+};
+
+// What the prepass (several blocks per row) leaves for the row's block, in
+// the workspace: splits == 0 means no prepass (the row's block does pass 1).
+struct PreArgs {
+    uint32_t *hist;  // [rows][kBins]: level-0 counts (zeroed before the prepass)
+    void *entries;   // [rows][splits]: Entry<K>, each split's argmax
+    double *msum;    // [rows][splits][2]: split max, sum of exp((v - max) / T)
+    uint32_t splits; // blocks per row
+    uint32_t chunk;  // elements per block, a multiple of 8
+    bool any_hist;   // some row of the launch selects a top K (else no histogram to zero)
 };
 
 // Order keys: larger logit -> larger unsigned key; -0 == +0; NaN -> 0 (below -inf).
@@ -112,6 +125,9 @@ template <class K>
 __device__ inline bool before(const Entry<K> &a, const Entry<K> &b) {
     return a.key != b.key ? a.key > b.key : a.idx < b.idx;
 }
+struct DoubleMax {
+    __device__ double operator()(double a, double b) const { return a > b ? a : b; }
+};
 template <class K>
 struct EntryMax {
     __device__ Entry<K> operator()(const Entry<K> &a, const Entry<K> &b) const { return before(a, b) ? a : b; }
@@ -171,35 +187,62 @@ __device__ inline Prefix<K> extend(Prefix<K> p, const Level &lv, uint32_t digit)
     return p;
 }
 
-// Visits every element of a row once, warp-uniformly: f(v, idx, valid) is
-// called the same number of times by every thread (valid false past the end),
-// so f may use warp intrinsics. 16-byte loads where the row allows.
-template <class T, class F>
-__device__ inline void forRow(const T *row, uint32_t n, F &&f) {
+template <class T> __device__ inline T fromBits(uint16_t b);
+template <> __device__ inline __half fromBits<__half>(uint16_t b) { return __ushort_as_half(b); }
+template <> __device__ inline __nv_bfloat16 fromBits<__nv_bfloat16>(uint16_t b) { return __ushort_as_bfloat16(b); }
+template <> __device__ inline float fromBits<float>(uint16_t b) { return 0.0f; }
+template <> __device__ inline double fromBits<double>(uint16_t b) { return 0.0; }
+
+// Visits every element of row[begin, end) once, warp-uniformly: f(v, idx,
+// valid) is called the same number of times by every thread of the NT-thread
+// block (valid false past the end), so f may use warp intrinsics. 16-byte
+// loads where the row allows, U of them issued before any is used.
+template <int NT, class T, class F>
+__device__ inline void forRange(const T *row, uint32_t begin, uint32_t end, F &&f) {
     constexpr int V = 16 / sizeof(T);
-    const uint32_t mis = (uint32_t)(((uintptr_t)row & 15u) / sizeof(T));
+    constexpr int U = 4;
+    const uint32_t mis = (uint32_t)(((uintptr_t)(row + begin) & 15u) / sizeof(T));
     const uint32_t head = mis == 0 ? 0u : (uint32_t)V - mis;
-    const uint32_t h = head < n ? head : n;
-    if (h > 0) { // uniform branch
-        const uint32_t i = threadIdx.x;
+    const uint32_t h = begin + (head < end - begin ? head : end - begin);
+    if (h > begin) { // uniform branch
+        const uint32_t i = begin + threadIdx.x;
         const bool valid = i < h;
         f(valid ? row[i] : T(), i, valid);
     }
-    for (uint32_t tile = h; tile < n; tile += (uint32_t)kThreads * V) {
-        const uint32_t i0 = tile + threadIdx.x * V;
-        T v[V];
-        if (i0 + V <= n) {
-            const uint4 raw = *reinterpret_cast<const uint4 *>(row + i0);
-            const T *pv = reinterpret_cast<const T *>(&raw);
+    for (uint32_t tile = h; tile < end; tile += (uint32_t)NT * V * U) {
+        T v[U][V];
 #pragma unroll
-            for (int s = 0; s < V; ++s) v[s] = pv[s];
-        } else {
+        for (int u = 0; u < U; ++u) {
+            const uint32_t i0 = tile + (u * NT + threadIdx.x) * V;
+            if (i0 + V <= end) {
+                const uint4 raw = __ldg(reinterpret_cast<const uint4 *>(row + i0));
+                const uint32_t w[4] = {raw.x, raw.y, raw.z, raw.w};
 #pragma unroll
-            for (int s = 0; s < V; ++s) v[s] = i0 + s < n ? row[i0 + s] : T();
+                for (int s = 0; s < V; ++s) {
+                    if constexpr (sizeof(T) == 2) {
+                        v[u][s] = fromBits<T>((uint16_t)(w[s / 2] >> (16 * (s % 2))));
+                    } else if constexpr (sizeof(T) == 4) {
+                        v[u][s] = __uint_as_float(w[s]);
+                    } else {
+                        v[u][s] = __longlong_as_double((long long)(((uint64_t)w[2 * s + 1] << 32) | w[2 * s]));
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int s = 0; s < V; ++s) v[u][s] = i0 + s < end ? row[i0 + s] : T();
+            }
         }
 #pragma unroll
-        for (int s = 0; s < V; ++s) f(v[s], i0 + s, i0 + s < n);
+        for (int u = 0; u < U; ++u) {
+            const uint32_t i0 = tile + (u * NT + threadIdx.x) * V;
+#pragma unroll
+            for (int s = 0; s < V; ++s) f(v[u][s], i0 + s, i0 + s < end);
+        }
     }
+}
+template <class T, class F>
+__device__ inline void forRow(const T *row, uint32_t n, F &&f) {
+    forRange<kThreads>(row, 0u, n, f);
 }
 
 // hist[digit] += 1 for the active lanes, one atomic per warp when they agree.
@@ -245,15 +288,19 @@ struct Weigher {
     C vmax;
     C scale;            // log2(e) / T (F32 path)
     double temperature; // F64 path
+    // exp(d / T) for d <= 0, with the same arithmetic as operator().
+    __device__ double expOf(C d) const {
+        if constexpr (sizeof(C) == 8) {
+            return exp(d / temperature);
+        } else {
+            return (double)exp2f(d * scale);
+        }
+    }
     __device__ double operator()(T raw) const {
         const C v = widen(raw);
         if (!(v > -(C)INFINITY)) return 0.0; // -inf and NaN weigh nothing
         if (v == vmax) return 1.0;
-        if constexpr (sizeof(C) == 8) {
-            return exp((v - vmax) / temperature);
-        } else {
-            return (double)exp2f((v - vmax) * scale);
-        }
+        return expOf(v - vmax);
     }
 };
 
@@ -267,8 +314,110 @@ __device__ inline void storeIndex(void *result, ptrdiff_t offset, int size, uint
     }
 }
 
+
+// A row's mode, the same in every kernel.
+struct RowMode {
+    bool argmax;     // the argmax rule
+    uint32_t K;      // min(topk, n), topk <= 0 meaning n
+    bool descent1;   // top-K selection needed (K < n and n > kCap)
+    bool need_total; // topp < 1: the row's total weight is needed
+};
+__device__ inline RowMode rowMode(const RowParams &p, uint32_t n) {
+    RowMode m;
+    m.argmax = p.random_val == 0.0f || p.topp <= 0.0f || p.topk == 1 || p.temperature <= 0.0f;
+    m.K = (p.topk <= 0 || (uint32_t)p.topk >= n) ? n : (uint32_t)p.topk;
+    m.descent1 = !m.argmax && n > (uint32_t)kCap && m.K < n;
+    m.need_total = !m.argmax && p.topp < 1.0f;
+    return m;
+}
+__device__ inline int indexBits(uint32_t n) {
+    int ib = 0;
+    while (ib < 32 && ((n - 1) >> ib) != 0) ++ib;
+    return ib;
+}
 template <class T>
-__global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__ LaunchArgs args) {
+__device__ inline Weigher<T> makeWeigher(ComputeType<T> vmax, float temperature) {
+    return Weigher<T>{vmax, (ComputeType<T>)(1.4426950408889634 / (double)temperature), (double)temperature};
+}
+
+// Prepass, blocks (split, row): each split's argmax, its level-0 count
+// histogram (added into the row's histogram in the workspace) and its
+// (max, sum of exp((v - max) / T)) accumulated online.
+template <class T>
+__global__ void __launch_bounds__(kPreThreads) prepassKernel(const __grid_constant__ LaunchArgs args,
+                                                             const PreArgs pre) {
+    using K = typename KeyOf<T>::type;
+    constexpr int KB = KeyOf<T>::bits;
+    using C = ComputeType<T>;
+    using E = Entry<K>;
+    using ReduceE = cub::BlockReduce<E, kPreThreads>;
+    using ReduceD = cub::BlockReduce<double, kPreThreads>;
+    __shared__ uint32_t hist[kBins];
+    __shared__ union {
+        typename ReduceE::TempStorage re;
+        typename ReduceD::TempStorage rd;
+    } tmp;
+    __shared__ double s_max;
+
+    const int b = blockIdx.y;
+    const uint32_t split = blockIdx.x;
+    const uint32_t n = args.n;
+    const RowParams p = args.p[b];
+    const RowMode mode = rowMode(p, n);
+    const T *row = static_cast<const T *>(args.probs) + (ptrdiff_t)b * args.row_stride;
+    const uint32_t begin = split * pre.chunk;
+    const uint32_t end = n - begin < pre.chunk ? n : begin + pre.chunk;
+    Level lv0;
+    levelAt(0, KB, indexBits(n), &lv0);
+    if (mode.descent1) {
+        for (int i = threadIdx.x; i < kBins; i += kPreThreads) hist[i] = 0;
+    }
+    __syncthreads();
+    const Weigher<T> weigh = makeWeigher<T>((C)0, p.temperature);
+    E best{0, 0xffffffffu};
+    C m = -(C)INFINITY;
+    double sum = 0.0;
+    forRange<kPreThreads>(row, begin, end, [&](T v, uint32_t i, bool valid) {
+        const K key = KeyOf<T>::get(v);
+        if (valid && before(E{key, i}, best)) best = E{key, i};
+        if (mode.descent1) countAdd(hist, valid, digitOf(lv0, key, n - 1 - i));
+        if (mode.need_total && valid) {
+            const C x = widen(v);
+            if (x > -(C)INFINITY) {
+                if (x > m) {
+                    sum = m == -(C)INFINITY ? 0.0 : sum * weigh.expOf(m - x);
+                    m = x;
+                }
+                sum += x == m ? 1.0 : weigh.expOf(x - m);
+            }
+        }
+    });
+    best = ReduceE(tmp.re).Reduce(best, EntryMax<K>());
+    const size_t slot = (size_t)b * pre.splits + split;
+    if (threadIdx.x == 0) static_cast<E *>(pre.entries)[slot] = best;
+    if (mode.need_total) {
+        __syncthreads();
+        const double mx = ReduceD(tmp.rd).Reduce((double)m, DoubleMax());
+        if (threadIdx.x == 0) s_max = mx;
+        __syncthreads();
+        const double M = s_max;
+        const double part = m == -(C)INFINITY ? 0.0 : (m == (C)M ? sum : sum * weigh.expOf(m - (C)M));
+        const double tot = ReduceD(tmp.rd).Sum(part);
+        if (threadIdx.x == 0) {
+            pre.msum[2 * slot] = M;
+            pre.msum[2 * slot + 1] = tot;
+        }
+    }
+    if (mode.descent1) {
+        __syncthreads();
+        for (int i = threadIdx.x; i < kBins; i += kPreThreads) {
+            if (hist[i] != 0) atomicAdd(&pre.hist[(size_t)b * kBins + i], hist[i]);
+        }
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__ LaunchArgs args, const PreArgs pre) {
     using K = typename KeyOf<T>::type;
     constexpr int KB = KeyOf<T>::bits;
     using E = Entry<K>;
@@ -306,11 +455,11 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
     const T *row = static_cast<const T *>(args.probs) + (ptrdiff_t)b * args.row_stride;
     const ptrdiff_t out_off = (ptrdiff_t)b * args.result_stride;
     const int tid = threadIdx.x;
-    int IB = 0;
-    while (IB < 32 && ((n - 1) >> IB) != 0) ++IB;
-    const bool argmax_mode = p.random_val == 0.0f || p.topp <= 0.0f || p.topk == 1 || p.temperature <= 0.0f;
-    const uint32_t K_eff = (p.topk <= 0 || (uint32_t)p.topk >= n) ? n : (uint32_t)p.topk;
-    const bool descent1 = !argmax_mode && n > (uint32_t)kCap && K_eff < n;
+    const int IB = indexBits(n);
+    const RowMode mode = rowMode(p, n);
+    const bool argmax_mode = mode.argmax;
+    const uint32_t K_eff = mode.K;
+    const bool descent1 = mode.descent1;
 
     auto clearHist = [&](bool weights) {
         for (int i = tid; i < kBins; i += kThreads) {
@@ -319,17 +468,27 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
         }
     };
 
-    // ---- Pass 1: argmax (+ descent 1, level 0).
+    // ---- Pass 1: argmax (+ descent 1, level 0), or what the prepass left.
     Level lv0;
     levelAt(0, KB, IB, &lv0);
-    if (descent1) clearHist(false);
-    __syncthreads();
     E best{0, 0xffffffffu};
-    forRow(row, n, [&](T v, uint32_t i, bool valid) {
-        const K key = KeyOf<T>::get(v);
-        if (valid && before(E{key, i}, best)) best = E{key, i};
-        if (descent1) countAdd(big.hist.cnt, valid, digitOf(lv0, key, n - 1 - i));
-    });
+    if (pre.splits > 0) {
+        const E *entries = static_cast<const E *>(pre.entries) + (size_t)b * pre.splits;
+        for (uint32_t k = tid; k < pre.splits; k += kThreads) {
+            if (before(entries[k], best)) best = entries[k];
+        }
+        if (descent1) {
+            for (int i = tid; i < kBins; i += kThreads) big.hist.cnt[i] = pre.hist[(size_t)b * kBins + i];
+        }
+    } else {
+        if (descent1) clearHist(false);
+        __syncthreads();
+        forRow(row, n, [&](T v, uint32_t i, bool valid) {
+            const K key = KeyOf<T>::get(v);
+            if (valid && before(E{key, i}, best)) best = E{key, i};
+            if (descent1) countAdd(big.hist.cnt, valid, digitOf(lv0, key, n - 1 - i));
+        });
+    }
     best = ReduceE(tmp.re).Reduce(best, EntryMax<K>());
     if (tid == 0) s_best = best;
     __syncthreads();
@@ -340,10 +499,25 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
         if (tid == 0) storeIndex(args.result, out_off, args.result_size, best.idx);
         return;
     }
-    Weigher<T> weigh{vmax, (ComputeType<T>)(1.4426950408889634 / (double)p.temperature), (double)p.temperature};
+    const Weigher<T> weigh = makeWeigher<T>(vmax, p.temperature);
     const double r = p.random_val;
     const double topp = p.topp < 1.0f ? (double)p.topp : 1.0;
-    const bool need_total = topp < 1.0;
+    const bool need_total = mode.need_total;
+    // The row's total weight from the prepass: sum over splits of sum_s * exp((max_s - vmax) / T).
+    bool total_known = false;
+    if (pre.splits > 0 && need_total) {
+        double part = 0.0;
+        for (uint32_t k = tid; k < pre.splits; k += kThreads) {
+            const double *ms = pre.msum + 2 * ((size_t)b * pre.splits + k);
+            const ComputeType<T> mk = (ComputeType<T>)ms[0];
+            if (ms[1] > 0.0) part += mk == vmax ? ms[1] : ms[1] * weigh.expOf(mk - vmax);
+        }
+        __syncthreads();
+        const double tot = ReduceD(tmp.rd).Sum(part);
+        if (tid == 0) s_total = tot;
+        __syncthreads();
+        total_known = true;
+    }
 
     // Chooses, in the current level's histogram (bins in descending digit
     // order), the bin where the target is crossed. By count: above < need <=
@@ -460,13 +634,14 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
                 const bool in_s = valid && p1.atOrAbove(key, ridx);
                 const bool act = in_s && p2.matches(key, ridx);
                 double w = 0.0;
-                if ((act || (l == 0 && need_total)) && valid) w = weigh(v);
-                if (l == 0 && need_total && valid) my_total += w;
+                const bool sum_all = l == 0 && need_total && !total_known;
+                if ((act || sum_all) && valid) w = weigh(v);
+                if (sum_all && valid) my_total += w;
                 countWeightAdd(big.hist.cnt, big.hist.w, act, digitOf(lv, key, ridx), w);
             });
             if (l == 0) {
                 // c_{K-1} is the weight of S; the total weight of the row for top-p.
-                if (need_total) {
+                if (need_total && !total_known) {
                     const double tot = ReduceD(tmp.rd).Sum(my_total);
                     if (tid == 0) s_total = tot;
                 }
@@ -501,7 +676,7 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
     // ---- Collect the candidates (and the total weight when still needed).
     if (tid == 0) s_count = 0;
     __syncthreads();
-    const bool collect_total = !t_known && need_total;
+    const bool collect_total = !t_known && need_total && !total_known;
     double my_total = 0.0;
     forRow(row, n, [&](T v, uint32_t i, bool valid) {
         const K key = KeyOf<T>::get(v);
@@ -601,17 +776,44 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
     }
 }
 
-// Launches rows [0, rows) of `args` (rows <= kMaxRows).
+// Launches rows [0, args.rows) (<= kMaxRows): the prepass when pre.splits > 0
+// (after zeroing its histograms), then one block per row.
 template <class T>
-infiniStatus_t launch(const LaunchArgs &args, cudaStream_t stream) {
-    sampleKernel<T><<<args.rows, kThreads, 0, stream>>>(args);
+infiniStatus_t launch(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
+    if (pre.splits > 0) {
+        if (pre.any_hist) {
+            CUDA_TRY(cudaMemsetAsync(pre.hist, 0, sizeof(uint32_t) * kBins * (size_t)args.rows, stream));
+        }
+        prepassKernel<T><<<dim3(pre.splits, args.rows), kPreThreads, 0, stream>>>(args, pre);
+        CUDA_TRY_LAUNCH();
+    }
+    sampleKernel<T><<<args.rows, kThreads, 0, stream>>>(args, pre);
     CUDA_TRY_LAUNCH();
     return INFINI_STATUS_SUCCESS;
 }
 
-infiniStatus_t launchF16(const LaunchArgs &args, cudaStream_t stream);
-infiniStatus_t launchBF16(const LaunchArgs &args, cudaStream_t stream);
-infiniStatus_t launchF32(const LaunchArgs &args, cudaStream_t stream);
-infiniStatus_t launchF64(const LaunchArgs &args, cudaStream_t stream);
+// Workspace of the prepass for `rows` rows of `splits` blocks each.
+inline size_t prepassBytes(size_t rows, size_t splits) {
+    if (splits == 0) return 0;
+    return rows * (sizeof(uint32_t) * kBins + splits * (sizeof(Entry<uint64_t>) + 2 * sizeof(double)));
+}
+inline PreArgs prepassLayout(void *workspace, size_t rows, uint32_t splits, uint32_t chunk) {
+    PreArgs pre{};
+    if (splits == 0) return pre;
+    char *w = static_cast<char *>(workspace);
+    pre.msum = reinterpret_cast<double *>(w);
+    w += rows * splits * 2 * sizeof(double);
+    pre.entries = w;
+    w += rows * splits * sizeof(Entry<uint64_t>);
+    pre.hist = reinterpret_cast<uint32_t *>(w);
+    pre.splits = splits;
+    pre.chunk = chunk;
+    return pre;
+}
+
+infiniStatus_t launchF16(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream);
+infiniStatus_t launchBF16(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream);
+infiniStatus_t launchF32(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream);
+infiniStatus_t launchF64(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream);
 
 } // namespace infini::random_sample::nvidia
