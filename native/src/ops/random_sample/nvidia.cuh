@@ -72,6 +72,12 @@ struct PreArgs {
     bool any_hist;   // some row of the launch selects a top K (else no histogram to zero)
 };
 
+template <class T> __device__ inline T fromBits(uint16_t b);
+template <> __device__ inline __half fromBits<__half>(uint16_t b) { return __ushort_as_half(b); }
+template <> __device__ inline __nv_bfloat16 fromBits<__nv_bfloat16>(uint16_t b) { return __ushort_as_bfloat16(b); }
+template <> __device__ inline float fromBits<float>(uint16_t b) { return 0.0f; }
+template <> __device__ inline double fromBits<double>(uint16_t b) { return 0.0; }
+
 // Order keys: larger logit -> larger unsigned key; -0 == +0; NaN -> 0 (below -inf).
 template <class T> struct KeyOf;
 template <> struct KeyOf<__half> {
@@ -149,6 +155,43 @@ struct Prefix {
     }
 };
 
+// The logit value of a key (inverse of KeyOf::get; NaN for keys that no
+// logit maps to).
+template <class T>
+__device__ inline ComputeType<T> valueOfKey(typename KeyOf<T>::type key) {
+    if constexpr (KeyOf<T>::bits == 16) {
+        const uint16_t bits = (key & 0x8000u) ? (uint16_t)(key & 0x7fffu) : (uint16_t)(~key & 0xffffu);
+        return widen(fromBits<T>(bits));
+    } else if constexpr (KeyOf<T>::bits == 32) {
+        return __uint_as_float((key & 0x80000000u) ? (key & 0x7fffffffu) : ~key);
+    } else {
+        return __longlong_as_double((long long)((key >> 63) ? (key & 0x7fffffffffffffffull) : ~key));
+    }
+}
+
+// A cheap superset test on the value of an element whose key must lie in
+// [lo, hi]: one conversion and two compares instead of the key (a pass then
+// runs the exact test only where some lane of the warp passes this one).
+template <class T>
+struct ValueRange {
+    using C = ComputeType<T>;
+    C lo, hi;
+    bool nan_ok; // lo == 0: NaN (key 0) is in range
+    __device__ bool maybe(C x) const { return (x >= lo && x <= hi) || (nan_ok && x != x); }
+};
+template <class T>
+__device__ inline ValueRange<T> valueRange(typename KeyOf<T>::type lo, typename KeyOf<T>::type hi) {
+    using C = ComputeType<T>;
+    const C vlo = valueOfKey<T>(lo), vhi = valueOfKey<T>(hi);
+    return ValueRange<T>{vlo != vlo ? -(C)INFINITY : vlo, vhi != vhi ? (C)INFINITY : vhi, lo == 0};
+}
+// Keys that can match prefix p2 and be at or above prefix p1.
+template <class T, class K>
+__device__ inline ValueRange<T> candidateRange(const Prefix<K> &p1, const Prefix<K> &p2) {
+    const K lo = p1.kpref > p2.kpref ? p1.kpref : p2.kpref;
+    return valueRange<T>(lo, (K)(p2.kpref | ~p2.kmask));
+}
+
 // Radix level l over KB key bits, then IB index bits, 11 bits at a time from the top.
 struct Level {
     int shift, width;
@@ -186,12 +229,6 @@ __device__ inline Prefix<K> extend(Prefix<K> p, const Level &lv, uint32_t digit)
     }
     return p;
 }
-
-template <class T> __device__ inline T fromBits(uint16_t b);
-template <> __device__ inline __half fromBits<__half>(uint16_t b) { return __ushort_as_half(b); }
-template <> __device__ inline __nv_bfloat16 fromBits<__nv_bfloat16>(uint16_t b) { return __ushort_as_bfloat16(b); }
-template <> __device__ inline float fromBits<float>(uint16_t b) { return 0.0f; }
-template <> __device__ inline double fromBits<double>(uint16_t b) { return 0.0; }
 
 // Visits every element of row[begin, end) once, warp-uniformly: f(v, idx,
 // valid) is called the same number of times by every thread of the NT-thread
@@ -595,7 +632,9 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
             if (l > 0) {
                 clearHist(false);
                 __syncthreads();
+                const ValueRange<T> range = valueRange<T>(p1.kpref, (K)(p1.kpref | ~p1.kmask));
                 forRow(row, n, [&](T v, uint32_t i, bool valid) {
+                    if (!__any_sync(0xffffffffu, valid && range.maybe(widen(v)))) return;
                     const K key = KeyOf<T>::get(v);
                     const uint32_t ridx = n - 1 - i;
                     countAdd(big.hist.cnt, valid && p1.matches(key, ridx), digitOf(lv, key, ridx));
@@ -628,7 +667,10 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
             clearHist(true);
             __syncthreads();
             double my_total = 0.0;
+            const ValueRange<T> range = candidateRange<T>(p1, p2);
+            const bool sum_all_level = l == 0 && need_total && !total_known;
             forRow(row, n, [&](T v, uint32_t i, bool valid) {
+                if (!sum_all_level && !__any_sync(0xffffffffu, valid && range.maybe(widen(v)))) return;
                 const K key = KeyOf<T>::get(v);
                 const uint32_t ridx = n - 1 - i;
                 const bool in_s = valid && p1.atOrAbove(key, ridx);
@@ -678,11 +720,13 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
     __syncthreads();
     const bool collect_total = !t_known && need_total && !total_known;
     double my_total = 0.0;
+    const ValueRange<T> range = candidateRange<T>(p1, p2);
     forRow(row, n, [&](T v, uint32_t i, bool valid) {
+        if (collect_total && valid) my_total += weigh(v);
+        if (!__any_sync(0xffffffffu, valid && range.maybe(widen(v)))) return;
         const K key = KeyOf<T>::get(v);
         const uint32_t ridx = n - 1 - i;
         const bool take = valid && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
-        if (collect_total && valid) my_total += weigh(v);
         const unsigned m = __ballot_sync(0xffffffffu, take);
         if (m == 0) return;
         const int lane = tid & 31;
