@@ -267,12 +267,13 @@ def test_gpu_graph_capture():
     x = torch.randn(4, 32000, device="cuda", dtype=torch.float16)
     out = torch.full((4,), -1, device="cuda", dtype=torch.int64)
     rv, tp, tk, tt = [0.2, 0.4, 0.6, 0.8], [0.9] * 4, [50, 0, 1, 20], [0.8] * 4
-    ip.random_sample_batch(x, rv, tp, tk, tt, out=out)  # warm the descriptor cache outside capture
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):  # warm the descriptor and workspace caches (kept per stream) outside capture
+        ip.random_sample_batch(x, rv, tp, tk, tt, out=out, stream=s)
     torch.cuda.synchronize()
     expect = out.clone()
     out.fill_(-1)
     g = torch.cuda.CUDAGraph()
-    s = torch.cuda.Stream()
     with torch.cuda.stream(s):
         with torch.cuda.graph(g, stream=s):
             ip.random_sample_batch(x, rv, tp, tk, tt, out=out, stream=s)
