@@ -180,7 +180,7 @@ def test_negative_zero_ties_positive_zero(device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("n", [10, 5000])
+@pytest.mark.parametrize("n", [10, 5000, 20000])
 def test_nonfinite_logits(device, n, rng):
     base = rng.standard_normal(n).astype(np.float32)
     # -inf is never sampled, whatever the parameters.

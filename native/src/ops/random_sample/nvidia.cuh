@@ -35,6 +35,7 @@ namespace infini::random_sample::nvidia {
 
 constexpr int kThreads = 1024;
 constexpr int kCap = 2048;           // most candidates sorted in one block
+constexpr uint32_t kSortSmall = 256; // top-K selection narrows to this many candidates for K <= this
 constexpr int kItems = kCap / kThreads;
 constexpr int kDigitBits = 11;
 constexpr int kBins = 1 << kDigitBits;
@@ -176,14 +177,17 @@ template <class T>
 struct ValueRange {
     using C = ComputeType<T>;
     C lo, hi;
-    bool nan_ok; // lo == 0: NaN (key 0) is in range
-    __device__ bool maybe(C x) const { return (x >= lo && x <= hi) || (nan_ok && x != x); }
+    T lo_t, hi_t; // the same bounds in T (they are values of T)
+    bool all;     // lo == 0: everything, NaN (key 0) included
+    __device__ bool maybe(C x) const { return all || (x >= lo && x <= hi); }
 };
 template <class T>
 __device__ inline ValueRange<T> valueRange(typename KeyOf<T>::type lo, typename KeyOf<T>::type hi) {
     using C = ComputeType<T>;
-    const C vlo = valueOfKey<T>(lo), vhi = valueOfKey<T>(hi);
-    return ValueRange<T>{vlo != vlo ? -(C)INFINITY : vlo, vhi != vhi ? (C)INFINITY : vhi, lo == 0};
+    C vlo = valueOfKey<T>(lo), vhi = valueOfKey<T>(hi);
+    vlo = vlo != vlo ? -(C)INFINITY : vlo;
+    vhi = vhi != vhi ? (C)INFINITY : vhi;
+    return ValueRange<T>{vlo, vhi, narrow<T>(vlo), narrow<T>(vhi), lo == 0};
 }
 // Keys that can match prefix p2 and be at or above prefix p1.
 template <class T, class K>
@@ -230,12 +234,13 @@ __device__ inline Prefix<K> extend(Prefix<K> p, const Level &lv, uint32_t digit)
     return p;
 }
 
-// Visits every element of row[begin, end) once, warp-uniformly: f(v, idx,
-// valid) is called the same number of times by every thread of the NT-thread
-// block (valid false past the end), so f may use warp intrinsics. 16-byte
-// loads where the row allows, U of them issued before any is used.
+// Visits row[begin, end) in vectors of V = 16 / sizeof(T) elements:
+// fv(v, i0, cnt) with v[0..cnt) = row[i0 .. i0 + cnt) (cnt may be 0), called
+// the same number of times by every thread of the NT-thread block, so fv may
+// use warp intrinsics. 16-byte loads where the row allows, U of them issued
+// before any is used; the unaligned head comes one element per thread.
 template <int NT, class T, class F>
-__device__ inline void forRange(const T *row, uint32_t begin, uint32_t end, F &&f) {
+__device__ inline void forVectors(const T *row, uint32_t begin, uint32_t end, F &&fv) {
     constexpr int V = 16 / sizeof(T);
     constexpr int U = 4;
     const uint32_t mis = (uint32_t)(((uintptr_t)(row + begin) & 15u) / sizeof(T));
@@ -243,8 +248,12 @@ __device__ inline void forRange(const T *row, uint32_t begin, uint32_t end, F &&
     const uint32_t h = begin + (head < end - begin ? head : end - begin);
     if (h > begin) { // uniform branch
         const uint32_t i = begin + threadIdx.x;
+        T v[V];
+#pragma unroll
+        for (int s = 0; s < V; ++s) v[s] = T();
         const bool valid = i < h;
-        f(valid ? row[i] : T(), i, valid);
+        if (valid) v[0] = row[i];
+        fv(v, i, valid ? 1u : 0u);
     }
     for (uint32_t tile = h; tile < end; tile += (uint32_t)NT * V * U) {
         T v[U][V];
@@ -272,14 +281,73 @@ __device__ inline void forRange(const T *row, uint32_t begin, uint32_t end, F &&
 #pragma unroll
         for (int u = 0; u < U; ++u) {
             const uint32_t i0 = tile + (u * NT + threadIdx.x) * V;
-#pragma unroll
-            for (int s = 0; s < V; ++s) f(v[u][s], i0 + s, i0 + s < end);
+            const uint32_t cnt = i0 >= end ? 0u : (end - i0 < (uint32_t)V ? end - i0 : (uint32_t)V);
+            fv(v[u], i0, cnt);
         }
     }
+}
+
+// Element by element: f(v, idx, valid), called uniformly as above.
+template <int NT, class T, class F>
+__device__ inline void forRange(const T *row, uint32_t begin, uint32_t end, F &&f) {
+    constexpr int V = 16 / sizeof(T);
+    forVectors<NT>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+#pragma unroll
+        for (int s = 0; s < V; ++s) f(v[s], i0 + s, (uint32_t)s < cnt);
+    });
 }
 template <class T, class F>
 __device__ inline void forRow(const T *row, uint32_t n, F &&f) {
     forRange<kThreads>(row, 0u, n, f);
+}
+
+// Packed max / min of a full vector (NaN ignored unless all are NaN).
+template <class T, int V>
+__device__ inline void vecMaxMin(const T (&v)[V], T &mx, T &mn) {
+    if constexpr (std::is_same_v<T, __half>) {
+        __half2 a = __halves2half2(v[0], v[1]), b = a;
+#pragma unroll
+        for (int k = 1; k < V / 2; ++k) {
+            const __half2 h = __halves2half2(v[2 * k], v[2 * k + 1]);
+            a = __hmax2(a, h);
+            b = __hmin2(b, h);
+        }
+        mx = __hmax(__low2half(a), __high2half(a));
+        mn = __hmin(__low2half(b), __high2half(b));
+    } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+        __nv_bfloat162 a = __halves2bfloat162(v[0], v[1]), b = a;
+#pragma unroll
+        for (int k = 1; k < V / 2; ++k) {
+            const __nv_bfloat162 h = __halves2bfloat162(v[2 * k], v[2 * k + 1]);
+            a = __hmax2(a, h);
+            b = __hmin2(b, h);
+        }
+        mx = __hmax(__low2bfloat16(a), __high2bfloat16(a));
+        mn = __hmin(__low2bfloat16(b), __high2bfloat16(b));
+    } else {
+        mx = v[0];
+        mn = v[0];
+#pragma unroll
+        for (int k = 1; k < V; ++k) {
+            mx = fmax(mx, v[k]);
+            mn = fmin(mn, v[k]);
+        }
+    }
+}
+
+// Whether some of v[0..cnt) may lie in the range (a superset test).
+template <class T, int V>
+__device__ inline bool vecMaybe(const ValueRange<T> &r, const T (&v)[V], uint32_t cnt) {
+    if (r.all) return cnt > 0;
+    if (cnt == (uint32_t)V) {
+        T mx, mn;
+        vecMaxMin(v, mx, mn);
+        return widen(mx) >= r.lo && widen(mn) <= r.hi;
+    }
+    bool any = false;
+#pragma unroll
+    for (int s = 0; s < V; ++s) any |= (uint32_t)s < cnt && r.maybe(widen(v[s]));
+    return any;
 }
 
 // hist[digit] += 1 for the active lanes, one atomic per warp when they agree.
@@ -333,12 +401,18 @@ struct Weigher {
             return (double)exp2f(d * scale);
         }
     }
-    __device__ double operator()(T raw) const {
+    // The weight in C (F32, or F64 for F64 logits): -inf and NaN weigh nothing.
+    __device__ C weightC(T raw) const {
         const C v = widen(raw);
-        if (!(v > -(C)INFINITY)) return 0.0; // -inf and NaN weigh nothing
-        if (v == vmax) return 1.0;
-        return expOf(v - vmax);
+        if (!(v > -(C)INFINITY)) return (C)0;
+        if (v == vmax) return (C)1;
+        if constexpr (sizeof(C) == 8) {
+            return exp((v - vmax) / temperature);
+        } else {
+            return exp2f((v - vmax) * scale);
+        }
     }
+    __device__ double operator()(T raw) const { return (double)weightC(raw); }
 };
 
 __device__ inline void storeIndex(void *result, ptrdiff_t offset, int size, uint32_t idx) {
@@ -410,38 +484,33 @@ __global__ void __launch_bounds__(kPreThreads) prepassKernel(const __grid_consta
         for (int i = threadIdx.x; i < kBins; i += kPreThreads) hist[i] = 0;
     }
     __syncthreads();
-    const Weigher<T> weigh = makeWeigher<T>((C)0, p.temperature);
     E best{0, 0xffffffffu};
-    C m = -(C)INFINITY;
-    double sum = 0.0;
     forRange<kPreThreads>(row, begin, end, [&](T v, uint32_t i, bool valid) {
         const K key = KeyOf<T>::get(v);
         if (valid && before(E{key, i}, best)) best = E{key, i};
         if (mode.descent1) countAdd(hist, valid, digitOf(lv0, key, n - 1 - i));
-        if (mode.need_total && valid) {
-            const C x = widen(v);
-            if (x > -(C)INFINITY) {
-                if (x > m) {
-                    sum = m == -(C)INFINITY ? 0.0 : sum * weigh.expOf(m - x);
-                    m = x;
-                }
-                sum += x == m ? 1.0 : weigh.expOf(x - m);
-            }
-        }
     });
     best = ReduceE(tmp.re).Reduce(best, EntryMax<K>());
     const size_t slot = (size_t)b * pre.splits + split;
-    if (threadIdx.x == 0) static_cast<E *>(pre.entries)[slot] = best;
+    if (threadIdx.x == 0) {
+        static_cast<E *>(pre.entries)[slot] = best;
+        s_max = best.idx < end ? (double)widen(row[best.idx]) : -(double)INFINITY;
+    }
     if (mode.need_total) {
+        // The split's weight relative to its own max M: a second sweep of the
+        // chunk (now in cache), F32 terms summed per thread, F64 across threads.
         __syncthreads();
-        const double mx = ReduceD(tmp.rd).Reduce((double)m, DoubleMax());
-        if (threadIdx.x == 0) s_max = mx;
-        __syncthreads();
-        const double M = s_max;
-        const double part = m == -(C)INFINITY ? 0.0 : (m == (C)M ? sum : sum * weigh.expOf(m - (C)M));
-        const double tot = ReduceD(tmp.rd).Sum(part);
+        const C M = (C)s_max;
+        C part = (C)0;
+        if (M > -(C)INFINITY && M < (C)INFINITY) {
+            const Weigher<T> weigh = makeWeigher<T>(M, p.temperature);
+            forRange<kPreThreads>(row, begin, end, [&](T v, uint32_t i, bool valid) {
+                if (valid) part += weigh.weightC(v);
+            });
+        }
+        const double tot = ReduceD(tmp.rd).Sum((double)part);
         if (threadIdx.x == 0) {
-            pre.msum[2 * slot] = M;
+            pre.msum[2 * slot] = (double)M;
             pre.msum[2 * slot + 1] = tot;
         }
     }
@@ -462,6 +531,7 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
     using ReduceD = cub::BlockReduce<double, kThreads>;
     using ScanU = cub::BlockScan<uint32_t, kThreads>;
     using ScanD = cub::BlockScan<double, kThreads>;
+    constexpr int V = 16 / sizeof(T);
 
     struct Hist {
         uint32_t cnt[kBins];
@@ -633,11 +703,14 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
                 clearHist(false);
                 __syncthreads();
                 const ValueRange<T> range = valueRange<T>(p1.kpref, (K)(p1.kpref | ~p1.kmask));
-                forRow(row, n, [&](T v, uint32_t i, bool valid) {
-                    if (!__any_sync(0xffffffffu, valid && range.maybe(widen(v)))) return;
-                    const K key = KeyOf<T>::get(v);
-                    const uint32_t ridx = n - 1 - i;
-                    countAdd(big.hist.cnt, valid && p1.matches(key, ridx), digitOf(lv, key, ridx));
+                forVectors<kThreads>(row, 0u, n, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+                    if (!__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
+#pragma unroll
+                    for (int e = 0; e < V; ++e) {
+                        const K key = KeyOf<T>::get(v[e]);
+                        const uint32_t ridx = n - 1 - (i0 + e);
+                        countAdd(big.hist.cnt, (uint32_t)e < cnt && p1.matches(key, ridx), digitOf(lv, key, ridx));
+                    }
                 });
                 __syncthreads();
             }
@@ -648,7 +721,10 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
             p1 = extend(p1, lv, bin);
             __syncthreads();
             Level next;
-            if (through <= (K_eff > (uint32_t)kCap ? K_eff : (uint32_t)kCap) || !levelAt(l + 1, KB, IB, &next)) {
+            // Stop once S is small enough to sort (a deeper level costs one cheap
+            // sweep, sorting kCap candidates costs more), or exactly the top K.
+            const uint32_t stop_at = K_eff > (uint32_t)kCap ? K_eff : (K_eff > kSortSmall ? (uint32_t)kCap : kSortSmall);
+            if (through <= stop_at || !levelAt(l + 1, KB, IB, &next)) {
                 s_size = through;
                 break;
             }
@@ -669,17 +745,19 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
             double my_total = 0.0;
             const ValueRange<T> range = candidateRange<T>(p1, p2);
             const bool sum_all_level = l == 0 && need_total && !total_known;
-            forRow(row, n, [&](T v, uint32_t i, bool valid) {
-                if (!sum_all_level && !__any_sync(0xffffffffu, valid && range.maybe(widen(v)))) return;
-                const K key = KeyOf<T>::get(v);
-                const uint32_t ridx = n - 1 - i;
-                const bool in_s = valid && p1.atOrAbove(key, ridx);
-                const bool act = in_s && p2.matches(key, ridx);
-                double w = 0.0;
-                const bool sum_all = l == 0 && need_total && !total_known;
-                if ((act || sum_all) && valid) w = weigh(v);
-                if (sum_all && valid) my_total += w;
-                countWeightAdd(big.hist.cnt, big.hist.w, act, digitOf(lv, key, ridx), w);
+            forVectors<kThreads>(row, 0u, n, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+                if (!sum_all_level && !__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
+#pragma unroll
+                for (int e = 0; e < V; ++e) {
+                    const bool valid = (uint32_t)e < cnt;
+                    const K key = KeyOf<T>::get(v[e]);
+                    const uint32_t ridx = n - 1 - (i0 + e);
+                    const bool act = valid && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
+                    double w = 0.0;
+                    if ((act || sum_all_level) && valid) w = weigh(v[e]);
+                    if (sum_all_level && valid) my_total += w;
+                    countWeightAdd(big.hist.cnt, big.hist.w, act, digitOf(lv, key, ridx), w);
+                }
             });
             if (l == 0) {
                 // c_{K-1} is the weight of S; the total weight of the row for top-p.
@@ -721,24 +799,33 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
     const bool collect_total = !t_known && need_total && !total_known;
     double my_total = 0.0;
     const ValueRange<T> range = candidateRange<T>(p1, p2);
-    forRow(row, n, [&](T v, uint32_t i, bool valid) {
-        if (collect_total && valid) my_total += weigh(v);
-        if (!__any_sync(0xffffffffu, valid && range.maybe(widen(v)))) return;
-        const K key = KeyOf<T>::get(v);
-        const uint32_t ridx = n - 1 - i;
-        const bool take = valid && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
-        const unsigned m = __ballot_sync(0xffffffffu, take);
-        if (m == 0) return;
-        const int lane = tid & 31;
-        const int leader = __ffs(m) - 1;
-        uint32_t start = 0;
-        if (lane == leader) start = atomicAdd(&s_count, (uint32_t)__popc(m));
-        start = __shfl_sync(0xffffffffu, start, leader);
-        if (take) {
-            const uint32_t pos = start + __popc(m & ((1u << lane) - 1u));
-            if (pos < (uint32_t)kCap) { // always true; guards shared memory
-                big.cand.key[pos] = key;
-                big.cand.idx[pos] = i;
+    forVectors<kThreads>(row, 0u, n, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+        if (collect_total) {
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                if ((uint32_t)e < cnt) my_total += weigh(v[e]);
+            }
+        }
+        if (!__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            const uint32_t i = i0 + e;
+            const K key = KeyOf<T>::get(v[e]);
+            const uint32_t ridx = n - 1 - i;
+            const bool take = (uint32_t)e < cnt && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
+            const unsigned m = __ballot_sync(0xffffffffu, take);
+            if (m == 0) continue;
+            const int lane = tid & 31;
+            const int leader = __ffs(m) - 1;
+            uint32_t start = 0;
+            if (lane == leader) start = atomicAdd(&s_count, (uint32_t)__popc(m));
+            start = __shfl_sync(0xffffffffu, start, leader);
+            if (take) {
+                const uint32_t pos = start + __popc(m & ((1u << lane) - 1u));
+                if (pos < (uint32_t)kCap) { // always true; guards shared memory
+                    big.cand.key[pos] = key;
+                    big.cand.idx[pos] = i;
+                }
             }
         }
     });
