@@ -49,11 +49,14 @@ struct NvidiaDesc final : Desc {
             args.result = static_cast<char *>(result) + (ptrdiff_t)b0 * info.result_stride * (ptrdiff_t)rsize;
             args.rows = (int)rows;
             pre.any_hist = false;
+            pre.any_hist2 = false;
             for (size_t k = 0; k < rows; ++k) {
                 const Params p = params.at(b0 + k);
                 args.p[k] = RowParams{p.random_val, p.topp, p.topk, p.temperature};
                 // The same test as rowMode().descent1 in the kernels.
-                pre.any_hist |= !isArgmax(p) && info.n > (size_t)kCap && effectiveK(p.topk, info.n) < info.n;
+                const bool sampled = !isArgmax(p) && info.n > (size_t)kCap;
+                pre.any_hist |= sampled && effectiveK(p.topk, info.n) < info.n;
+                pre.any_hist2 |= sampled && effectiveK(p.topk, info.n) == info.n;
             }
             INFINI_TRY(launcher(args, pre, static_cast<cudaStream_t>(stream)));
         }

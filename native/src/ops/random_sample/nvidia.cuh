@@ -68,9 +68,11 @@ struct PreArgs {
     uint32_t *hist;  // [rows][kBins]: level-0 counts (zeroed before the prepass)
     void *entries;   // [rows][splits]: Entry<K>, each split's argmax
     double *msum;    // [rows][splits][2]: split max, sum of exp((v - max) / T)
+    double *histw;   // [rows][kBins]: level-0 weights relative to the row's max (top-p over all)
     uint32_t splits; // blocks per row
     uint32_t chunk;  // elements per block, a multiple of 8
     bool any_hist;   // some row of the launch selects a top K (else no histogram to zero)
+    bool any_hist2;  // some row samples from all n > kCap (top-p only): the weight-histogram kernel runs
 };
 
 template <class T> __device__ inline T fromBits(uint16_t b);
@@ -432,6 +434,7 @@ struct RowMode {
     uint32_t K;      // min(topk, n), topk <= 0 meaning n
     bool descent1;   // top-K selection needed (K < n and n > kCap)
     bool need_total; // topp < 1: the row's total weight is needed
+    bool hist2;      // K == n > kCap: the weight crossing is searched among all n
 };
 __device__ inline RowMode rowMode(const RowParams &p, uint32_t n) {
     RowMode m;
@@ -439,6 +442,7 @@ __device__ inline RowMode rowMode(const RowParams &p, uint32_t n) {
     m.K = (p.topk <= 0 || (uint32_t)p.topk >= n) ? n : (uint32_t)p.topk;
     m.descent1 = !m.argmax && n > (uint32_t)kCap && m.K < n;
     m.need_total = !m.argmax && p.topp < 1.0f;
+    m.hist2 = !m.argmax && n > (uint32_t)kCap && m.K == n;
     return m;
 }
 __device__ inline int indexBits(uint32_t n) {
@@ -496,7 +500,7 @@ __global__ void __launch_bounds__(kPreThreads) prepassKernel(const __grid_consta
         static_cast<E *>(pre.entries)[slot] = best;
         s_max = best.idx < end ? (double)widen(row[best.idx]) : -(double)INFINITY;
     }
-    if (mode.need_total) {
+    if (mode.need_total && !mode.hist2) {
         // The split's weight relative to its own max M: a second sweep of the
         // chunk (now in cache), F32 terms summed per thread, F64 across threads.
         __syncthreads();
@@ -518,6 +522,61 @@ __global__ void __launch_bounds__(kPreThreads) prepassKernel(const __grid_consta
         __syncthreads();
         for (int i = threadIdx.x; i < kBins; i += kPreThreads) {
             if (hist[i] != 0) atomicAdd(&pre.hist[(size_t)b * kBins + i], hist[i]);
+        }
+    }
+}
+
+// For rows that search all n (K == n > kCap), blocks (split, row): the
+// level-0 count and weight histograms of the chunk, weights relative to the
+// row's max (from the prepass's split maxima), added into the workspace.
+template <class T>
+__global__ void __launch_bounds__(kPreThreads) weightHistKernel(const __grid_constant__ LaunchArgs args,
+                                                                const PreArgs pre) {
+    using K = typename KeyOf<T>::type;
+    constexpr int KB = KeyOf<T>::bits;
+    using C = ComputeType<T>;
+    using E = Entry<K>;
+    using ReduceE = cub::BlockReduce<E, kPreThreads>;
+    __shared__ uint32_t cnt[kBins];
+    __shared__ double wsum[kBins];
+    __shared__ typename ReduceE::TempStorage tmp;
+    __shared__ E s_best;
+
+    const int b = blockIdx.y;
+    const uint32_t split = blockIdx.x;
+    const uint32_t n = args.n;
+    const RowParams p = args.p[b];
+    const RowMode mode = rowMode(p, n);
+    if (!mode.hist2) return; // uniform per block
+    const T *row = static_cast<const T *>(args.probs) + (ptrdiff_t)b * args.row_stride;
+    const E *entries = static_cast<const E *>(pre.entries) + (size_t)b * pre.splits;
+    E best{0, 0xffffffffu};
+    for (uint32_t k = threadIdx.x; k < pre.splits; k += kPreThreads) {
+        if (before(entries[k], best)) best = entries[k];
+    }
+    best = ReduceE(tmp).Reduce(best, EntryMax<K>());
+    if (threadIdx.x == 0) s_best = best;
+    for (int i = threadIdx.x; i < kBins; i += kPreThreads) {
+        cnt[i] = 0;
+        wsum[i] = 0.0;
+    }
+    __syncthreads();
+    const C vmax = widen(row[s_best.idx]);
+    if (!(vmax > -(C)INFINITY) || !(vmax < (C)INFINITY)) return; // the row's block takes the argmax
+    const Weigher<T> weigh = makeWeigher<T>(vmax, p.temperature);
+    Level lv0;
+    levelAt(0, KB, indexBits(n), &lv0);
+    const uint32_t begin = split * pre.chunk;
+    const uint32_t end = n - begin < pre.chunk ? n : begin + pre.chunk;
+    forRange<kPreThreads>(row, begin, end, [&](T v, uint32_t i, bool valid) {
+        const K key = KeyOf<T>::get(v);
+        countWeightAdd(cnt, wsum, valid, digitOf(lv0, key, n - 1 - i), valid ? weigh(v) : 0.0);
+    });
+    __syncthreads();
+    for (int i = threadIdx.x; i < kBins; i += kPreThreads) {
+        if (cnt[i] != 0) {
+            atomicAdd(&pre.hist[(size_t)b * kBins + i], cnt[i]);
+            atomicAdd(&pre.histw[(size_t)b * kBins + i], wsum[i]);
         }
     }
 }
@@ -612,7 +671,8 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
     const bool need_total = mode.need_total;
     // The row's total weight from the prepass: sum over splits of sum_s * exp((max_s - vmax) / T).
     bool total_known = false;
-    if (pre.splits > 0 && need_total) {
+    const bool pre_hist2 = pre.splits > 0 && mode.hist2; // level 0 of descent 2 comes from the workspace
+    if (pre.splits > 0 && need_total && !pre_hist2) {
         double part = 0.0;
         for (uint32_t k = tid; k < pre.splits; k += kThreads) {
             const double *ms = pre.msum + 2 * ((size_t)b * pre.splits + k);
@@ -740,28 +800,37 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
         for (int l = 0;; ++l) {
             Level lv;
             if (!levelAt(l, KB, IB, &lv)) break; // cannot happen: one element per bin at the end
-            clearHist(true);
-            __syncthreads();
             double my_total = 0.0;
             const ValueRange<T> range = candidateRange<T>(p1, p2);
-            const bool sum_all_level = l == 0 && need_total && !total_known;
-            forVectors<kThreads>(row, 0u, n, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
-                if (!sum_all_level && !__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
-#pragma unroll
-                for (int e = 0; e < V; ++e) {
-                    const bool valid = (uint32_t)e < cnt;
-                    const K key = KeyOf<T>::get(v[e]);
-                    const uint32_t ridx = n - 1 - (i0 + e);
-                    const bool act = valid && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
-                    double w = 0.0;
-                    if ((act || sum_all_level) && valid) w = weigh(v[e]);
-                    if (sum_all_level && valid) my_total += w;
-                    countWeightAdd(big.hist.cnt, big.hist.w, act, digitOf(lv, key, ridx), w);
+            const bool sum_all_level = l == 0 && need_total && !total_known && !pre_hist2;
+            if (l == 0 && pre_hist2) {
+                for (int i = tid; i < kBins; i += kThreads) {
+                    big.hist.cnt[i] = pre.hist[(size_t)b * kBins + i];
+                    big.hist.w[i] = pre.histw[(size_t)b * kBins + i];
                 }
-            });
+            } else {
+                clearHist(true);
+            }
+            __syncthreads();
+            if (!(l == 0 && pre_hist2)) { // level 0 from the workspace needs no sweep
+                forVectors<kThreads>(row, 0u, n, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+                    if (!sum_all_level && !__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
+#pragma unroll
+                    for (int e = 0; e < V; ++e) {
+                        const bool valid = (uint32_t)e < cnt;
+                        const K key = KeyOf<T>::get(v[e]);
+                        const uint32_t ridx = n - 1 - (i0 + e);
+                        const bool act = valid && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
+                        double w = 0.0;
+                        if ((act || sum_all_level) && valid) w = weigh(v[e]);
+                        if (sum_all_level && valid) my_total += w;
+                        countWeightAdd(big.hist.cnt, big.hist.w, act, digitOf(lv, key, ridx), w);
+                    }
+                });
+            }
             if (l == 0) {
                 // c_{K-1} is the weight of S; the total weight of the row for top-p.
-                if (need_total && !total_known) {
+                if (need_total && !total_known && !pre_hist2) {
                     const double tot = ReduceD(tmp.rd).Sum(my_total);
                     if (tid == 0) s_total = tot;
                 }
@@ -771,6 +840,8 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
                 __syncthreads();
                 cs = ReduceD(tmp.rd).Sum(cs);
                 if (tid == 0) {
+                    // With the histogram from the workspace S is the whole row: c_{n-1} = cs.
+                    if (pre_hist2) s_total = cs;
                     double bound = cs;
                     if (need_total && topp * s_total < bound) bound = topp * s_total;
                     s_t = r * bound;
@@ -912,11 +983,18 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
 template <class T>
 infiniStatus_t launch(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
     if (pre.splits > 0) {
-        if (pre.any_hist) {
+        if (pre.any_hist || pre.any_hist2) {
             CUDA_TRY(cudaMemsetAsync(pre.hist, 0, sizeof(uint32_t) * kBins * (size_t)args.rows, stream));
+        }
+        if (pre.any_hist2) {
+            CUDA_TRY(cudaMemsetAsync(pre.histw, 0, sizeof(double) * kBins * (size_t)args.rows, stream));
         }
         prepassKernel<T><<<dim3(pre.splits, args.rows), kPreThreads, 0, stream>>>(args, pre);
         CUDA_TRY_LAUNCH();
+        if (pre.any_hist2) {
+            weightHistKernel<T><<<dim3(pre.splits, args.rows), kPreThreads, 0, stream>>>(args, pre);
+            CUDA_TRY_LAUNCH();
+        }
     }
     sampleKernel<T><<<args.rows, kThreads, 0, stream>>>(args, pre);
     CUDA_TRY_LAUNCH();
@@ -926,7 +1004,7 @@ infiniStatus_t launch(const LaunchArgs &args, const PreArgs &pre, cudaStream_t s
 // Workspace of the prepass for `rows` rows of `splits` blocks each.
 inline size_t prepassBytes(size_t rows, size_t splits) {
     if (splits == 0) return 0;
-    return rows * (sizeof(uint32_t) * kBins + splits * (sizeof(Entry<uint64_t>) + 2 * sizeof(double)));
+    return rows * ((sizeof(uint32_t) + sizeof(double)) * kBins + splits * (sizeof(Entry<uint64_t>) + 2 * sizeof(double)));
 }
 inline PreArgs prepassLayout(void *workspace, size_t rows, uint32_t splits, uint32_t chunk) {
     PreArgs pre{};
@@ -937,6 +1015,8 @@ inline PreArgs prepassLayout(void *workspace, size_t rows, uint32_t splits, uint
     pre.entries = w;
     w += rows * splits * sizeof(Entry<uint64_t>);
     pre.hist = reinterpret_cast<uint32_t *>(w);
+    w += rows * kBins * sizeof(uint32_t);
+    pre.histw = reinterpret_cast<double *>(w);
     pre.splits = splits;
     pre.chunk = chunk;
     return pre;
