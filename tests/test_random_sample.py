@@ -211,6 +211,24 @@ def test_nonfinite_logits(device, n, rng):
     assert sample(np.full(n, np.nan, np.float32), (0.5, 1.0, 0, 1.0), device) == 0
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("rdtype", [np.uint16, np.int32, np.int64], ids=["u16", "i32", "i64"])
+def test_argmax_long_rows(device, rdtype, rng):
+    # Rows long enough to be split across blocks on NVIDIA, every row an argmax.
+    batch, n = 5, 40000
+    logits = rng.standard_normal((batch, n)).astype(np.float16)
+    logits[1, 17] = logits[1, 39999] = 99  # ties: the lower index
+    logits[2, :] = -np.inf
+    logits[3, 5:] = np.nan
+    out, _ = poisoned((batch,), rdtype, device)
+    params = [(0.0, 0.9, 50, 1.0), (0.5, 0.0, 0, 1.0), (0.5, 0.9, 1, 1.0), (0.3, 0.9, 50, 0.0), (0.0, 1.0, 0, 1.0)]
+    rv, tp, tk, tt = (list(col) for col in zip(*params))
+    ip.random_sample_batch(to_device(logits, device), rv, tp, tk, tt, out=out)
+    got = to_host(out)
+    assert [int(g) for g in got] == [reference(logits[b], *params[b]) for b in range(batch)]
+    assert int(got[1]) == 17 and int(got[2]) == 0
+
+
 # ---- GPU against CPU ----
 
 @pytest.mark.gpu

@@ -50,10 +50,12 @@ struct NvidiaDesc final : Desc {
             args.rows = (int)rows;
             pre.any_hist = false;
             pre.any_hist2 = false;
+            pre.finish_argmax = splits > 0;
             for (size_t k = 0; k < rows; ++k) {
                 const Params p = params.at(b0 + k);
                 args.p[k] = RowParams{p.random_val, p.topp, p.topk, p.temperature};
                 // The same test as rowMode().descent1 in the kernels.
+                pre.finish_argmax &= isArgmax(p);
                 const bool sampled = !isArgmax(p) && info.n > (size_t)kCap;
                 pre.any_hist |= sampled && effectiveK(p.topk, info.n) < info.n;
                 pre.any_hist2 |= sampled && effectiveK(p.topk, info.n) == info.n;

@@ -73,6 +73,8 @@ struct PreArgs {
     uint32_t chunk;  // elements per block, a multiple of 8
     bool any_hist;   // some row of the launch selects a top K (else no histogram to zero)
     bool any_hist2;  // some row samples from all n > kCap (top-p only): the weight-histogram kernel runs
+    bool finish_argmax; // every row of the launch takes its argmax: the prepass's last block per row
+                        // writes the result (counters in hist[row], zeroed before) and no row block runs
 };
 
 template <class T> __device__ inline T fromBits(uint16_t b);
@@ -522,6 +524,29 @@ __global__ void __launch_bounds__(kPreThreads) prepassKernel(const __grid_consta
         __syncthreads();
         for (int i = threadIdx.x; i < kBins; i += kPreThreads) {
             if (hist[i] != 0) atomicAdd(&pre.hist[(size_t)b * kBins + i], hist[i]);
+        }
+    }
+    if (pre.finish_argmax) {
+        // The last block of the row to finish reduces the splits' argmaxes.
+        __shared__ bool s_last;
+        if (threadIdx.x == 0) {
+            __threadfence();
+            s_last = atomicAdd(&pre.hist[(size_t)b * kBins], 1u) == pre.splits - 1;
+        }
+        __syncthreads();
+        if (s_last) {
+            __threadfence();
+            const E *entries = static_cast<const E *>(pre.entries) + (size_t)b * pre.splits;
+            E all{0, 0xffffffffu};
+            for (uint32_t k = threadIdx.x; k < pre.splits; k += kPreThreads) {
+                const E e{__ldcg(&entries[k].key), __ldcg(&entries[k].idx)};
+                if (before(e, all)) all = e;
+            }
+            all = ReduceE(tmp.re).Reduce(all, EntryMax<K>());
+            if (threadIdx.x == 0) {
+                storeIndex(args.result, (ptrdiff_t)b * args.result_stride, args.result_size, all.idx);
+                pre.hist[(size_t)b * kBins] = 0;
+            }
         }
     }
 }
@@ -983,7 +1008,7 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
 template <class T>
 infiniStatus_t launch(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
     if (pre.splits > 0) {
-        if (pre.any_hist || pre.any_hist2) {
+        if (pre.any_hist || pre.any_hist2 || pre.finish_argmax) {
             CUDA_TRY(cudaMemsetAsync(pre.hist, 0, sizeof(uint32_t) * kBins * (size_t)args.rows, stream));
         }
         if (pre.any_hist2) {
@@ -994,6 +1019,9 @@ infiniStatus_t launch(const LaunchArgs &args, const PreArgs &pre, cudaStream_t s
         if (pre.any_hist2) {
             weightHistKernel<T><<<dim3(pre.splits, args.rows), kPreThreads, 0, stream>>>(args, pre);
             CUDA_TRY_LAUNCH();
+        }
+        if (pre.finish_argmax) {
+            return INFINI_STATUS_SUCCESS;
         }
     }
     sampleKernel<T><<<args.rows, kThreads, 0, stream>>>(args, pre);
