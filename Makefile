@@ -7,6 +7,7 @@
 #   make install PREFIX=~/.infini   lib/ and include/ laid out for INFINI_ROOT consumers
 #   make test            set up Python, build, run the tests
 #   make run             set up Python, build, run the demo of all four operators
+#   make sanitize        CPU build with AddressSanitizer + UBSan (build/asan), CPU tests against it
 #   make clean
 
 PREFIX     ?= $(HOME)/.infini
@@ -19,7 +20,9 @@ CUDA_HOME  ?= $(patsubst %/include/cuda_runtime.h,%,$(firstword $(wildcard \
                 $(addsuffix /include/cuda_runtime.h,$(CUDA_PATH) $(patsubst %/bin/nvcc,%,$(realpath $(NVCC))) /usr/local/cuda))))
 CUDA       ?= $(if $(NVCC),1,0)
 OPT        ?= -O3
-MAKEFLAGS  += -j$(shell nproc 2>/dev/null || echo 2) --no-print-directory
+ifeq ($(MAKELEVEL),0)
+  MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2) --no-print-directory
+endif
 
 ifeq ($(CUDA),1)
   # The local GPU's architecture when one answers, else A100 + H100.
@@ -57,7 +60,7 @@ RT_LIB  := $(LIBDIR)/libinfinirt.so
 OP_LIB  := $(LIBDIR)/libinfiniop.so
 PKG_LIB := infiniop_py/_lib
 
-.PHONY: all install test run setup clean
+.PHONY: all install test run setup sanitize clean
 all: $(PKG_LIB)/libinfiniop.so $(PKG_LIB)/libinfinirt.so $(PKG_LIB)/build_info.json
 
 $(BUILD)/obj/%.cc.o: %.cc
@@ -76,12 +79,12 @@ $(OP_LIB): $(OP_OBJ) $(RT_LIB) native/exports.map
 	$(CXX) $(LDFLAGS) -Wl,-soname,libinfiniop.so -Wl,-rpath,'$$ORIGIN' -o $@ $(OP_OBJ) \
 	    -L$(LIBDIR) -linfinirt $(CUDA_LIBS)
 
-$(PKG_LIB)/%.so: $(LIBDIR)/%.so
+$(PKG_LIB)/%: $(LIBDIR)/%
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-# What `python -m infiniop_py info` reports about the build.
-$(PKG_LIB)/build_info.json: $(OP_LIB) Makefile
+# What `python -m infiniop_py info` reports about the build (kept beside the library).
+$(LIBDIR)/build_info.json: $(OP_LIB) Makefile
 	@mkdir -p $(dir $@)
 	@printf '{"nvidia": %s, "cuda_archs": "%s", "cuda_home": "%s", "nvcc": "%s"}\n' \
 	    $(if $(filter 1,$(CUDA)),true,false) "$(CUDA_ARCHS)" "$(if $(filter 1,$(CUDA)),$(CUDA_HOME))" \
@@ -110,6 +113,16 @@ test: all setup
 
 run: all setup
 	PYTHONPATH=$(CURDIR) $(PY) -m infiniop_py demo
+
+# The CPU backend under AddressSanitizer and UndefinedBehaviorSanitizer; Python
+# is not instrumented, so the ASan runtime is preloaded.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+sanitize: setup
+	$(MAKE) BUILD=build/asan CUDA=0 OPT="-O1 -g" EXTRA_CXXFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" \
+	    build/asan/lib/libinfiniop.so build/asan/lib/build_info.json
+	LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
+	    UBSAN_OPTIONS=print_stacktrace=1 INFINIOP_LIBRARY=$(CURDIR)/build/asan/lib/libinfiniop.so \
+	    PYTHONPATH=$(CURDIR) $(PY) -m pytest tests -m "not gpu" -p no:cacheprovider $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(BUILD) $(PKG_LIB)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import statistics
-from typing import Callable, List, Optional, Sequence
+import time
+from typing import Callable, List, Optional, Sequence, Union
 
 
 def torch():
@@ -45,6 +46,18 @@ def time_cuda(fn: Callable[[], object], *, warmup: int = 10, reps: int = 100,
         ends[i].record()
     t.cuda.synchronize()
     return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends)) * 1e3
+
+
+def time_host(fn: Callable[[], object], *, warmup: int = 3, reps: int = 30) -> float:
+    """Median wall time of one call in microseconds (CPU cases)."""
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1e6
 
 
 _roofline_cache: dict = {}
@@ -92,8 +105,72 @@ class Row:
         return d
 
 
-def markdown_table(rows: List[Row]) -> str:
-    lines = ["| op | case | ours (µs) | PyTorch (µs) | ours GB/s | % of copy roofline | PyTorch / ours | note |",
+@dataclasses.dataclass
+class Case:
+    """One benchmark case, prepared (inputs allocated) and ready to run.
+
+    `ours` runs our operator once (on the GPU: on torch's current stream, so
+    the events bracket it); `baseline` runs the reference library's
+    equivalent (PyTorch on the GPU, NumPy on the CPU) on the same inputs, or
+    is None; `check` runs after one `ours()` and returns True, or a string
+    saying what is wrong (a wrong case is reported, never timed).
+    `bytes_moved`: each input read once plus each output written once.
+    `rotate`: optional equivalent calls over other buffers, for cases smaller
+    than L2.
+    """
+
+    op: str
+    name: str
+    device: str  # "nvidia" or "cpu"
+    ours: Callable[[], object]
+    baseline: Optional[Callable[[], object]]
+    check: Callable[[], Union[bool, str]]
+    bytes_moved: int
+    rotate: Optional[Sequence[Callable[[], object]]] = None
+    baseline_rotate: Optional[Sequence[Callable[[], object]]] = None
+
+
+def host_copy_roofline_gbps(nbytes: int = 1 << 28) -> float:
+    """Measured host memcpy bandwidth in GB/s (bytes read + written), for CPU cases."""
+    import numpy as np
+
+    if ("host", nbytes) not in _roofline_cache:
+        src = np.random.default_rng(0).integers(0, 255, nbytes, dtype=np.uint8)
+        dst = np.empty_like(src)
+        us = time_host(lambda: np.copyto(dst, src), reps=10)
+        _roofline_cache[("host", nbytes)] = 2 * nbytes / (us * 1e-6) / 1e9
+    return _roofline_cache[("host", nbytes)]
+
+
+def run_case(case: Case) -> Row:
+    """Check, then time ours and the baseline; a wrong result is reported untimed."""
+    case.ours()
+    if case.device == "nvidia":
+        torch().cuda.synchronize()
+    verdict = case.check()
+    roofline = copy_roofline_gbps() if case.device == "nvidia" else host_copy_roofline_gbps()
+    if verdict is not True:
+        return Row(case.op, case.name, float("nan"), None, case.bytes_moved, roofline, ok=False,
+                   note=str(verdict or "check failed"))
+    if case.device == "nvidia":
+        ours = time_cuda(case.ours, rotate=case.rotate)
+        base = None if case.baseline is None else time_cuda(case.baseline, rotate=case.baseline_rotate)
+    else:
+        ours = time_host(case.ours)
+        base = None if case.baseline is None else time_host(case.baseline)
+    return Row(case.op, case.name, ours, base, case.bytes_moved, roofline)
+
+
+def run_cases(cases: Sequence[Case], title: str = "") -> List[Row]:
+    """Run every case and print the Markdown table; returns the rows."""
+    rows = [run_case(c) for c in cases]
+    print_table(rows, title, device=cases[0].device if cases else "nvidia")
+    return rows
+
+
+def markdown_table(rows: List[Row], baseline_name: str = "PyTorch") -> str:
+    lines = [f"| op | case | ours (µs) | {baseline_name} (µs) | ours GB/s | % of copy roofline | "
+             f"{baseline_name} / ours | note |",
              "|---|---|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         torch_us = "—" if r.torch_us is None else f"{r.torch_us:.1f}"
@@ -104,10 +181,13 @@ def markdown_table(rows: List[Row]) -> str:
     return "\n".join(lines)
 
 
-def print_table(rows: List[Row], title: str = "") -> None:
+def print_table(rows: List[Row], title: str = "", device: str = "nvidia") -> None:
     print()
     if title:
         print(f"### {title}")
-    print(f"device: {device_name()}; measured copy roofline {copy_roofline_gbps():.0f} GB/s (read + write)")
+    if device == "nvidia":
+        print(f"device: {device_name()}; measured copy roofline {copy_roofline_gbps():.0f} GB/s (read + write)")
+    else:
+        print(f"device: CPU; measured memcpy roofline {host_copy_roofline_gbps():.0f} GB/s (read + write)")
     print()
-    print(markdown_table(rows))
+    print(markdown_table(rows, "PyTorch" if device == "nvidia" else "NumPy"))

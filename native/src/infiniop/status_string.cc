@@ -1,8 +1,8 @@
 // (ours) infiniGetStatusString: lets bindings print a status.
-#include "infinicore.h"
+#include "../common/status.h"
 
-__INFINI_C const char *infiniGetStatusString(infiniStatus_t status) {
-    switch (status) {
+__INFINI_C const char *infiniGetStatusString(infiniStatus_t status_value) {
+    switch (infini::enumValue(status_value)) {
     case INFINI_STATUS_SUCCESS: return "SUCCESS";
     case INFINI_STATUS_INTERNAL_ERROR: return "INTERNAL_ERROR";
     case INFINI_STATUS_NOT_IMPLEMENTED: return "NOT_IMPLEMENTED";

@@ -9,8 +9,10 @@ namespace {
 // a * b into *out, false on 64-bit overflow.
 bool mulOverflows(size_t a, size_t b, size_t *out) { return __builtin_mul_overflow(a, b, out); }
 
-infiniStatus_t validate(size_t ndim, const size_t *shape, const ptrdiff_t *strides, infiniDtype_t dtype) {
-    INFINI_REQUIRE(infini::dtypeValid(dtype), INFINI_STATUS_BAD_TENSOR_DTYPE);
+infiniStatus_t validate(size_t ndim, const size_t *shape, const ptrdiff_t *strides, int dtype_value) {
+    INFINI_REQUIRE(dtype_value > INFINI_DTYPE_INVALID && dtype_value <= INFINI_DTYPE_BF16,
+                   INFINI_STATUS_BAD_TENSOR_DTYPE);
+    const auto dtype = static_cast<infiniDtype_t>(dtype_value);
     INFINI_REQUIRE(ndim == 0 || shape != nullptr, INFINI_STATUS_NULL_POINTER);
     // The byte extent of the elements must fit in 64 bits (and in ptrdiff_t,
     // since offsets are signed).
@@ -43,7 +45,7 @@ __INFINI_C infiniStatus_t infiniopCreateTensorDescriptor(infiniopTensorDescripto
                                                          const size_t *shape, const ptrdiff_t *strides,
                                                          infiniDtype_t dtype) {
     INFINI_REQUIRE(desc_ptr != nullptr, INFINI_STATUS_NULL_POINTER);
-    INFINI_TRY(validate(ndim, shape, strides, dtype));
+    INFINI_TRY(validate(ndim, shape, strides, infini::enumValue(dtype)));
     return infini::guard([&] {
         auto *desc = new InfiniopTensorDescriptor{dtype, std::vector<size_t>(shape, shape + ndim), {}};
         desc->strides.resize(ndim);

@@ -14,7 +14,7 @@ struct CurrentDevice {
 };
 thread_local CurrentDevice current;
 
-infini::rt::Backend *backendFor(infiniDevice_t type) {
+infini::rt::Backend *backendFor(int type) {
     switch (type) {
     case INFINI_DEVICE_CPU:
         return &infini::rt::cpuBackend();
@@ -28,14 +28,20 @@ infini::rt::Backend *backendFor(infiniDevice_t type) {
 // The backend of the calling thread's current device.
 infini::rt::Backend &active() { return *backendFor(current.type); }
 
+bool validCopyKind(const infinirtMemcpyKind_t &kind) {
+    int k = infini::enumValue(kind);
+    return k >= INFINIRT_MEMCPY_H2H && k <= INFINIRT_MEMCPY_D2D;
+}
+
 } // namespace
 
 #define RT_CALL(...) return infini::guard([&] { return __VA_ARGS__; })
 
 __INFINI_C infiniStatus_t infinirtInit(void) { return INFINI_STATUS_SUCCESS; }
 
-__INFINI_C infiniStatus_t infinirtGetDeviceCount(infiniDevice_t device, int *count) {
+__INFINI_C infiniStatus_t infinirtGetDeviceCount(infiniDevice_t device_type, int *count) {
     INFINI_REQUIRE(count != nullptr, INFINI_STATUS_NULL_POINTER);
+    const int device = infini::enumValue(device_type);
     if (device == INFINI_DEVICE_NVIDIA && infini::rt::nvidiaBackend() == nullptr) {
         *count = 0; // a CPU-only build sees no NVIDIA device
         return INFINI_STATUS_SUCCESS;
@@ -45,14 +51,15 @@ __INFINI_C infiniStatus_t infinirtGetDeviceCount(infiniDevice_t device, int *cou
     RT_CALL(b->deviceCount(count));
 }
 
-__INFINI_C infiniStatus_t infinirtSetDevice(infiniDevice_t device, int device_id) {
+__INFINI_C infiniStatus_t infinirtSetDevice(infiniDevice_t device_type, int device_id) {
+    const int device = infini::enumValue(device_type);
     if (device == INFINI_DEVICE_NVIDIA && infini::rt::nvidiaBackend() == nullptr) {
         return INFINI_STATUS_DEVICE_NOT_FOUND;
     }
     infini::rt::Backend *b = backendFor(device);
     INFINI_REQUIRE(b != nullptr, INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED);
     INFINI_TRY(infini::guard([&] { return b->setDevice(device_id); }));
-    current.type = device;
+    current.type = static_cast<infiniDevice_t>(device);
     current.id = device_id;
     return INFINI_STATUS_SUCCESS;
 }
@@ -117,7 +124,7 @@ __INFINI_C infiniStatus_t infinirtFree(void *ptr) { RT_CALL(active().free(ptr));
 __INFINI_C infiniStatus_t infinirtFreeHost(void *ptr) { RT_CALL(active().freeHost(ptr)); }
 
 __INFINI_C infiniStatus_t infinirtMemcpy(void *dst, const void *src, size_t size, infinirtMemcpyKind_t kind) {
-    INFINI_REQUIRE(kind >= INFINIRT_MEMCPY_H2H && kind <= INFINIRT_MEMCPY_D2D, INFINI_STATUS_BAD_PARAM);
+    INFINI_REQUIRE(validCopyKind(kind), INFINI_STATUS_BAD_PARAM);
     if (size == 0) {
         return INFINI_STATUS_SUCCESS;
     }
@@ -127,7 +134,7 @@ __INFINI_C infiniStatus_t infinirtMemcpy(void *dst, const void *src, size_t size
 
 __INFINI_C infiniStatus_t infinirtMemcpyAsync(void *dst, const void *src, size_t size, infinirtMemcpyKind_t kind,
                                               infinirtStream_t stream) {
-    INFINI_REQUIRE(kind >= INFINIRT_MEMCPY_H2H && kind <= INFINIRT_MEMCPY_D2D, INFINI_STATUS_BAD_PARAM);
+    INFINI_REQUIRE(validCopyKind(kind), INFINI_STATUS_BAD_PARAM);
     if (size == 0) {
         return INFINI_STATUS_SUCCESS;
     }

@@ -34,10 +34,13 @@ public:
         if (cudaGetDevice(&previous_) != cudaSuccess) {
             previous_ = -1;
         }
-        status_ = previous_ == device ? cudaSuccess : cudaSetDevice(device);
+        if (previous_ != device) {
+            status_ = cudaSetDevice(device);
+            switched_ = status_ == cudaSuccess && previous_ >= 0;
+        }
     }
     ~ScopedCudaDevice() {
-        if (previous_ >= 0 && status_ == cudaSuccess) {
+        if (switched_) { // only a real switch is undone: the common case costs one cudaGetDevice
             cudaSetDevice(previous_);
         }
     }
@@ -48,6 +51,7 @@ public:
 private:
     int previous_ = -1;
     cudaError_t status_ = cudaSuccess;
+    bool switched_ = false;
 };
 
 } // namespace infini

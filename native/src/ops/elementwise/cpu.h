@@ -1,0 +1,228 @@
+#pragma once
+// The elementwise framework's CPU engine: OpenMP over the merged outer dims
+// (or over chunks of one long run), an inner loop the compiler vectorises
+// when every operand is contiguous in it. F16/BF16 go through float.
+#include "../../common/cpu/parallel.h"
+#include "../../common/cpu/strided.h"
+#include "elementwise.h"
+#include <array>
+#include <type_traits>
+#include <utility>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
+namespace infini::elementwise::cpu {
+
+using infini::cpu::ComputeType;
+using infini::cpu::narrow;
+using infini::cpu::widen;
+
+// Block conversions of the 16-bit floats; F16 through the F16C instructions
+// where the CPU has them (checked once at run time).
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx,f16c"))) inline void halfToFloatF16C(const fp16_t *src, float *dst, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i))));
+    }
+    for (; i < n; ++i) {
+        dst[i] = toFloat(src[i]);
+    }
+}
+__attribute__((target("avx,f16c"))) inline void floatToHalfF16C(const float *src, fp16_t *dst, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), h);
+    }
+    for (; i < n; ++i) {
+        dst[i] = fromFloat(src[i], fp16_t{});
+    }
+}
+inline bool haveF16C() {
+    static const bool yes = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    return yes;
+}
+#else
+inline bool haveF16C() { return false; }
+inline void halfToFloatF16C(const fp16_t *, float *, size_t) {}
+inline void floatToHalfF16C(const float *, fp16_t *, size_t) {}
+#endif
+
+template <class T>
+inline void widenBlock(const T *src, float *dst, size_t n) {
+    if constexpr (std::is_same_v<T, fp16_t>) {
+        if (haveF16C()) {
+            halfToFloatF16C(src, dst, n);
+            return;
+        }
+    }
+    for (size_t i = 0; i < n; ++i) {
+        dst[i] = widen(src[i]);
+    }
+}
+
+template <class T>
+inline void narrowBlock(const float *src, T *dst, size_t n) {
+    if constexpr (std::is_same_v<T, fp16_t>) {
+        if (haveF16C()) {
+            floatToHalfF16C(src, dst, n);
+            return;
+        }
+    }
+    for (size_t i = 0; i < n; ++i) {
+        dst[i] = narrow<T>(src[i]);
+    }
+}
+
+// A run where the output and every input with bit k of Mask set have stride
+// 1 and the other inputs stride 0 (a broadcast scalar): compile-time strides,
+// so the compiler vectorises the loop. 16-bit floats go through float
+// blocks, converted a block at a time.
+template <class Op, class T, unsigned Mask, size_t... I>
+void unitRun(size_t n, T *out, const T *const *in, std::index_sequence<I...>) {
+    constexpr size_t N = sizeof...(I);
+    const Op op{};
+    const T *p[N] = {in[I]...};
+    if constexpr (std::is_same_v<T, fp16_t> || std::is_same_v<T, bf16_t>) {
+        constexpr size_t B = 256;
+        float x[N][B], y[B];
+        for (size_t base = 0; base < n; base += B) {
+            const size_t m = n - base < B ? n - base : B;
+            for (size_t k = 0; k < N; ++k) {
+                if ((Mask >> k) & 1u) {
+                    widenBlock(p[k] + base, x[k], m);
+                } else {
+                    const float v = widen(p[k][0]);
+                    for (size_t i = 0; i < m; ++i) {
+                        x[k][i] = v;
+                    }
+                }
+            }
+            for (size_t i = 0; i < m; ++i) {
+                y[i] = op(x[I][i]...);
+            }
+            narrowBlock(y, out + base, m);
+        }
+    } else {
+        for (size_t i = 0; i < n; ++i) {
+            out[i] = narrow<T>(op(widen(p[I][((Mask >> I) & 1u) ? i : 0])...));
+        }
+    }
+}
+
+template <class Op, class T, size_t N, size_t... M>
+constexpr auto unitRunTable(std::index_sequence<M...>) {
+    using Fn = void (*)(size_t, T *, const T *const *, std::make_index_sequence<N>);
+    return std::array<Fn, sizeof...(M)>{&unitRun<Op, T, (unsigned)M>...};
+}
+
+// One run of `n` elements: out[i * so] = op(in_k[i * s_k]...). `so` and `s`
+// are the operands' strides along the run.
+template <class Op, class T, size_t... I>
+inline void runKernel(size_t n, T *out, const T *const *in, ptrdiff_t so, const ptrdiff_t *s,
+                      std::index_sequence<I...> seq) {
+    constexpr size_t N = sizeof...(I);
+    bool unit = so == 1 && ((s[I] == 0 || s[I] == 1) && ...);
+    if (unit) {
+        static constexpr auto table = unitRunTable<Op, T, N>(std::make_index_sequence<(1u << N)>{});
+        unsigned mask = (((unsigned)(s[I] == 1) << I) | ... | 0u);
+        table[mask](n, out, in, seq);
+        return;
+    }
+    const Op op{};
+    for (size_t i = 0; i < n; ++i) {
+        out[(ptrdiff_t)i * so] = narrow<T>(op(widen(in[I][(ptrdiff_t)i * s[I]])...));
+    }
+}
+
+template <class Op, class T>
+infiniStatus_t run(const Info &info, void *out_ptr, const void *const *in_ptrs) {
+    constexpr size_t N = Op::kInputs;
+    constexpr size_t NOps = N + 1;
+    const SimpleLayout &L = info.layout;
+    T *out = static_cast<T *>(out_ptr) + L.offset[0];
+    const T *in[N];
+    for (size_t k = 0; k < N; ++k) {
+        in[k] = static_cast<const T *>(in_ptrs[k]) + L.offset[k + 1];
+    }
+    const size_t nd = L.ndim();
+    if (nd == 0) { // a single element
+        ptrdiff_t s[N] = {};
+        runKernel<Op, T>(1, out, in, 1, s, std::make_index_sequence<N>{});
+        return INFINI_STATUS_SUCCESS;
+    }
+    const size_t inner = L.shape[nd - 1];
+    ptrdiff_t s_inner[N];
+    for (size_t k = 0; k < N; ++k) {
+        s_inner[k] = L.strides[k + 1][nd - 1];
+    }
+    const ptrdiff_t so_inner = L.strides[0][nd - 1];
+
+    constexpr size_t kChunk = 1 << 14;
+    if (inner >= 2 * kChunk) {
+        // Long runs: parallel over (outer index, chunk of the run).
+        size_t outer = L.numel() / inner;
+        size_t chunks = (inner + kChunk - 1) / kChunk;
+        infini::cpu::parallelFor(outer * chunks, kChunk, [&](size_t item) {
+            size_t o = item / chunks, c = item % chunks;
+            size_t begin = c * kChunk, len = begin + kChunk < inner ? kChunk : inner - begin;
+            ptrdiff_t off[NOps] = {};
+            for (size_t d = nd - 1; d-- > 0;) { // decompose the outer index
+                size_t idx = o % L.shape[d];
+                o /= L.shape[d];
+                for (size_t k = 0; k < NOps; ++k) {
+                    off[k] += (ptrdiff_t)idx * L.strides[k][d];
+                }
+            }
+            const T *p[N];
+            for (size_t k = 0; k < N; ++k) {
+                p[k] = in[k] + off[k + 1] + (ptrdiff_t)begin * s_inner[k];
+            }
+            runKernel<Op, T>(len, out + off[0] + (ptrdiff_t)begin * so_inner, p, so_inner, s_inner,
+                             std::make_index_sequence<N>{});
+        });
+        return INFINI_STATUS_SUCCESS;
+    }
+    // Short runs: forEachOuter hands out blocks of rows (it adds L.offset).
+    T *out0 = static_cast<T *>(out_ptr);
+    const T *in0[N];
+    for (size_t k = 0; k < N; ++k) {
+        in0[k] = static_cast<const T *>(in_ptrs[k]);
+    }
+    infini::cpu::forEachOuter<NOps>(L, 1, inner, [&](const ptrdiff_t *off) {
+        const T *p[N];
+        for (size_t k = 0; k < N; ++k) {
+            p[k] = in0[k] + off[k + 1];
+        }
+        runKernel<Op, T>(inner, out0 + off[0], p, so_inner, s_inner, std::make_index_sequence<N>{});
+    });
+    return INFINI_STATUS_SUCCESS;
+}
+
+template <class Op>
+struct CpuDescriptor final : Descriptor {
+    using RunFn = infiniStatus_t (*)(const Info &, void *, const void *const *);
+    RunFn fn;
+    CpuDescriptor(const InfiniopHandle &h, const Info &i, RunFn f) : Descriptor(h, Op::kKind, i), fn(f) {}
+    infiniStatus_t calculate(void *out, const void *const *inputs, void *) const override {
+        return fn(info, out, inputs);
+    }
+};
+
+// The CPU factory of an operator: pass &cpu::create<Op> to elementwise::create.
+template <class Op>
+infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Descriptor **out) {
+    typename CpuDescriptor<Op>::RunFn fn = nullptr;
+    auto pick = [&](auto tag) {
+        constexpr infiniDtype_t kd = kernelDtype<Op>(decltype(tag)::value);
+        fn = &run<Op, typename HostTypeOf<kd>::type>;
+        return INFINI_STATUS_SUCCESS;
+    };
+    INFINI_TRY(dispatch(typename Op::Dtypes{}, info.dtype, pick));
+    *out = new CpuDescriptor<Op>(handle, info, fn);
+    return INFINI_STATUS_SUCCESS;
+}
+
+} // namespace infini::elementwise::cpu

@@ -1,0 +1,429 @@
+#pragma once
+// The elementwise framework's NVIDIA engine, device side: the kernels of the
+// three paths (see nvidia.h) and the launcher. An operator's .cu files
+// include this and instantiate launch<Op, D> for its kernel dtypes with
+// INFINI_ELEMENTWISE_NVIDIA_INSTANTIATE.
+#include "../../common/cuda/check.cuh"
+#include "../../common/cuda/dtype.cuh"
+#include "nvidia.h"
+#include <utility>
+
+namespace infini::elementwise::nvidia {
+
+constexpr int kBlock = 256;
+constexpr int kUnroll = 4; // elements in flight per thread on the scalar paths
+constexpr int kTileDim = 32, kTileRows = kBlock / kTileDim;
+
+template <class T, int N>
+struct Inputs {
+    const T *p[N];
+};
+
+template <class T>
+struct alignas(16) Vec {
+    T v[16 / sizeof(T)];
+};
+
+__device__ __forceinline__ uint32_t divmod(const FastDiv &f, uint32_t n, uint32_t &rem) {
+    uint32_t q = (__umulhi(n, f.mul) + n) >> f.shift;
+    rem = n - q * f.d;
+    return q;
+}
+
+// op on compute values: F16/BF16 widened to float, rounded once back.
+template <class Op, class T, size_t... I>
+__device__ __forceinline__ T apply(const T (&x)[sizeof...(I)], std::index_sequence<I...>) {
+    return narrow<T>(Op{}(widen(x[I])...));
+}
+
+// Every operand one run of stride 1, all bases 16-byte aligned: 16-byte
+// vectors, no index arithmetic beyond the loop counter. Grid-stride over
+// chunks of kBlock * kUnroll vectors; each thread issues all its kUnroll
+// vector loads per input before it computes, so that enough bytes are in
+// flight. The tail (< one vector) is done by the first threads.
+template <class Op, class T, int N>
+__global__ void __launch_bounds__(kBlock) contiguousVecKernel(T *out, Inputs<T, N> in, uint64_t numel) {
+    constexpr int V = 16 / sizeof(T);
+    const uint64_t nvec = numel / V;
+    const Vec<T> *src[N];
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        src[k] = reinterpret_cast<const Vec<T> *>(in.p[k]);
+    }
+    Vec<T> *dst = reinterpret_cast<Vec<T> *>(out);
+    const uint64_t chunk = (uint64_t)kBlock * kUnroll;
+    for (uint64_t base = (uint64_t)blockIdx.x * chunk + threadIdx.x; base < nvec;
+         base += (uint64_t)gridDim.x * chunk) {
+        Vec<T> x[kUnroll][N];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const uint64_t i = base + (uint64_t)u * kBlock;
+            if (i < nvec) {
+#pragma unroll
+                for (int k = 0; k < N; ++k) {
+                    x[u][k] = src[k][i];
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const uint64_t i = base + (uint64_t)u * kBlock;
+            if (i < nvec) {
+                Vec<T> y;
+#pragma unroll
+                for (int e = 0; e < V; ++e) {
+                    T xe[N];
+#pragma unroll
+                    for (int k = 0; k < N; ++k) {
+                        xe[k] = x[u][k].v[e];
+                    }
+                    y.v[e] = apply<Op>(xe, std::make_index_sequence<N>{});
+                }
+                dst[i] = y;
+            }
+        }
+    }
+    const uint64_t tail = nvec * V + (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (tail < numel) {
+        T xe[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            xe[k] = in.p[k][tail];
+        }
+        out[tail] = apply<Op>(xe, std::make_index_sequence<N>{});
+    }
+}
+
+// The same for small sizes (up to one wave of threads): one vector per thread
+// and round, so that the work spreads over as many SMs as possible.
+template <class Op, class T, int N>
+__global__ void __launch_bounds__(kBlock) contiguousVec1Kernel(T *out, Inputs<T, N> in, uint64_t numel) {
+    constexpr int V = 16 / sizeof(T);
+    const uint64_t nvec = numel / V;
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (uint64_t i = t; i < nvec; i += step) {
+        Vec<T> x[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            x[k] = reinterpret_cast<const Vec<T> *>(in.p[k])[i];
+        }
+        Vec<T> y;
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            T xe[N];
+#pragma unroll
+            for (int k = 0; k < N; ++k) {
+                xe[k] = x[k].v[e];
+            }
+            y.v[e] = apply<Op>(xe, std::make_index_sequence<N>{});
+        }
+        reinterpret_cast<Vec<T> *>(out)[i] = y;
+    }
+    const uint64_t tail = nvec * V + t;
+    if (tail < numel) {
+        T xe[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            xe[k] = in.p[k][tail];
+        }
+        out[tail] = apply<Op>(xe, std::make_index_sequence<N>{});
+    }
+}
+
+// One run of stride 1 whose bases are not all aligned: element by element,
+// kUnroll loads in flight per thread.
+template <class Op, class T, int N>
+__global__ void __launch_bounds__(kBlock) contiguousScalarKernel(T *out, Inputs<T, N> in, uint64_t numel) {
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x * kUnroll;
+    for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x * kUnroll + threadIdx.x; base < numel; base += step) {
+        T x[kUnroll][N];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            uint64_t i = base + (uint64_t)u * blockDim.x;
+#pragma unroll
+            for (int k = 0; k < N; ++k) {
+                x[u][k] = i < numel ? in.p[k][i] : T{};
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            uint64_t i = base + (uint64_t)u * blockDim.x;
+            if (i < numel) {
+                out[i] = apply<Op>(x[u], std::make_index_sequence<N>{});
+            }
+        }
+    }
+}
+
+// Any layout: each element's offsets from its linear index, dims decomposed
+// by multiply-high division; sizes and strides are kernel parameters.
+template <class Op, class T, int N>
+__global__ void __launch_bounds__(kBlock) stridedKernel(T *out, Inputs<T, N> in, StridedArgs a) {
+    const uint32_t step = gridDim.x * blockDim.x * kUnroll;
+    for (uint32_t base = blockIdx.x * blockDim.x * kUnroll + threadIdx.x; base < a.numel; base += step) {
+        int64_t off[kUnroll][N + 1];
+        T x[kUnroll][N];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            uint32_t n = base + u * blockDim.x;
+            const bool ok = n < a.numel;
+#pragma unroll
+            for (int k = 0; k <= N; ++k) {
+                off[u][k] = a.offset[k];
+            }
+#pragma unroll
+            for (int d = kMaxDims - 1; d >= 1; --d) {
+                if (d < (int)a.ndim) {
+                    uint32_t r;
+                    n = divmod(a.size[d], n, r);
+#pragma unroll
+                    for (int k = 0; k <= N; ++k) {
+                        off[u][k] += (int64_t)r * a.stride[d][k];
+                    }
+                }
+            }
+#pragma unroll
+            for (int k = 0; k <= N; ++k) {
+                off[u][k] += (int64_t)n * a.stride[0][k];
+            }
+#pragma unroll
+            for (int k = 0; k < N; ++k) {
+                x[u][k] = ok ? in.p[k][off[u][k + 1]] : T{};
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            if (base + u * blockDim.x < a.numel) {
+                out[off[u][0]] = apply<Op>(x[u], std::make_index_sequence<N>{});
+            }
+        }
+    }
+}
+
+// The vector form of the strided path: an index per 16-byte vector of the
+// innermost dim (its strides are already scaled by the vector width); inputs
+// constant along that dim (a.splat) load one element and repeat it.
+template <class Op, class T, int N>
+__global__ void __launch_bounds__(kBlock) stridedVecKernel(T *out, Inputs<T, N> in, StridedArgs a) {
+    constexpr int V = 16 / sizeof(T);
+    constexpr int U = kUnroll / 2; // vectors per thread and round
+    const uint32_t step = gridDim.x * blockDim.x * U;
+    for (uint32_t base = blockIdx.x * blockDim.x * U + threadIdx.x; base < a.numel; base += step) {
+        int64_t off[U][N + 1];
+        Vec<T> x[U][N];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            uint32_t n = base + u * blockDim.x;
+            const bool ok = n < a.numel;
+#pragma unroll
+            for (int k = 0; k <= N; ++k) {
+                off[u][k] = a.offset[k];
+            }
+#pragma unroll
+            for (int d = kMaxDims - 1; d >= 1; --d) {
+                if (d < (int)a.ndim) {
+                    uint32_t r;
+                    n = divmod(a.size[d], n, r);
+#pragma unroll
+                    for (int k = 0; k <= N; ++k) {
+                        off[u][k] += (int64_t)r * a.stride[d][k];
+                    }
+                }
+            }
+#pragma unroll
+            for (int k = 0; k <= N; ++k) {
+                off[u][k] += (int64_t)n * a.stride[0][k];
+            }
+            if (ok) {
+#pragma unroll
+                for (int k = 0; k < N; ++k) {
+                    if (a.splat & (1u << k)) {
+                        const T e = in.p[k][off[u][k + 1]];
+#pragma unroll
+                        for (int j = 0; j < V; ++j) {
+                            x[u][k].v[j] = e;
+                        }
+                    } else {
+                        x[u][k] = *reinterpret_cast<const Vec<T> *>(in.p[k] + off[u][k + 1]);
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            if (base + u * blockDim.x < a.numel) {
+                Vec<T> y;
+#pragma unroll
+                for (int j = 0; j < V; ++j) {
+                    T xe[N];
+#pragma unroll
+                    for (int k = 0; k < N; ++k) {
+                        xe[k] = x[u][k].v[j];
+                    }
+                    y.v[j] = apply<Op>(xe, std::make_index_sequence<N>{});
+                }
+                *reinterpret_cast<Vec<T> *>(out + off[u][0]) = y;
+            }
+        }
+    }
+}
+
+// A transposed input: 32x32 tiles over (j, i), i the output's innermost dim
+// and j the dim along which the staged inputs have stride 1. Staged inputs
+// are read along j into shared memory, everything else along i, so every
+// global access is coalesced.
+template <class Op, class T, int N>
+__global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, TiledArgs a) {
+    __shared__ T tile[N][kTileDim][kTileDim + 1];
+    const uint32_t tx = threadIdx.x % kTileDim, ty = threadIdx.x / kTileDim;
+    for (uint32_t t = blockIdx.x; t < a.ntiles; t += gridDim.x) {
+        uint32_t ti, tj;
+        uint32_t q = divmod(a.div_tiles_i, t, ti);
+        uint32_t b = divmod(a.div_tiles_j, q, tj);
+        int64_t base[N + 1];
+        const uint32_t i0 = ti * kTileDim, j0 = tj * kTileDim;
+#pragma unroll
+        for (int k = 0; k <= N; ++k) {
+            base[k] = a.offset[k] + (int64_t)i0 * a.si[k] + (int64_t)j0 * a.sj[k];
+        }
+#pragma unroll
+        for (int d = kMaxDims - 1; d >= 0; --d) {
+            if (d < (int)a.nbatch) {
+                uint32_t r;
+                if (d > 0) {
+                    b = divmod(a.batch_size[d], b, r);
+                } else {
+                    r = b;
+                }
+#pragma unroll
+                for (int k = 0; k <= N; ++k) {
+                    base[k] += (int64_t)r * a.batch_stride[d][k];
+                }
+            }
+        }
+        // All global loads of the tile first: the staged inputs along j
+        // (consecutive threads walk j) into shared memory, the others along i
+        // into registers; then one barrier, then compute and store along i.
+        constexpr int R = kTileDim / kTileRows;
+        T x[R][N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            if (a.staged & (1u << k)) {
+                const T *p = in.p[k] + base[k + 1] + (int64_t)tx * a.sj[k + 1];
+                const bool jok = j0 + tx < a.nj;
+#pragma unroll
+                for (int r = 0; r < R; ++r) {
+                    const uint32_t ii = ty + r * kTileRows;
+                    if (jok && i0 + ii < a.ni) {
+                        tile[k][ii][tx] = p[(int64_t)ii * a.si[k + 1]];
+                    }
+                }
+            } else {
+                const T *p = in.p[k] + base[k + 1] + (int64_t)tx * a.si[k + 1];
+                const bool iok = i0 + tx < a.ni;
+#pragma unroll
+                for (int r = 0; r < R; ++r) {
+                    const uint32_t jj = ty + r * kTileRows;
+                    if (iok && j0 + jj < a.nj) {
+                        x[r][k] = p[(int64_t)jj * a.sj[k + 1]];
+                    }
+                }
+            }
+        }
+        __syncthreads();
+        T *o = out + base[0] + (int64_t)tx * a.si[0];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            const uint32_t jj = ty + r * kTileRows;
+            if (j0 + jj < a.nj && i0 + tx < a.ni) {
+#pragma unroll
+                for (int k = 0; k < N; ++k) {
+                    if (a.staged & (1u << k)) {
+                        x[r][k] = tile[k][tx][jj];
+                    }
+                }
+                o[(int64_t)jj * a.sj[0]] = apply<Op>(x[r], std::make_index_sequence<N>{});
+            }
+        }
+        __syncthreads();
+    }
+}
+
+template <class Op, infiniDtype_t D>
+infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs, void *stream) {
+    using T = typename DeviceTypeOf<D>::type;
+    constexpr int N = (int)Op::kInputs;
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    T *out = static_cast<T *>(out_ptr);
+    Inputs<T, N> in;
+    for (int k = 0; k < N; ++k) {
+        in.p[k] = static_cast<const T *>(inputs[k]);
+    }
+    switch (plan.path) {
+    case Path::Contiguous: {
+        out += plan.offset[0];
+        bool aligned = reinterpret_cast<uintptr_t>(out) % 16 == 0;
+        for (int k = 0; k < N; ++k) {
+            in.p[k] += plan.offset[k + 1];
+            aligned = aligned && reinterpret_cast<uintptr_t>(in.p[k]) % 16 == 0;
+        }
+        if (aligned && plan.vec_unrolled) {
+            contiguousVecKernel<Op, T, N><<<plan.grid_vec, kBlock, 0, s>>>(out, in, plan.numel);
+        } else if (aligned) {
+            contiguousVec1Kernel<Op, T, N><<<plan.grid_vec, kBlock, 0, s>>>(out, in, plan.numel);
+        } else {
+            contiguousScalarKernel<Op, T, N><<<plan.grid_scalar, kBlock, 0, s>>>(out, in, plan.numel);
+        }
+        CUDA_TRY_LAUNCH();
+        return INFINI_STATUS_SUCCESS;
+    }
+    case Path::Strided:
+        if (plan.has_vec) {
+            bool aligned = reinterpret_cast<uintptr_t>(out) % 16 == 0;
+            for (int k = 0; k < N; ++k) {
+                aligned = aligned && ((plan.vec.splat >> k) & 1u || reinterpret_cast<uintptr_t>(in.p[k]) % 16 == 0);
+            }
+            if (aligned) {
+                stridedVecKernel<Op, T, N><<<plan.grid_vec_strided, kBlock, 0, s>>>(out, in, plan.vec);
+                CUDA_TRY_LAUNCH();
+                return INFINI_STATUS_SUCCESS;
+            }
+        }
+        for (size_t i = 0; i < plan.launches.size(); ++i) {
+            stridedKernel<Op, T, N><<<plan.grids[i], kBlock, 0, s>>>(out, in, plan.launches[i]);
+            CUDA_TRY_LAUNCH();
+        }
+        return INFINI_STATUS_SUCCESS;
+    case Path::Tiled:
+        tiledKernel<Op, T, N><<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
+        CUDA_TRY_LAUNCH();
+        return INFINI_STATUS_SUCCESS;
+    }
+    return INFINI_STATUS_INTERNAL_ERROR;
+}
+
+template <class Op, infiniDtype_t D>
+infiniStatus_t occupancy(Occupancy *occ) {
+    using T = typename DeviceTypeOf<D>::type;
+    constexpr int N = (int)Op::kInputs;
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->contiguous_vec, contiguousVecKernel<Op, T, N>,
+                                                           kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->contiguous_vec1, contiguousVec1Kernel<Op, T, N>,
+                                                           kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->contiguous_scalar,
+                                                           contiguousScalarKernel<Op, T, N>, kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided, stridedKernel<Op, T, N>, kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided_vec, stridedVecKernel<Op, T, N>, kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->tiled, tiledKernel<Op, T, N>, kBlock, 0));
+    return INFINI_STATUS_SUCCESS;
+}
+
+} // namespace infini::elementwise::nvidia
+
+// Explicit instantiation of the launcher (and its occupancy query) of `Op`
+// for kernel dtype `D`.
+#define INFINI_ELEMENTWISE_NVIDIA_INSTANTIATE(Op, D)                                                          \
+    template infiniStatus_t infini::elementwise::nvidia::launch<Op, D>(const infini::elementwise::nvidia::Plan &, \
+                                                                       void *, const void *const *, void *);     \
+    template infiniStatus_t infini::elementwise::nvidia::occupancy<Op, D>(infini::elementwise::nvidia::Occupancy *)

@@ -1,0 +1,148 @@
+#pragma once
+// The elementwise framework's NVIDIA engine, host side (no device code: g++
+// compiles the factories). Everything shape-dependent is decided here at
+// Create and passed to the kernels by value; Calculate only picks the
+// vector or scalar form of the contiguous path by the pointers' alignment.
+//
+// Paths:
+//   contiguous  every operand one run of stride 1: flat grid-stride loop,
+//               16-byte vector loads/stores, no index arithmetic
+//   strided     anything else: per-dim sizes (as fast-division constants) and
+//               strides in the kernel's parameters; when the innermost dim is
+//               contiguous in the output and each input has stride 1 or 0
+//               there (rows, row broadcasts), whole 16-byte vectors of it
+//               per index, if the pointers are aligned at Calculate
+//   tiled       an input walks the output's innermost dim with a large stride
+//               but some other dim with stride 1 (a transposed operand):
+//               32x32 tiles staged through shared memory so that every global
+//               access is coalesced
+#include "../../common/cuda/check.cuh"
+#include "elementwise.h"
+#include <cstdint>
+#include <vector>
+
+namespace infini::elementwise::nvidia {
+
+// Dims a kernel indexes; more (rare: that many unmergeable dims of size > 1)
+// are split into several launches on the host.
+constexpr int kMaxDims = 6;
+// Each launch indexes below this many elements in 32 bits.
+constexpr uint64_t kMaxLaunchElems = (uint64_t(1) << 31) - 1;
+
+// Division by a runtime constant below 2^31 through a multiply-high
+// (Granlund-Montgomery), valid for dividends below 2^31.
+struct FastDiv {
+    uint32_t d = 1, mul = 0, shift = 0;
+    FastDiv() = default;
+    explicit FastDiv(uint32_t divisor) : d(divisor) {
+        while ((uint64_t(1) << shift) < d) {
+            ++shift;
+        }
+        mul = (uint32_t)(((uint64_t(1) << 32) * ((uint64_t(1) << shift) - d)) / d + 1);
+    }
+};
+
+// Kernel parameters of the strided path (passed by value).
+struct StridedArgs {
+    uint32_t ndim;  // 1..kMaxDims, outermost first
+    uint32_t numel; // product of size[]
+    FastDiv size[kMaxDims];
+    int64_t stride[kMaxDims][kMaxOperands]; // elements
+    int64_t offset[kMaxOperands];           // elements, added to each base
+    uint32_t splat; // vector form only: bit k-1 when input k is constant along the innermost dim
+};
+
+// Kernel parameters of the tiled path: the output's innermost dim `i`, the
+// transposed inputs' unit-stride dim `j`, and batch dims (all others).
+struct TiledArgs {
+    uint32_t ni, nj;       // sizes of i and j
+    uint32_t tiles_i, tiles_j, ntiles;
+    FastDiv div_tiles_i, div_tiles_j;
+    uint32_t nbatch;       // batch dims used (0..kMaxDims-2)
+    FastDiv batch_size[kMaxDims];
+    int64_t batch_stride[kMaxDims][kMaxOperands];
+    int64_t si[kMaxOperands], sj[kMaxOperands];
+    int64_t offset[kMaxOperands];
+    uint32_t staged; // bit k-1: input k goes through shared memory
+};
+
+enum class Path { Contiguous, Strided, Tiled };
+
+struct Plan {
+    Path path = Path::Strided;
+    size_t nops = 0;
+    size_t elem_size = 0;
+    int block = 256;
+    // contiguous
+    uint64_t numel = 0;
+    int64_t offset[kMaxOperands] = {};
+    unsigned grid_vec = 1, grid_scalar = 1;
+    // kUnroll vectors per thread and round (large sizes), else one (up to
+    // one wave of threads: more blocks, more SMs busy)
+    bool vec_unrolled = true;
+    // strided: one or more launches
+    std::vector<StridedArgs> launches;
+    std::vector<unsigned> grids;
+    // strided, vector form (one launch): an index per 16-byte vector of the
+    // innermost dim; used when the pointers are 16-byte aligned
+    bool has_vec = false;
+    StridedArgs vec{};
+    unsigned grid_vec_strided = 1;
+    // tiled
+    TiledArgs tiled{};
+    unsigned grid_tiled = 1;
+};
+
+// Resident blocks per SM of each kernel of one operator and dtype (from the
+// occupancy calculator at Create): grids are sized to exactly fill the GPU.
+struct Occupancy {
+    int contiguous_vec = 1, contiguous_vec1 = 1, contiguous_scalar = 1, strided = 1, strided_vec = 1, tiled = 1;
+};
+
+// Builds the plan from the validated info, the device's properties and the
+// kernels' occupancy.
+infiniStatus_t makePlan(const Info &info, const InfiniopHandle &handle, const Occupancy &occ, Plan *plan);
+
+// Fills the occupancy of launch<Op, D>'s kernels on the current device.
+template <class Op, infiniDtype_t D>
+infiniStatus_t occupancy(Occupancy *occ);
+
+// Runs op on the plan. Defined in nvidia.cuh, explicitly instantiated per
+// operator and kernel dtype by INFINI_ELEMENTWISE_NVIDIA_INSTANTIATE.
+template <class Op, infiniDtype_t D>
+infiniStatus_t launch(const Plan &plan, void *out, const void *const *inputs, void *stream);
+
+struct NvidiaDescriptor final : Descriptor {
+    using LaunchFn = infiniStatus_t (*)(const Plan &, void *, const void *const *, void *);
+    Plan plan;
+    LaunchFn fn;
+    NvidiaDescriptor(const InfiniopHandle &h, OpKind kind, const Info &i, Plan p, LaunchFn f)
+        : Descriptor(h, kind, i), plan(std::move(p)), fn(f) {}
+    infiniStatus_t calculate(void *out, const void *const *inputs, void *stream) const override;
+};
+
+// The NVIDIA factory of an operator: pass &nvidia::create<Op> (from a file
+// named *nvidia.cc) to elementwise::create.
+template <class Op>
+infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Descriptor **out) {
+    NvidiaDescriptor::LaunchFn fn = nullptr;
+    infiniStatus_t (*occ_fn)(Occupancy *) = nullptr;
+    auto pick = [&](auto tag) {
+        fn = &launch<Op, kernelDtype<Op>(decltype(tag)::value)>;
+        occ_fn = &occupancy<Op, kernelDtype<Op>(decltype(tag)::value)>;
+        return INFINI_STATUS_SUCCESS;
+    };
+    INFINI_TRY(dispatch(typename Op::Dtypes{}, info.dtype, pick));
+    Occupancy occ;
+    {
+        ScopedCudaDevice device(handle.device_id);
+        INFINI_TRY(device.status());
+        INFINI_TRY(occ_fn(&occ));
+    }
+    Plan plan;
+    INFINI_TRY(makePlan(info, handle, occ, &plan));
+    *out = new NvidiaDescriptor(handle, Op::kKind, info, std::move(plan), fn);
+    return INFINI_STATUS_SUCCESS;
+}
+
+} // namespace infini::elementwise::nvidia

@@ -1,0 +1,257 @@
+// The elementwise framework's NVIDIA engine: the plan decided at Create.
+#include "../../common/cuda/check.cuh"
+#include "nvidia.h"
+#include <algorithm>
+#include <cstdlib>
+
+namespace infini::elementwise::nvidia {
+
+namespace {
+
+constexpr uint32_t kTile = 32;           // must match nvidia.cuh
+constexpr uint64_t kUnroll = 4;          // work items per thread and round, as in nvidia.cuh
+constexpr size_t kMaxLaunches = 1 << 16; // beyond: NOT_IMPLEMENTED (needs > kMaxDims huge dims)
+
+// Blocks for `work_items` threads' work: at most as many as are resident at
+// once (`per_sm` per SM), trimmed so that every block loops equally often.
+unsigned gridFor(uint64_t work_items, int block, const InfiniopHandle &h, int per_sm) {
+    uint64_t cap = (uint64_t)std::max(1, h.sm_count) * (uint64_t)std::max(1, per_sm);
+    uint64_t want = (work_items + block - 1) / block;
+    if (want > cap) {
+        // As many blocks as fit at once, trimmed so that every block loops
+        // the same number of times (no last, partly idle round).
+        uint64_t rounds = (want + cap - 1) / cap;
+        want = (want + rounds - 1) / rounds;
+    }
+    return (unsigned)std::max<uint64_t>(1, want);
+}
+
+// The tiled path, when an input walks the output's innermost dim with a
+// stride but another dim with stride 1 (a transposed operand).
+bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
+    const SimpleLayout &L = info.layout;
+    const size_t nd = L.ndim(), nops = info.ninputs + 1;
+    if (nd < 2 || nd - 2 > (size_t)kMaxDims || info.numel > kMaxLaunchElems) {
+        return false;
+    }
+    const size_t in = nd - 1;
+    if (L.strides[0][in] != 1 || L.shape[in] < 16) {
+        return false;
+    }
+    auto transposed = [&](size_t k, size_t d) {
+        return std::llabs(L.strides[k][in]) > 1 && std::llabs(L.strides[k][d]) == 1;
+    };
+    size_t j = nd;
+    for (size_t k = 1; k < nops && j == nd; ++k) {
+        for (size_t d = 0; d < in; ++d) {
+            if (transposed(k, d)) {
+                j = d;
+                break;
+            }
+        }
+    }
+    if (j == nd || L.shape[j] < 16) {
+        return false;
+    }
+    TiledArgs a{};
+    a.ni = (uint32_t)L.shape[in];
+    a.nj = (uint32_t)L.shape[j];
+    a.tiles_i = (a.ni + kTile - 1) / kTile;
+    a.tiles_j = (a.nj + kTile - 1) / kTile;
+    a.div_tiles_i = FastDiv(a.tiles_i);
+    a.div_tiles_j = FastDiv(a.tiles_j);
+    uint64_t batch = 1;
+    for (size_t d = 0; d < in; ++d) {
+        if (d == j) {
+            continue;
+        }
+        a.batch_size[a.nbatch] = FastDiv((uint32_t)L.shape[d]);
+        for (size_t k = 0; k < nops; ++k) {
+            a.batch_stride[a.nbatch][k] = L.strides[k][d];
+        }
+        ++a.nbatch;
+        batch *= L.shape[d];
+    }
+    uint64_t ntiles = (uint64_t)a.tiles_i * a.tiles_j * batch;
+    if (ntiles > kMaxLaunchElems) {
+        return false;
+    }
+    a.ntiles = (uint32_t)ntiles;
+    for (size_t k = 0; k < nops; ++k) {
+        a.si[k] = L.strides[k][in];
+        a.sj[k] = L.strides[k][j];
+        a.offset[k] = L.offset[k];
+        if (k > 0 && transposed(k, j)) {
+            a.staged |= 1u << (k - 1);
+        }
+    }
+    plan->path = Path::Tiled;
+    plan->tiled = a;
+    plan->grid_tiled = (unsigned)std::min<uint64_t>(ntiles, gridFor(ntiles * plan->block, plan->block, h, occ.tiled));
+    return true;
+}
+
+// The vector form of a single strided launch: the innermost dim is
+// contiguous in the output, of stride 1 or 0 in every input, and a multiple of
+// the vector width, as are the outer strides of every operand that is not
+// constant along it.
+void planStridedVec(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
+    if (plan->launches.size() != 1) {
+        return;
+    }
+    const StridedArgs &a = plan->launches[0];
+    const size_t nops = info.ninputs + 1;
+    const uint32_t V = (uint32_t)(16 / plan->elem_size);
+    const uint32_t in = a.ndim - 1;
+    if (a.size[in].d % V != 0 || a.stride[in][0] != 1) {
+        return;
+    }
+    StridedArgs v = a;
+    v.splat = 0;
+    for (size_t k = 0; k < nops; ++k) {
+        const int64_t s = a.stride[in][k];
+        if (s == 0 && k > 0) {
+            v.splat |= 1u << (k - 1);
+            continue;
+        }
+        if (s != 1 || a.offset[k] % V != 0) {
+            return;
+        }
+        for (uint32_t d = 0; d < in; ++d) {
+            if (a.stride[d][k] % V != 0) {
+                return;
+            }
+        }
+        v.stride[in][k] = V;
+    }
+    v.size[in] = FastDiv(a.size[in].d / V);
+    v.numel = a.numel / V;
+    plan->has_vec = true;
+    plan->vec = v;
+    plan->grid_vec_strided = gridFor((v.numel + kUnroll / 2 - 1) / (kUnroll / 2), plan->block, h, occ.strided_vec);
+}
+
+infiniStatus_t planStrided(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
+    const SimpleLayout &L = info.layout;
+    const size_t nd = L.ndim(), nops = info.ninputs + 1;
+    plan->path = Path::Strided;
+    if (nd == 0) { // one element
+        StridedArgs a{};
+        a.ndim = 1;
+        a.numel = 1;
+        a.size[0] = FastDiv(1);
+        for (size_t k = 0; k < nops; ++k) {
+            a.offset[k] = L.offset[k];
+        }
+        plan->launches.push_back(a);
+        plan->grids.push_back(1);
+        return INFINI_STATUS_SUCCESS;
+    }
+    // Kernel dims [kd0, nd): as many innermost dims as fit kMaxDims and
+    // 31-bit indexing; the dim before them may be cut into chunks; the dims
+    // before that are enumerated here, one launch per index.
+    size_t kd0 = nd;
+    uint64_t prod = 1;
+    while (kd0 > 0 && nd - kd0 < (size_t)kMaxDims && L.shape[kd0 - 1] <= kMaxLaunchElems / prod) {
+        prod *= L.shape[--kd0];
+    }
+    const bool split = kd0 > 0 && nd - kd0 < (size_t)kMaxDims;
+    const size_t hd = split ? kd0 - 1 : kd0; // host dims [0, hd)
+    const uint64_t chunk = split ? kMaxLaunchElems / prod : 0;
+    const size_t split_len = split ? L.shape[kd0 - 1] : 1;
+    const size_t nchunks = split ? (split_len + chunk - 1) / chunk : 1;
+
+    size_t nhost = 1;
+    for (size_t d = 0; d < hd; ++d) {
+        nhost *= L.shape[d];
+        INFINI_REQUIRE(nhost * nchunks <= kMaxLaunches, INFINI_STATUS_NOT_IMPLEMENTED);
+    }
+    INFINI_REQUIRE(nhost * nchunks <= kMaxLaunches, INFINI_STATUS_NOT_IMPLEMENTED);
+
+    std::vector<size_t> idx(hd, 0);
+    for (size_t hcount = 0; hcount < nhost; ++hcount) {
+        int64_t base[kMaxOperands] = {};
+        for (size_t k = 0; k < nops; ++k) {
+            base[k] = L.offset[k];
+            for (size_t d = 0; d < hd; ++d) {
+                base[k] += (int64_t)idx[d] * L.strides[k][d];
+            }
+        }
+        for (size_t c = 0; c < nchunks; ++c) {
+            StridedArgs a{};
+            size_t kd = 0;
+            uint64_t numel = 1;
+            if (split) {
+                uint64_t begin = c * chunk, len = std::min<uint64_t>(chunk, split_len - begin);
+                a.size[kd] = FastDiv((uint32_t)len);
+                for (size_t k = 0; k < nops; ++k) {
+                    a.stride[kd][k] = L.strides[k][kd0 - 1];
+                    a.offset[k] = base[k] + (int64_t)begin * L.strides[k][kd0 - 1];
+                }
+                numel *= len;
+                ++kd;
+            } else {
+                for (size_t k = 0; k < nops; ++k) {
+                    a.offset[k] = base[k];
+                }
+            }
+            for (size_t d = kd0; d < nd; ++d, ++kd) {
+                a.size[kd] = FastDiv((uint32_t)L.shape[d]);
+                for (size_t k = 0; k < nops; ++k) {
+                    a.stride[kd][k] = L.strides[k][d];
+                }
+                numel *= L.shape[d];
+            }
+            a.ndim = (uint32_t)kd;
+            a.numel = (uint32_t)numel;
+            plan->launches.push_back(a);
+            plan->grids.push_back(gridFor((numel + kUnroll - 1) / kUnroll, plan->block, h, occ.strided));
+        }
+        for (size_t d = hd; d-- > 0;) { // odometer
+            if (++idx[d] < L.shape[d]) {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    planStridedVec(info, h, occ, plan);
+    return INFINI_STATUS_SUCCESS;
+}
+
+} // namespace
+
+infiniStatus_t makePlan(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
+    plan->nops = info.ninputs + 1;
+    plan->elem_size = dtypeSize(info.dtype);
+    plan->numel = info.numel;
+    if (info.numel == 0) {
+        plan->path = Path::Contiguous; // never launched
+        return INFINI_STATUS_SUCCESS;
+    }
+    if (info.contiguous) {
+        plan->path = Path::Contiguous;
+        for (size_t k = 0; k < plan->nops; ++k) {
+            plan->offset[k] = info.layout.offset[k];
+        }
+        const uint64_t per_vec = 16 / plan->elem_size;
+        const uint64_t nvec = (info.numel + per_vec - 1) / per_vec;
+        const uint64_t wave = (uint64_t)std::max(1, h.sm_count) * std::max(1, occ.contiguous_vec1) * plan->block;
+        plan->vec_unrolled = nvec > wave;
+        plan->grid_vec = plan->vec_unrolled ? gridFor((nvec + kUnroll - 1) / kUnroll, plan->block, h, occ.contiguous_vec)
+                                            : gridFor(nvec, plan->block, h, occ.contiguous_vec1);
+        plan->grid_scalar = gridFor((info.numel + kUnroll - 1) / kUnroll, plan->block, h, occ.contiguous_scalar);
+        return INFINI_STATUS_SUCCESS;
+    }
+    if (planTiled(info, h, occ, plan)) {
+        return INFINI_STATUS_SUCCESS;
+    }
+    return planStrided(info, h, occ, plan);
+}
+
+infiniStatus_t NvidiaDescriptor::calculate(void *out, const void *const *inputs, void *stream) const {
+    ScopedCudaDevice device(device_id);
+    INFINI_TRY(device.status());
+    return fn(plan, out, inputs, stream);
+}
+
+} // namespace infini::elementwise::nvidia

@@ -1,0 +1,491 @@
+"""Mul: c = a * b on CPU and NVIDIA against a float64 NumPy reference.
+
+The reference's layouts out of place and in place on a and on b, F64 and the
+integers (wrap-around, exact), NumPy broadcasting, transposed and reversed
+operands, odd sizes, misaligned starts, empty tensors, scalars, many dims, and
+every error status through the C ABI and through Python.
+"""
+import numpy as np
+import pytest
+
+import infiniop_py as ip
+from infiniop_py._ffi import ffi, lib
+from conftest import DEVICES, poisoned, to_host
+
+BF16 = ip.bfloat16
+FLOATS = [np.float16, np.float32, BF16]
+INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+TOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 1e-5, BF16: 1e-2, np.dtype(np.float64): 1e-12}
+
+
+def _contig(shape):
+    strides, step = [], 1
+    for s in reversed(shape):
+        strides.insert(0, step)
+        step *= max(s, 1)
+    return tuple(strides)
+
+
+def _random(rng, n, dtype):
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return rng.integers(info.min, info.max, size=n, dtype=dtype, endpoint=True)
+    return rng.uniform(-2.0, 2.0, size=n).astype(dtype)
+
+
+def operand(rng, shape, strides, dtype, device, lead=0):
+    """A random array of `shape` with element `strides` (None: contiguous),
+    starting `lead` elements into its buffer. Returns (array, logical values)."""
+    dtype = np.dtype(dtype)
+    shape = tuple(shape)
+    strides = _contig(shape) if strides is None else tuple(strides)
+    if all(shape):
+        span = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, strides))
+    else:
+        span = 1
+    offset = lead + sum((n - 1) * -s for n, s in zip(shape, strides) if s < 0 and n > 0)
+    backing = _random(rng, span + lead, dtype)
+    view = np.lib.stride_tricks.as_strided(backing[offset:], shape, [s * dtype.itemsize for s in strides])
+    values = np.array(view)
+    if device == "cpu":
+        return view, values
+    return ip.DeviceArray.from_numpy(backing).view(shape, strides, offset), values
+
+
+def check(out, a_vals, b_vals, dtype):
+    got = to_host(out)
+    # Extra leading input dims of size 1 (allowed) do not reach the output.
+    a_vals = a_vals.reshape(a_vals.shape[max(0, a_vals.ndim - got.ndim):])
+    b_vals = b_vals.reshape(b_vals.shape[max(0, b_vals.ndim - got.ndim):])
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu":
+        with np.errstate(over="ignore"):
+            ref = np.broadcast_to(a_vals * b_vals, got.shape)
+        np.testing.assert_array_equal(got, ref)
+        return
+    ref = np.broadcast_to(a_vals.astype(np.float64) * b_vals.astype(np.float64), got.shape)
+    assert not np.isnan(got.astype(np.float64)).any(), "unwritten (poisoned) elements"
+    tol = TOL[dtype]
+    np.testing.assert_allclose(got.astype(np.float64), ref, rtol=tol, atol=tol)
+
+
+def run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides=None, inplace=None):
+    """a_spec/b_spec: (shape, strides) or (shape, strides, lead)."""
+    a, av = operand(rng, *a_spec[:2], dtype, device, *a_spec[2:])
+    b, bv = operand(rng, *b_spec[:2], dtype, device, *b_spec[2:])
+    if inplace == "a":
+        c = a
+    elif inplace == "b":
+        c = b
+    else:
+        c, _ = poisoned(c_shape, dtype, device, c_strides)
+    result = ip.mul(a, b, out=c)
+    assert result is c
+    check(c, av, bv, dtype)
+
+
+# ---- the reference's layouts: shape, a strides, b strides, c strides ----
+
+REF_CASES = [
+    ((13, 4), None, None, None),
+    ((13, 4), (10, 1), (10, 1), (10, 1)),
+    ((13, 4), (0, 1), None, None),
+    ((13, 4, 4), None, None, None),
+    ((13, 4, 4), (20, 4, 1), (20, 4, 1), (20, 4, 1)),
+    ((13, 4, 4), (4, 0, 1), (0, 4, 1), None),
+    ((16, 5632), None, None, None),
+    ((16, 5632), (13312, 1), (13312, 1), (13312, 1)),
+    ((4, 4, 5632), None, None, None),
+    ((4, 4, 5632), (45056, 5632, 1), (45056, 5632, 1), (45056, 5632, 1)),
+]
+
+
+def _has_zero_stride(shape, strides):
+    return strides is not None and any(s == 0 and n > 1 for n, s in zip(shape, strides))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("inplace", [None, "a", "b"], ids=["out", "inplace_a", "inplace_b"])
+@pytest.mark.parametrize("shape,sa,sb,sc", REF_CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}-{c[3]}" for c in REF_CASES])
+def test_reference_layouts(rng, device, dtype, inplace, shape, sa, sb, sc):
+    target = {"a": sa, "b": sb}.get(inplace)
+    if inplace and _has_zero_stride(shape, target):
+        # A broadcast operand cannot be the output.
+        a, _ = operand(rng, shape, sa, dtype, device)
+        b, _ = operand(rng, shape, sb, dtype, device)
+        with pytest.raises(ip.BadTensorStrides):
+            ip.mul(a, b, out=a if inplace == "a" else b)
+        return
+    run_case(rng, device, dtype, shape, (shape, sa), (shape, sb), sc, inplace)
+
+
+# ---- more dtypes ----
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float64] + INTS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape,sa,sb,sc", [REF_CASES[0], REF_CASES[4], REF_CASES[5], REF_CASES[7]],
+                         ids=["contiguous", "padded", "broadcast", "row_stride"])
+def test_f64_and_integers(rng, device, dtype, shape, sa, sb, sc):
+    run_case(rng, device, dtype, shape, (shape, sa), (shape, sb), sc)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", INTS, ids=lambda d: np.dtype(d).name)
+def test_integers_in_place_and_transposed(rng, device, dtype):
+    run_case(rng, device, dtype, (37, 41), ((37, 41), None), ((37, 41), None), inplace="a")
+    run_case(rng, device, dtype, (37, 41), ((37, 41), (1, 37)), ((41,), None))
+
+
+def _scaled(x, scale, device):
+    if device == "cpu":
+        x *= x.dtype.type(scale)
+        return x
+    host = (x.to_numpy().astype(np.float32) * np.float32(scale)).astype(x.dtype)
+    return ip.DeviceArray.from_numpy(host)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype,scale", [(np.float16, 1.0), (np.float16, 1e-3), (BF16, 1.0), (BF16, 1e-19)],
+                         ids=["float16", "float16-subnormal", "bfloat16", "bfloat16-subnormal"])
+def test_half_rounded_once(rng, device, dtype, scale):
+    """The product of two 16-bit floats is exact in F32: one rounding gives
+    exactly NumPy's float64 product cast to the dtype (subnormal results too)."""
+    a, _ = operand(rng, (4099,), None, dtype, device)
+    b, _ = operand(rng, (4099,), None, dtype, device)
+    a, b = _scaled(a, scale, device), _scaled(b, scale, device)
+    av, bv = to_host(a), to_host(b)
+    out = ip.mul(a, b)
+    ref = (av.astype(np.float64) * bv.astype(np.float64)).astype(np.float32).astype(dtype)
+    np.testing.assert_array_equal(to_host(out).view(np.uint16), ref.view(np.uint16))
+
+
+# ---- broadcasting, transposes, odd sizes, alignment ----
+
+BROADCASTS = [
+    ((8, 7, 5), ((8, 1, 5), None), ((1, 7, 1), None)),
+    ((8, 7, 5), ((5,), None), ((8, 7, 5), None)),
+    ((8, 7, 5), ((7, 1), None), ((8, 1, 1), None)),
+    ((3, 4), ((), None), ((3, 4), None)),
+    ((64, 300), ((64, 300), None), ((64, 1), None)),
+    ((2, 3, 4), ((1, 1, 2, 3, 4), None), ((4,), None)),  # extra leading dims of size 1
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float16], ids=["float32", "float16"])
+@pytest.mark.parametrize("c_shape,a_spec,b_spec", BROADCASTS, ids=[str(b[1][0]) + "x" + str(b[2][0])
+                                                                    for b in BROADCASTS])
+def test_numpy_broadcasting(rng, device, dtype, c_shape, a_spec, b_spec):
+    run_case(rng, device, dtype, c_shape, a_spec, b_spec)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_functional_allocates_broadcast_shape(rng, device):
+    a, av = operand(rng, (8, 1, 5), None, np.float32, device)
+    b, bv = operand(rng, (1, 7, 1), None, np.float32, device)
+    out = ip.mul(a, b)
+    assert tuple(out.shape) == (8, 7, 5)
+    check(out, av, bv, np.float32)
+
+
+TRANSPOSES = [
+    # c shape, (a shape, a strides), (b shape, b strides), c strides
+    ((67, 45), ((67, 45), (1, 67)), ((67, 45), None), None),            # a transposed
+    ((67, 45), ((67, 45), (1, 67)), ((67, 45), (1, 67)), None),         # both transposed
+    ((67, 45), ((67, 45), None), ((67, 45), None), (1, 67)),            # output transposed
+    ((3, 40, 50), ((3, 40, 50), (2000, 1, 40)), ((50,), None), None),   # batched, b broadcast
+    ((130, 257), ((130, 257), (1, 130)), ((130, 1), None), None),       # partial tiles, broadcast b
+    ((5, 33, 6), ((5, 33, 6), (1, 30, 5)), ((5, 33, 6), None), None),   # a's unit dim outermost
+    ((40, 50), ((40, 50), (-1, 40)), ((40, 50), None), None),           # transposed and reversed
+    ((40, 50), ((40, 50), (50, -1)), ((40, 50), (-50, 1)), None),       # reversed rows / columns
+    ((40, 50), ((40, 50), None), ((40, 50), None), (-50, -1)),          # output reversed
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64, np.int16],
+                         ids=["float32", "float16", "float64", "int16"])
+@pytest.mark.parametrize("c_shape,a_spec,b_spec,c_strides", TRANSPOSES, ids=[str(i) for i in range(len(TRANSPOSES))])
+def test_transposed_and_reversed(rng, device, dtype, c_shape, a_spec, b_spec, c_strides):
+    run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
+
+
+ROWS = [
+    # rows contiguous inside, strided or broadcast across (the GPU's vector form of the strided path)
+    ((64, 48), ((64, 48), (64, 1)), ((64, 1), None), None),
+    ((64, 48), ((64, 48), (64, 1), 1), ((64, 1), None), None),        # a misaligned: scalar form
+    ((5, 7, 32), ((7, 32), None), ((5, 1, 32), None), (512, 64, 1)),  # padded output rows
+    ((1000,), ((1000,), None), ((), None), None),                      # scalar times a vector
+    ((3, 160), ((3, 160), (-160, 1)), ((3, 160), (320, 1)), None),     # reversed rows
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.uint8, np.int16],
+                         ids=["f16", "f32", "f64", "u8", "i16"])
+@pytest.mark.parametrize("c_shape,a_spec,b_spec,c_strides", ROWS, ids=[str(i) for i in range(len(ROWS))])
+def test_row_layouts(rng, device, dtype, c_shape, a_spec, b_spec, c_strides):
+    run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8], ids=["f16", "f32", "f64", "i8"])
+@pytest.mark.parametrize("n", [1, 7, 99, 4097, 100003])
+def test_odd_sizes(rng, device, dtype, n):
+    run_case(rng, device, dtype, (n,), ((n,), None), ((n,), None))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32], ids=["f16", "f32"])
+def test_large_contiguous(rng, device, dtype):
+    """More vectors than one wave of GPU threads: the unrolled contiguous kernel."""
+    n = 3_000_017
+    run_case(rng, device, dtype, (n,), ((n,), None), ((n,), None))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int8], ids=["f16", "f32", "i8"])
+@pytest.mark.parametrize("leads", [(1, 0), (0, 3), (1, 1), (5, 2)], ids=str)
+def test_misaligned_starts(rng, device, dtype, leads):
+    n = 4133
+    a, av = operand(rng, (n,), None, dtype, device, lead=leads[0])
+    b, bv = operand(rng, (n,), None, dtype, device, lead=leads[1])
+    c, _ = poisoned((n,), dtype, device)
+    if device != "cpu":
+        c = c.view((n - 1,), (1,), 1)  # the output misaligned too
+        a = a.view((n - 1,), (1,), 1)
+        b = b.view((n - 1,), (1,), 1)
+        av, bv = av[1:], bv[1:]
+    else:
+        c, a, b, av, bv = c[1:], a[1:], b[1:], av[1:], bv[1:]
+    ip.mul(a, b, out=c)
+    check(c, av, bv, dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_many_dims_unmergeable(rng, device):
+    """More dims than a GPU kernel indexes at once: split into launches."""
+    shape = (2, 3, 2, 3, 2, 3, 2, 3)
+    perm = np.arange(8)[::-1]
+    strides = tuple(int(s) for s in np.array(_contig(tuple(np.array(shape)[perm])))[np.argsort(perm)])
+    run_case(rng, device, np.float32, shape, (shape, strides), (shape, None))
+    run_case(rng, device, np.float32, shape, (shape, None), (shape, None), strides)  # permuted output
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("shape", [(0,), (3, 0, 4), (0, 5)])
+def test_empty(rng, device, shape):
+    a, _ = operand(rng, shape, None, np.float32, device)
+    b, _ = operand(rng, shape, None, np.float32, device)
+    out = ip.mul(a, b)
+    assert tuple(out.shape) == shape
+
+
+def test_empty_accepts_null_pointers():
+    with Descs(((0, 4), None), ((0, 4), None), ((0, 4), None)) as d:
+        op = _create_op(d)
+        assert lib.infiniopMul(op, ffi.NULL, 0, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL) == 0
+        assert lib.infiniopDestroyMulDescriptor(op) == 0
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float32, BF16, np.int64], ids=["f32", "bf16", "i64"])
+def test_scalars(rng, device, dtype):
+    run_case(rng, device, dtype, (), ((), None), ((), None))
+    run_case(rng, device, dtype, (1, 1), ((), None), ((1,), None))
+
+
+@pytest.mark.gpu
+def test_torch_tensors():
+    torch = pytest.importorskip("torch")
+    for dtype in (torch.float16, torch.bfloat16, torch.float32, torch.int32):
+        a = (torch.rand(33, 65, device="cuda") * 100).to(dtype)
+        b = (torch.rand(65, device="cuda") * 100).to(dtype)
+        out = ip.mul(a, b)
+        torch.cuda.synchronize()
+        assert isinstance(out, torch.Tensor)
+        assert torch.equal(out, a * b), dtype
+        c = torch.empty(65, 33, device="cuda", dtype=dtype).t()
+        ip.mul(a.t().contiguous().t(), b, out=c)  # transposed a and c
+        torch.cuda.synchronize()
+        assert torch.equal(c, a * b)
+
+
+@pytest.mark.gpu
+def test_stream_argument(rng):
+    from cuda.core import Device
+    dev = Device(0)
+    dev.set_current()
+    stream = dev.create_stream()
+    a, av = operand(rng, (1000,), None, np.float32, "nvidia")
+    b, bv = operand(rng, (1000,), None, np.float32, "nvidia")
+    out = ip.DeviceArray.empty((1000,), np.float32, 0, stream)
+    ip.mul(a, b, out=out, stream=stream)
+    stream.sync()
+    check(out, av, bv, np.float32)
+
+
+def test_descriptor_cached_by_layout(rng):
+    from infiniop_py.ops import _base
+    a, _ = operand(rng, (5, 6), None, np.float32, "cpu")
+    ip.mul(a, a)
+    n = len(_base._cache("descriptors"))
+    ip.mul(a, a)
+    ip.mul(a + 1, a)
+    assert len(_base._cache("descriptors")) == n
+
+
+def test_descriptor_object(rng):
+    a, av = operand(rng, (4, 5), None, np.float32, "cpu")
+    b, bv = operand(rng, (5,), None, np.float32, "cpu")
+    c = np.full((4, 5), np.nan, np.float32)
+    with ip.Handle("cpu") as h, ip.TensorDescriptor((4, 5), None, np.float32) as tc, \
+            ip.TensorDescriptor((4, 5), None, np.float32) as ta, ip.TensorDescriptor((5,), None, np.float32) as tb:
+        op = ip.Mul(h, tc, ta, tb)
+    assert op.workspace_size == 0
+    op(c, a, b)
+    check(c, av, bv, np.float32)
+    op.close()
+    op.close()
+
+
+# ---- errors through the C ABI ----
+
+class Descs:
+    """Tensor descriptors for (c, a, b) from (shape, strides[, dtype]) specs."""
+
+    def __init__(self, *specs, dtype=13):
+        self.ptrs = []
+        for spec in specs:
+            shape, strides = spec[0], spec[1]
+            dt = spec[2] if len(spec) > 2 else dtype
+            raw = ffi.new("infiniopTensorDescriptor_t *")
+            shape_c = ffi.new("size_t[]", list(shape)) if shape else ffi.NULL
+            strides_c = ffi.new("ptrdiff_t[]", list(strides)) if strides is not None and shape else ffi.NULL
+            assert lib.infiniopCreateTensorDescriptor(raw, len(shape), shape_c, strides_c, dt) == 0
+            self.ptrs.append(raw[0])
+        self.handle_p = ffi.new("infiniopHandle_t *")
+        assert lib.infiniopCreateHandle(self.handle_p) == 0  # the thread's current device: CPU
+        self.handle = self.handle_p[0]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for p in self.ptrs:
+            lib.infiniopDestroyTensorDescriptor(p)
+        lib.infiniopDestroyHandle(self.handle)
+
+
+def _create_status(d):
+    raw = ffi.new("infiniopMulDescriptor_t *")
+    status = lib.infiniopCreateMulDescriptor(d.handle, raw, *d.ptrs)
+    if status == 0:
+        lib.infiniopDestroyMulDescriptor(raw[0])
+    return status
+
+
+def _create_op(d):
+    raw = ffi.new("infiniopMulDescriptor_t *")
+    assert lib.infiniopCreateMulDescriptor(d.handle, raw, *d.ptrs) == 0
+    return raw[0]
+
+
+S_OK, S_BAD_PARAM, S_NULL, S_DTYPE, S_SHAPE, S_STRIDES = 0, 3, 4, 10, 11, 12
+
+
+@pytest.mark.parametrize("specs,status", [
+    ((((3, 4), None), ((3, 4), None), ((3, 4), None)), S_OK),
+    ((((3, 4), None), ((3, 4), None, 12), ((3, 4), None)), S_DTYPE),     # a F16, c F32
+    ((((3, 4), None, 12), ((3, 4), None), ((3, 4), None, 12)), S_DTYPE),  # c, b F16, a F32
+    ((((3, 4), None, 2), ((3, 4), None, 2), ((3, 4), None, 2)), S_DTYPE),  # BOOL unsupported
+    ((((3, 4), None, 16), ((3, 4), None, 16), ((3, 4), None, 16)), S_DTYPE),  # C32 unsupported
+    ((((3, 4), None, 11), ((3, 4), None, 11), ((3, 4), None, 11)), S_DTYPE),  # F8 unsupported
+    ((((3, 4), None), ((3, 5), None), ((3, 4), None)), S_SHAPE),
+    ((((3, 4), None), ((4, 4), None), ((3, 4), None)), S_SHAPE),
+    ((((3, 4), None), ((2, 3, 4), None), ((3, 4), None)), S_SHAPE),      # a has a higher rank
+    ((((3, 1), None), ((3, 4), None), ((3, 4), None)), S_SHAPE),         # c smaller than a
+    ((((3, 0), None), ((3, 2), None), ((3, 0), None)), S_SHAPE),
+    ((((1,), None), ((0,), None), ((1,), None)), S_SHAPE),
+    ((((3, 4), (0, 1)), ((3, 4), None), ((3, 4), None)), S_STRIDES),     # c broadcast
+    ((((3, 4), (2, 1)), ((3, 4), None), ((3, 4), None)), S_STRIDES),     # c overlaps itself
+    ((((3, 4), (1, 1)), ((3, 4), None), ((3, 4), None)), S_STRIDES),
+    ((((3, 4), (4, 1)), ((3, 4), (0, 0)), ((3, 4), (-4, -1))), S_OK),    # inputs may do anything
+    ((((1, 4), (0, 1)), ((1, 4), None), ((1, 4), None)), S_OK),          # zero stride on a size-1 dim
+])
+def test_create_statuses(specs, status):
+    with Descs(*specs) as d:
+        assert _create_status(d) == status
+
+
+def test_null_pointers():
+    with Descs(((3, 4), None), ((3, 4), None), ((3, 4), None)) as d:
+        raw = ffi.new("infiniopMulDescriptor_t *")
+        c, a, b = d.ptrs
+        assert lib.infiniopCreateMulDescriptor(ffi.NULL, raw, c, a, b) == S_NULL
+        assert lib.infiniopCreateMulDescriptor(d.handle, ffi.NULL, c, a, b) == S_NULL
+        assert lib.infiniopCreateMulDescriptor(d.handle, raw, ffi.NULL, a, b) == S_NULL
+        assert lib.infiniopCreateMulDescriptor(d.handle, raw, c, ffi.NULL, b) == S_NULL
+        assert lib.infiniopCreateMulDescriptor(d.handle, raw, c, a, ffi.NULL) == S_NULL
+        op = _create_op(d)
+        size = ffi.new("size_t *")
+        assert lib.infiniopGetMulWorkspaceSize(op, size) == 0 and size[0] == 0
+        assert lib.infiniopGetMulWorkspaceSize(op, ffi.NULL) == S_NULL
+        assert lib.infiniopGetMulWorkspaceSize(ffi.NULL, size) == S_NULL
+        buf = np.ones(12, np.float32)
+        p = ffi.cast("void *", buf.ctypes.data)
+        assert lib.infiniopMul(op, ffi.NULL, 0, p, p, p, ffi.NULL) == 0
+        assert lib.infiniopMul(ffi.NULL, ffi.NULL, 0, p, p, p, ffi.NULL) == S_NULL
+        assert lib.infiniopMul(op, ffi.NULL, 0, ffi.NULL, p, p, ffi.NULL) == S_NULL
+        assert lib.infiniopMul(op, ffi.NULL, 0, p, ffi.NULL, p, ffi.NULL) == S_NULL
+        assert lib.infiniopMul(op, ffi.NULL, 0, p, p, ffi.NULL, ffi.NULL) == S_NULL
+        assert lib.infiniopDestroyMulDescriptor(op) == 0
+        assert lib.infiniopDestroyMulDescriptor(ffi.NULL) == S_NULL
+
+
+def test_descriptor_of_another_operator_is_refused():
+    """BAD_PARAM: a Mul descriptor handed to another operator's Destroy, when that operator exists."""
+    name = "infiniopDestroyLPNormDescriptor"
+    try:
+        destroy_other = getattr(lib, name)
+    except (AttributeError, NotImplementedError):
+        pytest.skip(f"{name} is not in this build")
+    with Descs(((3, 4), None), ((3, 4), None), ((3, 4), None)) as d:
+        op = _create_op(d)
+        assert destroy_other(op) == S_BAD_PARAM
+        assert lib.infiniopDestroyMulDescriptor(op) == 0
+
+
+def test_descriptors_may_be_destroyed_after_create(rng):
+    with Descs(((6, 7), None), ((6, 7), None), ((7,), None)) as d:
+        op = _create_op(d)
+        for p in d.ptrs:
+            lib.infiniopDestroyTensorDescriptor(p)
+        d.ptrs = []
+        a = _random(rng, 42, np.float32).reshape(6, 7)
+        b = _random(rng, 7, np.float32)
+        c = np.full((6, 7), np.nan, np.float32)
+        cp = lambda x: ffi.cast("void *", x.ctypes.data)  # noqa: E731
+        assert lib.infiniopMul(op, ffi.NULL, 0, cp(c), cp(a), cp(b), ffi.NULL) == 0
+        assert lib.infiniopDestroyMulDescriptor(op) == 0
+        check(c, a, b, np.float32)
+
+
+# ---- errors through Python ----
+
+def test_python_errors(rng):
+    a = _random(rng, 12, np.float32).reshape(3, 4)
+    with pytest.raises(ip.BadTensorDtype) as info:
+        ip.mul(a, a.astype(np.float64))
+    assert "infiniopCreateMulDescriptor" in str(info.value) and "(3, 4)" in str(info.value)
+    with pytest.raises(ip.BadTensorDtype):
+        ip.mul(a.astype(np.bool_), a.astype(np.bool_))
+    with pytest.raises(ip.BadTensorShape):
+        ip.mul(a, a, out=np.empty((4, 3), np.float32))
+    with pytest.raises(ValueError):  # not broadcastable: NumPy says so before the C call
+        ip.mul(a, a[:, :3])
+    out = np.lib.stride_tricks.as_strided(np.empty(4, np.float32), (3, 4), (0, 4))
+    with pytest.raises(ip.BadTensorStrides):
+        ip.mul(a, a, out=out)
