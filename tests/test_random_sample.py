@@ -23,7 +23,8 @@ def reference(logits, random_val, topp, topk, temperature, *, details=False):
     """Float64 reference of the definition (the parameters as the C ABI sees them,
     rounded to float32), with our rules for non-finite logits: NaN sorts below
     -inf; NaN and -inf weigh 0; a +inf maximum or no finite logit gives the argmax."""
-    v = np.asarray(logits).astype(np.float64).reshape(-1)
+    with np.errstate(invalid="ignore"):  # NaN patterns of ml_dtypes' bfloat16
+        v = np.asarray(logits).astype(np.float64).reshape(-1)
     n = v.size
     nan = np.isnan(v)
     order = np.lexsort((np.arange(n), nan, -np.where(nan, -np.inf, v)))
@@ -227,6 +228,20 @@ def test_argmax_long_rows(device, rdtype, rng):
     got = to_host(out)
     assert [int(g) for g in got] == [reference(logits[b], *params[b]) for b in range(batch)]
     assert int(got[1]) == 17 and int(got[2]) == 0
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, ip.bfloat16], ids=["f16", "bf16"])
+def test_argmax_any_bit_pattern(device, dtype, rng):
+    # Random 16-bit patterns: NaNs of both signs, infinities, -0, subnormals.
+    for n in (33, 1000, 20000):
+        bits = rng.integers(0, 1 << 16, n, dtype=np.uint16)
+        bits[rng.integers(0, n, 3)] = 0x8000  # -0
+        logits = bits.view(dtype)
+        for params in [(0.0, 1.0, 0, 1.0), (0.5, 1.0, 0, 1.0), (0.5, 0.9, 40, 1.0)]:
+            assert_sample(sample(logits, params, device), logits, params, device)
+    logits = np.array([0x8000, 0x0000, 0x8000], np.uint16).view(dtype)  # -0, +0, -0: all equal
+    assert sample(logits, (0.0, 1.0, 0, 1.0), device) == 0
 
 
 # ---- GPU against CPU ----

@@ -46,21 +46,84 @@ inline double weightOf(double v, double vmax, double temperature) {
     return std::exp((v - vmax) / temperature);
 }
 
-// Argmax with NaN below everything and the lowest index among equals.
+// Argmax with NaN below everything and the lowest index among equals: the
+// largest non-NaN value in one branch-free (vectorisable) pass, then its first
+// index; a row without any non-NaN value gives 0.
 template <class T>
 size_t argmax(const T *row, size_t n, double *vmax) {
-    size_t best = 0;
-    double bv = (double)widen(row[0]);
-    for (size_t i = 1; i < n; ++i) {
-        const double v = (double)widen(row[i]);
-        if (v > bv || (std::isnan(bv) && !std::isnan(v))) {
-            bv = v;
-            best = i;
+    using C = infini::cpu::ComputeType<T>;
+    constexpr size_t L = 16; // independent lanes: no serial dependency, vectorisable
+    C lane[L];
+    for (size_t k = 0; k < L; ++k) {
+        lane[k] = -std::numeric_limits<C>::infinity();
+    }
+    size_t i = 0;
+    for (; i + L <= n; i += L) {
+        for (size_t k = 0; k < L; ++k) {
+            const C v = widen(row[i + k]);
+            lane[k] = v > lane[k] ? v : lane[k]; // NaN never wins
         }
     }
-    *vmax = bv;
-    return best;
+    C m = -std::numeric_limits<C>::infinity();
+    for (; i < n; ++i) {
+        const C v = widen(row[i]);
+        m = v > m ? v : m;
+    }
+    for (size_t k = 0; k < L; ++k) {
+        m = lane[k] > m ? lane[k] : m;
+    }
+    for (i = 0; i < n; ++i) {
+        if ((C)widen(row[i]) == m) {
+            *vmax = (double)m;
+            return i;
+        }
+    }
+    *vmax = std::numeric_limits<double>::quiet_NaN(); // every logit is NaN
+    return 0;
 }
+
+// The 16-bit floats: the same argmax on integer order keys (NaN -> 0, -0 ->
+// +0), branch-free, so that no element is converted to float.
+template <class H>
+inline uint32_t key16(H h) {
+    constexpr uint32_t kInf = std::is_same_v<H, fp16_t> ? 0x7c00u : 0x7f80u;
+    const uint32_t u = h.bits;
+    // Arithmetic only (no branches to mispredict): flip all bits of negatives,
+    // the sign bit of positives; -0 (0x7fff after the flip) + 1 = +0's key; NaN -> 0.
+    const uint32_t k = (u ^ (((u >> 15) * 0x7fffu) | 0x8000u)) + (uint32_t)(u == 0x8000u);
+    return k * (uint32_t)((u & 0x7fffu) <= kInf);
+}
+template <class H>
+size_t argmax16(const H *row, size_t n, double *vmax) {
+    constexpr size_t L = 32;
+    uint32_t lane[L] = {};
+    size_t i = 0;
+    for (; i + L <= n; i += L) {
+        for (size_t k = 0; k < L; ++k) {
+            const uint32_t key = key16(row[i + k]);
+            lane[k] = key > lane[k] ? key : lane[k];
+        }
+    }
+    uint32_t m = 0;
+    for (; i < n; ++i) {
+        const uint32_t key = key16(row[i]);
+        m = key > m ? key : m;
+    }
+    for (size_t k = 0; k < L; ++k) {
+        m = lane[k] > m ? lane[k] : m;
+    }
+    for (i = 0; i < n; ++i) {
+        if (key16(row[i]) == m) {
+            break;
+        }
+    }
+    *vmax = (double)widen(row[i]); // NaN when every logit is NaN (then i == 0)
+    return i;
+}
+template <>
+size_t argmax<fp16_t>(const fp16_t *row, size_t n, double *vmax) { return argmax16(row, n, vmax); }
+template <>
+size_t argmax<bf16_t>(const bf16_t *row, size_t n, double *vmax) { return argmax16(row, n, vmax); }
 
 template <class T>
 size_t sampleRow(const T *row, size_t n, const Params &p, Entry *entries) {
