@@ -1,22 +1,31 @@
 #pragma once
-// RandomSample, NVIDIA backend: one CTA per row, no sort of the vocabulary.
+// RandomSample, NVIDIA backend: no sort of the vocabulary.
 //
-// Per row (all in one block, everything in shared memory, no workspace):
-//  1. One pass: the argmax (key, lowest index) and, when top-K selection is
-//     needed, the first radix level's count histogram. Argmax rows (and rows
-//     whose max is +inf or that have no finite logit) end here.
+// Rows longer than kChunk first get a prepass of several blocks per row
+// (prepassKernel): each split's argmax, the level-0 count histogram for a
+// top-K selection, and each split's (max, sum of weights); with only argmax
+// rows in a launch its last block per row writes the result and that is all.
+// Rows that sample from all n > kCap (top-p only) also get weightHistKernel:
+// level-0 count and weight histograms relative to the row's max.
+//
+// Then one block per row (sampleKernel, everything in shared memory):
+//  1. The argmax (key, lowest index): from the prepass, or one sweep (short
+//     rows, with the level-0 histogram). Argmax rows, and rows whose max is
+//     +inf or that have no finite logit, end here.
 //  2. Descent 1 (top-K): radix select over the order key (value bits, then
 //     reversed index bits so that ties go to the lower index) with 11-bit
 //     count histograms, until the set S of everything at or above the chosen
-//     bucket has either <= kCap elements (a superset of the top K, K <= kCap)
-//     or exactly K elements (K > kCap). Skipped when n <= kCap or K == n.
+//     bucket has <= kSortSmall (K <= kSortSmall) or <= kCap elements (a
+//     superset of the top K), or exactly K elements (K > kCap). Skipped when
+//     n <= kCap or K == n.
 //  3. If |S| > kCap (large K, or top-p without top-k), descent 2: radix
 //     select over the same digits on the cumulative weight inside S, to find
 //     the bucket that holds the threshold crossing, until it has <= kCap
 //     elements; the weight above it is the scan's base.
-//  4. One pass collects the candidates (and the total weight when top-p
-//     needs it), a bitonic sort of only those in shared memory, a block scan
-//     of their weights in F64, and the first position with c_i >= t.
+//  4. One sweep collects the candidates (a packed max/min test per 16-byte
+//     vector skips the rest), a bitonic sort of only those in shared memory,
+//     a block scan of their weights in F64, and the first position with
+//     c_i >= t.
 //
 // Weights: w = exp2((v - vmax) * (log2(e) / T)) in F32 (F64 logits: exp in
 // F64), accumulated in F64 everywhere. Exact ties (equal logits -> equal
@@ -820,7 +829,7 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__
     Prefix<K> p2;
     double base = 0.0;
     bool t_known = false;
-    double t = 0.0, total = 0.0;
+    double t = 0.0;
     if (s_size > (uint32_t)kCap) {
         for (int l = 0;; ++l) {
             Level lv;
