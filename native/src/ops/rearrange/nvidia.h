@@ -1,7 +1,7 @@
 #pragma once
 // Rearrange, NVIDIA backend: kernel parameters (passed by value) and the
 // launchers, one translation unit per copy-unit size.
-#include "fast_div.h"
+#include "../../common/fast_div.h"
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime.h>

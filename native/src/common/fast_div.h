@@ -1,15 +1,10 @@
 #pragma once
 // Division of 32-bit unsigned integers by a run-time-invariant divisor with a
 // multiply-high and shifts (Granlund & Montgomery 1994, fig. 4.1), valid for
-// every dividend and every divisor >= 1. Generic: any operator that
-// decomposes linear indices on the GPU could use it (candidate for common/).
+// every dividend and every divisor >= 1. Used by every kernel that turns a
+// linear index into coordinates.
+#include "host_device.h"
 #include <cstdint>
-
-#if defined(__CUDACC__)
-#define INFINI_HD __host__ __device__ __forceinline__
-#else
-#define INFINI_HD inline
-#endif
 
 namespace infini {
 
@@ -36,6 +31,13 @@ struct FastDivU32 {
         uint32_t t = (uint32_t)(((uint64_t)n * multiplier) >> 32);
 #endif
         return (t + ((n - t) >> shift1)) >> shift2;
+    }
+
+    // n / divisor, with n % divisor in `rem`.
+    INFINI_HD uint32_t divmod(uint32_t n, uint32_t &rem) const {
+        uint32_t q = div(n);
+        rem = n - q * divisor;
+        return q;
     }
 };
 
