@@ -1,7 +1,7 @@
 """RandomSample benchmark: ours against the sort-based PyTorch pipeline (sort,
 softmax, cumsum, searchsorted) and torch.argmax, on the same inputs, same run.
 
-    python3 bench/bench_random_sample.py [--device nvidia|cpu] [--eager] [--profile] [--json PATH]
+    python3 -m infiniop_py.bench.bench_random_sample [--device nvidia|cpu] [--eager] [--profile] [--json PATH]
 
 Times are medians of CUDA-event timings of a CUDA graph holding `PER_GRAPH`
 calls over rotating input buffers (more bytes than L2 holds), divided by
@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import infiniop_py as ip  # noqa: E402
-from bench import harness  # noqa: E402
+from infiniop_py.bench import harness  # noqa: E402
 
 PER_GRAPH = 20
 L2_BYTES = 60 << 20

@@ -1,7 +1,7 @@
 """Rearrange benchmark: the issue's layouts, ours against torch's copy_ on the
 same tensors, with the measured device-to-device copy bandwidth as roofline.
 
-    python3 bench/bench_rearrange.py [--device nvidia|cpu] [--json PATH]
+    python3 -m infiniop_py.bench.bench_rearrange [--device nvidia|cpu] [--json PATH]
 
 On NVIDIA (needs torch) our descriptor is called with raw pointers on torch's
 current stream against `dst.copy_(src)`; on the CPU against `np.copyto`. Every
@@ -13,14 +13,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
-import sys
 from typing import List, NamedTuple, Tuple
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench import harness  # noqa: E402
+from infiniop_py.bench import harness  # noqa: E402
 
 
 class Spec(NamedTuple):
