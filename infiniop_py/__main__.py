@@ -1,12 +1,10 @@
-"""python -m infiniop_py {info,demo}: what the library is and what it can do here."""
+"""python -m infiniop_py {info,demo,bench}: what the library is, what it can do here, and how fast."""
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-import time
 
-import numpy as np
 
 
 def _versions() -> dict:
@@ -92,6 +90,108 @@ def demo(args) -> int:
     return _demo.run(device)
 
 
+OPERATORS = ("rearrange", "mul", "lp_norm", "random_sample")
+
+
+def _progress(done: int, total: int, label: str) -> None:
+    """A one-line progress bar on stderr (stdout stays a clean table)."""
+    if not sys.stderr.isatty() and done < total:
+        print(f"[{done + 1}/{total}] {label}", file=sys.stderr, flush=True)
+        return
+    width = 30
+    filled = width * done // max(total, 1)
+    end = "\n" if done == total else ""
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[:50]:<50}", end=end, file=sys.stderr,
+          flush=True)
+
+
+def _git_commit() -> str:
+    import subprocess
+    from pathlib import Path
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parent, timeout=5)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def _plot(rows, path: str, device_label: str, roofline: float) -> bool:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("note: matplotlib is not installed; no plot written", file=sys.stderr)
+        return False
+    timed = [r for r in rows if r.ok]
+    labels = [f"{r.op}\n{r.case}" for r in timed]
+    ours = [r.gbps for r in timed]
+    base = [r.bytes_moved / (r.torch_us * 1e-6) / 1e9 if r.torch_us else 0.0 for r in timed]
+    fig, ax = plt.subplots(figsize=(max(8, 0.9 * len(timed)), 5))
+    xs = range(len(timed))
+    ax.bar([x - 0.2 for x in xs], ours, 0.4, label="infiniop-py")
+    ax.bar([x + 0.2 for x in xs], base, 0.4, label="PyTorch" if "nvidia" in device_label.lower() else "NumPy")
+    ax.axhline(roofline, color="k", linestyle="--", linewidth=1, label=f"copy roofline {roofline:.0f} GB/s")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("achieved GB/s (bytes read + written)")
+    ax.set_title(f"infiniop-py on {device_label}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return True
+
+
+def bench(args) -> int:
+    import datetime
+    import importlib
+
+    device = args.device or _best_device()
+    if device == "nvidia":
+        import importlib.util
+
+        if importlib.util.find_spec("torch") is None:  # timing uses CUDA events through torch
+            raise RuntimeError("the GPU benchmark times with torch's CUDA events: install torch")
+    from .bench import harness
+
+    import inspect
+
+    ops = args.op or list(OPERATORS)
+    cases = []
+    for op in ops:
+        module = importlib.import_module(f"infiniop_py.bench.bench_{op}")
+        kwargs = {"device": device}
+        if "quick" in inspect.signature(module.cases).parameters:
+            kwargs["quick"] = args.quick
+        cases.extend(module.cases(**kwargs))
+    rows = []
+    for i in range(len(cases)):
+        _progress(i, len(cases), f"{cases[i].op}: {cases[i].name}")
+        rows.append(harness.run_case(cases[i]))
+        cases[i] = None  # free its buffers before the next case
+    _progress(len(rows), len(rows), "done")
+    roofline = harness.copy_roofline_gbps() if device == "nvidia" else harness.host_copy_roofline_gbps()
+    label = harness.device_name() if device == "nvidia" else "CPU"
+    print(f"device: {label}; copy roofline {roofline:.0f} GB/s (read + write); commit {_git_commit()}; "
+          f"{datetime.date.today().isoformat()}")
+    print()
+    print(harness.markdown_table(rows, "PyTorch" if device == "nvidia" else "NumPy"))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": label, "device_kind": device, "date": datetime.datetime.now().isoformat(),
+                       "commit": _git_commit(), "roofline_gbps": roofline,
+                       "rows": [r.as_dict() for r in rows]}, f, indent=2, allow_nan=True)
+    if args.plot:
+        _plot(rows, args.plot, label, roofline)
+    wrong = [r for r in rows if not r.ok]
+    if wrong:
+        print(f"\n{len(wrong)} case(s) gave a wrong result and were not timed", file=sys.stderr)
+    return 1 if wrong else 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m infiniop_py", description=__doc__)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -102,6 +202,13 @@ def main(argv=None) -> int:
     p_demo = sub.add_parser("demo", help="run all four operators on the best device, checked against NumPy")
     p_demo.add_argument("--device", choices=("cpu", "nvidia"), help="default: NVIDIA if usable, else CPU")
     p_demo.set_defaults(func=demo)
+    p_bench = sub.add_parser("bench", help="benchmark the operators (against PyTorch on the GPU, NumPy on the CPU)")
+    p_bench.add_argument("--op", action="append", choices=OPERATORS, help="operator(s) to run (default: all)")
+    p_bench.add_argument("--device", choices=("cpu", "nvidia"), help="default: NVIDIA if usable, else CPU")
+    p_bench.add_argument("--quick", action="store_true", help="tiny sizes: checks that everything runs")
+    p_bench.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    p_bench.add_argument("--plot", metavar="FILE", help="write a PNG bar chart (needs matplotlib)")
+    p_bench.set_defaults(func=bench)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -54,7 +54,9 @@ class DeviceArray:
 
     @classmethod
     def from_numpy(cls, array, device_id: int = 0, stream=None) -> "DeviceArray":
-        host = np.ascontiguousarray(array)
+        host = np.asarray(array)
+        if not host.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d array 1-d)
+            host = host.copy(order="C")
         out = cls.empty(host.shape, host.dtype, device_id, stream)
         _cuda.memcpy(out.ptr, host.__array_interface__["data"][0], host.nbytes, stream_pointer(stream))
         return out
@@ -114,7 +116,9 @@ class DeviceArray:
 
     def copy_from_numpy(self, array, stream=None) -> None:
         """Fill from a host array of the same shape (this array must be contiguous)."""
-        host = np.ascontiguousarray(array, dtype=self.dtype)
+        host = np.asarray(array, dtype=self.dtype)
+        if not host.flags.c_contiguous:
+            host = host.copy(order="C")
         if host.shape != self.shape or self.strides != _contiguous_strides(self.shape):
             raise ValueError("copy_from_numpy needs a contiguous DeviceArray of the same shape")
         _cuda.memcpy(self.ptr, host.__array_interface__["data"][0], host.nbytes, stream_pointer(stream))

@@ -42,11 +42,12 @@ _TO_NUMPY = {
     Dtype.U32: np.dtype(np.uint32), Dtype.U64: np.dtype(np.uint64),
     Dtype.F8: np.dtype(ml_dtypes.float8_e4m3fn),
     Dtype.F16: np.dtype(np.float16), Dtype.F32: np.dtype(np.float32), Dtype.F64: np.dtype(np.float64),
-    Dtype.C32: np.dtype(np.complex64), Dtype.C64: np.dtype(np.complex128),
+    # The ABI counts a complex dtype's whole size: C64 is two F32, C128 two F64.
+    Dtype.C64: np.dtype(np.complex64), Dtype.C128: np.dtype(np.complex128),
     Dtype.BF16: bfloat16,
 }
 _FROM_NUMPY = {v: k for k, v in _TO_NUMPY.items()}
-_ITEMSIZE = {Dtype.BYTE: 1, Dtype.C16: 4, Dtype.C128: 16}
+_ITEMSIZE = {Dtype.BYTE: 1, Dtype.C16: 2, Dtype.C32: 4}
 
 
 def to_infini(dtype) -> Dtype:

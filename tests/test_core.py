@@ -1,6 +1,5 @@
 """The foundation: statuses and exceptions, tensor descriptors, handles, the
 runtime, object lifetimes, and the exported C ABI."""
-import ctypes
 import gc
 import os
 import shutil
@@ -79,7 +78,6 @@ def test_tensor_descriptor_validation_through_the_abi():
     assert _create(2, neg, ffi.NULL, 13) == 11
     strides = ffi.new("ptrdiff_t[]", [1 << 62, 1])
     assert _create(2, shape, strides, 13) == 12  # the strided span overflows
-    out = ffi.new("infiniopTensorDescriptor_t *")
     assert lib.infiniopCreateTensorDescriptor(ffi.NULL, 2, shape, ffi.NULL, 13) == 4
     assert lib.infiniopDestroyTensorDescriptor(ffi.NULL) == 4
     zero = ffi.new("size_t[]", [0, 5])

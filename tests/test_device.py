@@ -76,6 +76,8 @@ def test_device_array_round_trip(rng):
         assert np.array_equal(r.to_numpy(), host[::-1, 0])
     with pytest.raises(ValueError):
         d.view((10, 10), (10, 1))
+    scalar = ip.DeviceArray.from_numpy(np.array(7, np.int32))  # 0-d stays 0-d
+    assert scalar.shape == () and scalar.to_numpy().shape == () and int(scalar.to_numpy()) == 7
 
 
 @pytest.mark.gpu

@@ -28,11 +28,7 @@
 #include <cstddef>
 #include <initializer_list>
 
-#ifdef __CUDACC__
-#define INFINI_HD __host__ __device__ __forceinline__
-#else
-#define INFINI_HD inline
-#endif
+#include "../../common/host_device.h"
 
 namespace infini::elementwise {
 

@@ -24,11 +24,7 @@ struct alignas(16) Vec {
     T v[16 / sizeof(T)];
 };
 
-__device__ __forceinline__ uint32_t divmod(const FastDiv &f, uint32_t n, uint32_t &rem) {
-    uint32_t q = (__umulhi(n, f.mul) + n) >> f.shift;
-    rem = n - q * f.d;
-    return q;
-}
+__device__ __forceinline__ uint32_t divmod(const FastDiv &f, uint32_t n, uint32_t &rem) { return f.divmod(n, rem); }
 
 // op on compute values: F16/BF16 widened to float, rounded once back.
 template <class Op, class T, size_t... I>

@@ -16,6 +16,7 @@
 //               but some other dim with stride 1 (a transposed operand):
 //               32x32 tiles staged through shared memory so that every global
 //               access is coalesced
+#include "../../common/fast_div.h"
 #include "../../common/cuda/check.cuh"
 #include "elementwise.h"
 #include <cstdint>
@@ -29,18 +30,8 @@ constexpr int kMaxDims = 6;
 // Each launch indexes below this many elements in 32 bits.
 constexpr uint64_t kMaxLaunchElems = (uint64_t(1) << 31) - 1;
 
-// Division by a runtime constant below 2^31 through a multiply-high
-// (Granlund-Montgomery), valid for dividends below 2^31.
-struct FastDiv {
-    uint32_t d = 1, mul = 0, shift = 0;
-    FastDiv() = default;
-    explicit FastDiv(uint32_t divisor) : d(divisor) {
-        while ((uint64_t(1) << shift) < d) {
-            ++shift;
-        }
-        mul = (uint32_t)(((uint64_t(1) << 32) * ((uint64_t(1) << shift) - d)) / d + 1);
-    }
-};
+// Division by a runtime constant through a multiply-high (common/fast_div.h).
+using FastDiv = FastDivU32;
 
 // Kernel parameters of the strided path (passed by value).
 struct StridedArgs {

@@ -103,7 +103,7 @@ void planStridedVec(const Info &info, const InfiniopHandle &h, const Occupancy &
     const size_t nops = info.ninputs + 1;
     const uint32_t V = (uint32_t)(16 / plan->elem_size);
     const uint32_t in = a.ndim - 1;
-    if (a.size[in].d % V != 0 || a.stride[in][0] != 1) {
+    if (a.size[in].divisor % V != 0 || a.stride[in][0] != 1) {
         return;
     }
     StridedArgs v = a;
@@ -124,7 +124,7 @@ void planStridedVec(const Info &info, const InfiniopHandle &h, const Occupancy &
         }
         v.stride[in][k] = V;
     }
-    v.size[in] = FastDiv(a.size[in].d / V);
+    v.size[in] = FastDiv(a.size[in].divisor / V);
     v.numel = a.numel / V;
     plan->has_vec = true;
     plan->vec = v;

@@ -1,7 +1,8 @@
 """LPNorm benchmark: ours against torch.nn.functional.normalize on the same
 inputs (NumPy on the CPU), reported against the measured copy roofline.
 
-    python3 bench/bench_lp_norm.py [--device nvidia|cpu] [--json PATH] [--tune A;B;...] [--profile]
+    python3 -m infiniop_py.bench.bench_lp_norm [--device nvidia|cpu] [--json PATH] [--tune A;B;...] [--profile]
+    (or all operators: python3 -m infiniop_py bench --op lp_norm)
 
 Every case is checked against a float64 reference before it is timed
 (harness.run_case). Cases smaller than twice L2 rotate among buffer sets so
@@ -14,13 +15,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from typing import List
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-import infiniop_py as ip  # noqa: E402
-from bench import harness  # noqa: E402
+import infiniop_py as ip
+from infiniop_py.bench import harness
 
 GPU_CASES = [
     # name, shape, dtype, axis, p

@@ -1,7 +1,7 @@
 """Mul benchmark: ours against torch.mul(out=) on the same inputs (NumPy's
 multiply(out=) on the CPU), reported against the measured copy roofline.
 
-    python3 bench/bench_mul.py [--device nvidia|cpu] [--json PATH]
+    python3 -m infiniop_py.bench.bench_mul [--device nvidia|cpu] [--json PATH]
 
 Every case is checked before it is timed (harness.run_case). The latency case
 rotates among 16 buffer sets so that it is not timed out of L2, and is also
@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 from typing import List
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import infiniop_py as ip  # noqa: E402
-from bench import harness  # noqa: E402
+from infiniop_py.bench import harness  # noqa: E402
 
 GPU_CASES = [
     # name, c shape, a (shape, transposed), b shape, dtype name, buffer sets

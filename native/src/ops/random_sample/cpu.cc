@@ -1,0 +1,250 @@
+// RandomSample, CPU backend: argmax in one pass; sampling with a progressive
+// partial selection (nth_element + sort of a growing prefix of the order,
+// never the whole vocabulary unless the nucleus needs it), F64 accumulation.
+#include "../../common/cpu/parallel.h"
+#include "info.h"
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace infini::random_sample::cpu {
+namespace {
+
+using infini::cpu::widen;
+
+// An order-preserving key of a logit: larger value -> larger key; -0 == +0;
+// every NaN below -inf (key 0).
+inline uint64_t keyOf(double v) {
+    if (std::isnan(v)) {
+        return 0;
+    }
+    if (v == 0.0) {
+        v = 0.0;
+    }
+    uint64_t u;
+    std::memcpy(&u, &v, 8);
+    return (u >> 63) ? ~u : (u | (uint64_t(1) << 63));
+}
+
+// One element of the order: key descending, then index ascending.
+struct Entry {
+    uint64_t key;
+    uint32_t idx;
+    double value;
+};
+inline bool before(const Entry &a, const Entry &b) { return a.key != b.key ? a.key > b.key : a.idx < b.idx; }
+
+// The weight of a logit: exp((v - vmax) / T); -inf and NaN weigh nothing.
+inline double weightOf(double v, double vmax, double temperature) {
+    if (!(v > -std::numeric_limits<double>::infinity())) {
+        return 0.0;
+    }
+    return std::exp((v - vmax) / temperature);
+}
+
+// Argmax with NaN below everything and the lowest index among equals: the
+// largest non-NaN value in one branch-free (vectorisable) pass, then its first
+// index; a row without any non-NaN value gives 0.
+template <class T>
+size_t argmax(const T *row, size_t n, double *vmax) {
+    using C = infini::cpu::ComputeType<T>;
+    constexpr size_t L = 16; // independent lanes: no serial dependency, vectorisable
+    C lane[L];
+    for (size_t k = 0; k < L; ++k) {
+        lane[k] = -std::numeric_limits<C>::infinity();
+    }
+    size_t i = 0;
+    for (; i + L <= n; i += L) {
+        for (size_t k = 0; k < L; ++k) {
+            const C v = widen(row[i + k]);
+            lane[k] = v > lane[k] ? v : lane[k]; // NaN never wins
+        }
+    }
+    C m = -std::numeric_limits<C>::infinity();
+    for (; i < n; ++i) {
+        const C v = widen(row[i]);
+        m = v > m ? v : m;
+    }
+    for (size_t k = 0; k < L; ++k) {
+        m = lane[k] > m ? lane[k] : m;
+    }
+    for (i = 0; i < n; ++i) {
+        if ((C)widen(row[i]) == m) {
+            *vmax = (double)m;
+            return i;
+        }
+    }
+    *vmax = std::numeric_limits<double>::quiet_NaN(); // every logit is NaN
+    return 0;
+}
+
+// The 16-bit floats: the same argmax on integer order keys (NaN -> 0, -0 ->
+// +0), branch-free, so that no element is converted to float.
+template <class H>
+inline uint32_t key16(H h) {
+    constexpr uint32_t kInf = std::is_same_v<H, fp16_t> ? 0x7c00u : 0x7f80u;
+    const uint32_t u = h.bits;
+    // Arithmetic only (no branches to mispredict): flip all bits of negatives,
+    // the sign bit of positives; -0 (0x7fff after the flip) + 1 = +0's key; NaN -> 0.
+    const uint32_t k = (u ^ (((u >> 15) * 0x7fffu) | 0x8000u)) + (uint32_t)(u == 0x8000u);
+    return k * (uint32_t)((u & 0x7fffu) <= kInf);
+}
+template <class H>
+size_t argmax16(const H *row, size_t n, double *vmax) {
+    constexpr size_t L = 32;
+    uint32_t lane[L] = {};
+    size_t i = 0;
+    for (; i + L <= n; i += L) {
+        for (size_t k = 0; k < L; ++k) {
+            const uint32_t key = key16(row[i + k]);
+            lane[k] = key > lane[k] ? key : lane[k];
+        }
+    }
+    uint32_t m = 0;
+    for (; i < n; ++i) {
+        const uint32_t key = key16(row[i]);
+        m = key > m ? key : m;
+    }
+    for (size_t k = 0; k < L; ++k) {
+        m = lane[k] > m ? lane[k] : m;
+    }
+    for (i = 0; i < n; ++i) {
+        if (key16(row[i]) == m) {
+            break;
+        }
+    }
+    *vmax = (double)widen(row[i]); // NaN when every logit is NaN (then i == 0)
+    return i;
+}
+template <>
+size_t argmax<fp16_t>(const fp16_t *row, size_t n, double *vmax) { return argmax16(row, n, vmax); }
+template <>
+size_t argmax<bf16_t>(const bf16_t *row, size_t n, double *vmax) { return argmax16(row, n, vmax); }
+
+template <class T>
+size_t sampleRow(const T *row, size_t n, const Params &p, Entry *entries) {
+    double vmax;
+    const size_t amax = argmax(row, n, &vmax);
+    // Degenerate rows (a +inf, or no finite logit at all) and the argmax rule.
+    if (isArgmax(p) || !std::isfinite(vmax)) {
+        return amax;
+    }
+    const size_t K = effectiveK(p.topk, n);
+    const double temp = p.temperature;
+    const double r = p.random_val;
+    const double topp = std::min((double)p.topp, 1.0);
+
+    for (size_t i = 0; i < n; ++i) {
+        const double v = (double)widen(row[i]);
+        entries[i] = Entry{keyOf(v), (uint32_t)i, v};
+    }
+    // Total weight c_{n-1}: needed when top-p can bind before K, or K == n.
+    // (For K == n it stands for c_{n-1}; it equals it up to rounding order.)
+    const bool need_total = topp < 1.0 || K == n;
+    double total = 0.0;
+    if (need_total) {
+        for (size_t i = 0; i < n; ++i) {
+            total += weightOf(entries[i].value, vmax, temp);
+        }
+    }
+    const double nucleus = need_total ? topp * total : std::numeric_limits<double>::infinity();
+    const double t1 = r * nucleus; // the threshold while topp * c_{n-1} is the smaller bound
+
+    // Walk the order in growing sorted chunks. Stop once the prefix mass reaches
+    // topp * c_{n-1} (then t = t1) or once K positions are sorted.
+    size_t sorted = 0, first_t1 = SIZE_MAX, last_pos = SIZE_MAX;
+    size_t chunk = std::min<size_t>(K, 64);
+    double c = 0.0;
+    bool nucleus_reached = false;
+    while (sorted < K && !nucleus_reached) {
+        const size_t end = std::min(K, sorted + chunk);
+        if (end < n) {
+            std::nth_element(entries + sorted, entries + end, entries + n, before);
+        }
+        std::sort(entries + sorted, entries + end, before);
+        for (size_t i = sorted; i < end; ++i) {
+            const double w = weightOf(entries[i].value, vmax, temp);
+            c += w;
+            if (w > 0.0) {
+                last_pos = i;
+            }
+            if (first_t1 == SIZE_MAX && c >= t1) {
+                first_t1 = i;
+            }
+            if (c >= nucleus || (K == n && first_t1 != SIZE_MAX)) {
+                nucleus_reached = true;
+                break;
+            }
+        }
+        sorted = end;
+        chunk *= 4;
+    }
+    if (nucleus_reached && first_t1 != SIZE_MAX) {
+        return entries[first_t1].idx;
+    }
+    // K positions sorted with c_{K-1} < topp * c_{n-1}: t = r * c_{K-1}.
+    const double t = r * std::min(nucleus, c);
+    double cc = 0.0;
+    for (size_t i = 0; i < sorted; ++i) {
+        cc += weightOf(entries[i].value, vmax, temp);
+        if (cc >= t) {
+            return entries[i].idx;
+        }
+    }
+    // Only reachable through rounding: the last position with any weight.
+    return entries[last_pos == SIZE_MAX ? 0 : last_pos].idx;
+}
+
+template <class R>
+void store(void *result, ptrdiff_t offset, size_t value) {
+    static_cast<R *>(result)[offset] = (R)value;
+}
+
+struct CpuDesc final : Desc {
+    size_t slots; // rows sampled at once, each with n entries of workspace
+
+    CpuDesc(const InfiniopHandle &h, const Info &i, size_t s) : Desc(h, i), slots(s) {
+        workspace_size = slots * info.n * sizeof(Entry);
+    }
+
+    infiniStatus_t calculate(void *workspace, void *result, const void *probs, const ParamArrays &params,
+                             void *stream) const override {
+        (void)stream;
+        const Info &in = info;
+        const size_t S = slots;
+        return dispatchDtype<INFINI_FLOAT_DTYPES>(in.probs_dtype, [&](auto tag) {
+            using T = HostType<decltype(tag)>;
+            return dispatchDtype<INFINI_INT_DTYPES>(in.result_dtype, [&](auto rtag) {
+                using R = HostType<decltype(rtag)>;
+                auto run_slot = [&](size_t s) {
+                    Entry *entries = static_cast<Entry *>(workspace) + s * in.n;
+                    for (size_t b = s; b < in.batch; b += S) {
+                        const T *row = static_cast<const T *>(probs) + (ptrdiff_t)b * in.row_stride;
+                        const size_t idx = sampleRow(row, in.n, params.at(b), entries);
+                        store<R>(result, (ptrdiff_t)b * in.result_stride, idx);
+                    }
+                };
+                infini::cpu::parallelFor(S, in.n * ((in.batch + S - 1) / S), run_slot);
+                return INFINI_STATUS_SUCCESS;
+            });
+        });
+    }
+};
+
+} // namespace
+
+infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **desc) {
+    size_t threads = 1;
+#ifdef _OPENMP
+    threads = (size_t)std::max(1, omp_get_max_threads());
+#endif
+    const size_t slots = std::max<size_t>(1, std::min(info.batch, threads));
+    *desc = new CpuDesc(handle, info, slots);
+    return INFINI_STATUS_SUCCESS;
+}
+
+} // namespace infini::random_sample::cpu

@@ -1,0 +1,8 @@
+// RandomSample kernel instantiation for F16 logits (one file per dtype so that they build in parallel).
+#include "nvidia.cuh"
+
+namespace infini::random_sample::nvidia {
+infiniStatus_t launchF16(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
+    return launch<__half>(args, pre, stream);
+}
+} // namespace infini::random_sample::nvidia

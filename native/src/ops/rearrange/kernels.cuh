@@ -1,0 +1,244 @@
+#pragma once
+// Rearrange device code; included by one .cu per copy-unit size.
+#include "nvidia.h"
+#include <cstdint>
+
+namespace infini::rearrange::nvidia {
+
+template <size_t N> struct UnitOf;
+template <> struct UnitOf<1> { using type = uint8_t; };
+template <> struct UnitOf<2> { using type = uint16_t; };
+template <> struct UnitOf<4> { using type = uint32_t; };
+template <> struct UnitOf<8> { using type = uint2; };
+template <> struct UnitOf<16> { using type = uint4; };
+
+// NDIM > 0: that many dims, 32-bit index; NDIM == 0: p.ndim dims, 32-bit;
+// NDIM < 0: p.ndim dims, 64-bit, possibly in a device buffer.
+template <class U, int NDIM>
+__global__ void __launch_bounds__(kGenericBlock) genericKernel(const __grid_constant__ GenericParams p, U *__restrict__ dst,
+                                                              const U *__restrict__ src) {
+    const uint64_t linear = (uint64_t)blockIdx.x * kGenericBlock + threadIdx.x;
+    if (linear >= p.total) {
+        return;
+    }
+    int64_t od = 0, os = 0;
+    if constexpr (NDIM > 0) {
+        const Dim *dims = p.dims;
+        uint32_t i = (uint32_t)linear;
+#pragma unroll
+        for (int d = NDIM - 1; d > 0; --d) {
+            uint32_t q = dims[d].div.div(i);
+            uint32_t r = i - q * (uint32_t)dims[d].size;
+            od += (int64_t)r * dims[d].dst_stride;
+            os += (int64_t)r * dims[d].src_stride;
+            i = q;
+        }
+        od += (int64_t)i * dims[0].dst_stride;
+        os += (int64_t)i * dims[0].src_stride;
+    } else if constexpr (NDIM == 0) {
+        const Dim *dims = p.dims;
+        uint32_t i = (uint32_t)linear;
+        for (int d = p.ndim - 1; d > 0; --d) {
+            uint32_t q = dims[d].div.div(i);
+            uint32_t r = i - q * (uint32_t)dims[d].size;
+            od += (int64_t)r * dims[d].dst_stride;
+            os += (int64_t)r * dims[d].src_stride;
+            i = q;
+        }
+        od += (int64_t)i * dims[0].dst_stride;
+        os += (int64_t)i * dims[0].src_stride;
+    } else {
+        const Dim *dims = p.deep != nullptr ? p.deep : p.dims;
+        uint64_t i = linear;
+        for (int d = p.ndim - 1; d > 0; --d) {
+            uint64_t q = i / dims[d].size;
+            uint64_t r = i - q * dims[d].size;
+            od += (int64_t)r * dims[d].dst_stride;
+            os += (int64_t)r * dims[d].src_stride;
+            i = q;
+        }
+        od += (int64_t)i * dims[0].dst_stride;
+        os += (int64_t)i * dims[0].src_stride;
+    }
+    dst[od] = src[os];
+}
+
+// The element offsets in dst and src of index i of a group.
+__device__ __forceinline__ void groupOffset(const Group &g, uint32_t i, int64_t &od, int64_t &os) {
+    od = 0;
+    os = 0;
+    for (int d = g.ndim - 1; d > 0; --d) {
+        uint32_t q = g.dims[d].div.div(i);
+        uint32_t r = i - q * (uint32_t)g.dims[d].size;
+        od += (int64_t)r * g.dims[d].dst_stride;
+        os += (int64_t)r * g.dims[d].src_stride;
+        i = q;
+    }
+    od += (int64_t)i * g.dims[0].dst_stride;
+    os += (int64_t)i * g.dims[0].src_stride;
+}
+
+// PAIR (2-byte units, T = 64 only): each thread reads two neighbours along a
+// as one 4-byte load and writes two neighbours along b as one 4-byte store, so
+// a warp moves 128 contiguous bytes per access on both sides. The plan allows
+// it only when a and b run forwards with unit stride, both lengths are even
+// and every other offset is even; Calculate checks the pointers.
+template <class U, int T, bool PAIR = false>
+__global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const __grid_constant__ TileParams p,
+                                                                          U *__restrict__ dst,
+                                                                          const U *__restrict__ src) {
+    constexpr int kPad = sizeof(U) >= 4 ? 1 : 4 / sizeof(U); // rows start on distinct banks
+    constexpr int kA = T / kTileThreadsX, kB = T / kTileThreadsY; // per thread: along a, along b
+    __shared__ alignas(16) U tile[T][T + kPad];                   // [b][a]; 4-byte pair accesses
+    const uint32_t x = threadIdx.x, y = threadIdx.y;
+    const uint32_t rest = p.div_tiles_b.div(blockIdx.x);
+    const uint32_t tb = blockIdx.x - rest * p.tiles_b;
+    uint32_t batch = p.div_tiles_a.div(rest);
+    const uint32_t ta = rest - batch * p.tiles_a;
+    int64_t od = 0, os = 0;
+    const Dim *outer = p.deep != nullptr ? p.deep : p.outer;
+    for (int d = p.outer_ndim - 1; d >= 0; --d) {
+        uint32_t q = outer[d].div.div(batch);
+        uint32_t r = batch - q * (uint32_t)outer[d].size;
+        od += (int64_t)r * outer[d].dst_stride;
+        os += (int64_t)r * outer[d].src_stride;
+        batch = q;
+    }
+    const uint32_t a0 = ta * T, b0 = tb * T;
+    // Read along a: consecutive threads, consecutive src addresses. All loads
+    // are issued before the first shared-memory store.
+    if constexpr (PAIR) {
+        static_assert(sizeof(U) == 2 && T == 2 * kTileThreadsX, "pairs of 2-byte units over 64-wide tiles");
+        const uint32_t ia = a0 + 2 * x;
+        const bool va = ia < p.len_a; // len_a is even: ia + 1 is in range too
+        int64_t unused, sa;
+        groupOffset(p.a, va ? ia : 0, unused, sa);
+        uint32_t v[kB];
+#pragma unroll
+        for (int j = 0; j < kB; ++j) {
+            const uint32_t ib = b0 + y + j * kTileThreadsY;
+            int64_t sb;
+            groupOffset(p.b, ib < p.len_b ? ib : 0, unused, sb);
+            v[j] = va && ib < p.len_b ? *reinterpret_cast<const uint32_t *>(src + os + sb + sa) : 0u;
+        }
+#pragma unroll
+        for (int j = 0; j < kB; ++j) {
+            *reinterpret_cast<uint32_t *>(&tile[y + j * kTileThreadsY][2 * x]) = v[j];
+        }
+    } else {
+        int64_t sa[kA];
+        bool va[kA];
+#pragma unroll
+        for (int i = 0; i < kA; ++i) {
+            const uint32_t ia = a0 + x + i * kTileThreadsX;
+            va[i] = ia < p.len_a;
+            int64_t unused;
+            groupOffset(p.a, va[i] ? ia : 0, unused, sa[i]);
+        }
+        U v[kB][kA] = {};
+#pragma unroll
+        for (int j = 0; j < kB; ++j) {
+            const uint32_t ib = b0 + y + j * kTileThreadsY;
+            int64_t unused, sb;
+            groupOffset(p.b, ib < p.len_b ? ib : 0, unused, sb);
+#pragma unroll
+            for (int i = 0; i < kA; ++i) {
+                if (va[i] && ib < p.len_b) {
+                    v[j][i] = src[os + sb + sa[i]];
+                }
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < kB; ++j) {
+#pragma unroll
+            for (int i = 0; i < kA; ++i) {
+                tile[y + j * kTileThreadsY][x + i * kTileThreadsX] = v[j][i];
+            }
+        }
+    }
+    __syncthreads();
+    // Write along b: consecutive threads, consecutive dst addresses.
+    if constexpr (PAIR) {
+        const uint32_t ib = b0 + 2 * x;
+        const bool vb = ib < p.len_b; // len_b is even
+        int64_t db, unused;
+        groupOffset(p.b, vb ? ib : 0, db, unused);
+#pragma unroll
+        for (int j = 0; j < kB; ++j) {
+            const uint32_t ia = a0 + y + j * kTileThreadsY;
+            if (vb && ia < p.len_a) {
+                int64_t da;
+                groupOffset(p.a, ia, da, unused);
+                const uint32_t lo = (uint16_t)tile[2 * x][y + j * kTileThreadsY];
+                const uint32_t hi = (uint16_t)tile[2 * x + 1][y + j * kTileThreadsY];
+                *reinterpret_cast<uint32_t *>(dst + od + da + db) = lo | (hi << 16);
+            }
+        }
+    } else {
+        int64_t db[T / kTileThreadsX];
+        bool vb[T / kTileThreadsX];
+#pragma unroll
+        for (int i = 0; i < T / kTileThreadsX; ++i) {
+            const uint32_t ib = b0 + x + i * kTileThreadsX;
+            vb[i] = ib < p.len_b;
+            int64_t unused;
+            groupOffset(p.b, vb[i] ? ib : 0, db[i], unused);
+        }
+#pragma unroll
+        for (int j = 0; j < T / kTileThreadsY; ++j) {
+            const uint32_t ia = a0 + y + j * kTileThreadsY;
+            if (ia < p.len_a) {
+                int64_t da, unused;
+                groupOffset(p.a, ia, da, unused);
+#pragma unroll
+                for (int i = 0; i < T / kTileThreadsX; ++i) {
+                    if (vb[i]) {
+                        dst[od + da + db[i]] = tile[x + i * kTileThreadsX][y + j * kTileThreadsY];
+                    }
+                }
+            }
+        }
+    }
+}
+
+template <size_t Unit>
+cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned grid, void *dst, const void *src,
+                          cudaStream_t stream) {
+    using U = typename UnitOf<Unit>::type;
+    auto *d = static_cast<U *>(dst);
+    auto *s = static_cast<const U *>(src);
+    switch (ndim_variant) {
+    case 1: genericKernel<U, 1><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+    case 2: genericKernel<U, 2><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+    case 3: genericKernel<U, 3><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+    case 4: genericKernel<U, 4><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+    case 0: genericKernel<U, 0><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+    default: genericKernel<U, -1><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+    }
+    return cudaGetLastError();
+}
+
+template <size_t Unit>
+cudaError_t launchTile(const TileParams &p, int tile, bool pair, unsigned grid, void *dst, const void *src,
+                       cudaStream_t stream) {
+    using U = typename UnitOf<Unit>::type;
+    const dim3 block(kTileThreadsX, kTileThreadsY);
+    if constexpr (Unit == 2) {
+        if (pair && tile == 64) {
+            tileKernel<U, 64, true><<<grid, block, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+            return cudaGetLastError();
+        }
+    }
+    if (Unit <= 8 && tile == 64) { // a 64 x 64 tile of 16-byte units is beyond static shared memory
+        tileKernel<U, Unit <= 8 ? 64 : 32><<<grid, block, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+    } else {
+        tileKernel<U, 32><<<grid, block, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+    }
+    return cudaGetLastError();
+}
+
+#define INFINI_REARRANGE_INSTANTIATE(N)                                                                        \
+    template cudaError_t launchGeneric<N>(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t); \
+    template cudaError_t launchTile<N>(const TileParams &, int, bool, unsigned, void *, const void *, cudaStream_t);
+
+} // namespace infini::rearrange::nvidia

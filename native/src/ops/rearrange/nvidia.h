@@ -1,0 +1,64 @@
+#pragma once
+// Rearrange, NVIDIA backend: kernel parameters (passed by value) and the
+// launchers, one translation unit per copy-unit size.
+#include "../../common/fast_div.h"
+#include <cstddef>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+namespace infini::rearrange::nvidia {
+
+// Dims a kernel parameter carries by value; deeper layouts keep their dims in
+// a device buffer made at Create.
+constexpr int kMaxDims = 12;
+
+struct Dim {
+    uint64_t size;
+    FastDivU32 div; // by size, when size < 2^32
+    int64_t dst_stride, src_stride; // in copy units
+};
+
+// One thread per copy unit: its linear index is decomposed over the dims
+// (outermost first, innermost last); the innermost dim is dst's fastest.
+struct GenericParams {
+    uint64_t total; // copy units
+    int ndim;
+    const Dim *deep; // device copy of the dims when ndim > kMaxDims, else null
+    Dim dims[kMaxDims];
+};
+
+// Transpose through shared memory. Group a: dims contiguous in src, the
+// innermost of them src's fastest; group b: dims contiguous in dst, ending
+// with dst's fastest. A block moves a T x T tile over (a, b): it reads along a
+// and writes along b, so both sides are coalesced; the remaining (outer) dims
+// are decomposed from the block index. Indices within a group are decomposed
+// over its dims (one multiply when the group is a single dim).
+constexpr int kMaxGroup = 4;
+constexpr int kTileThreadsX = 32, kTileThreadsY = 8;
+
+struct Group {
+    int ndim;
+    Dim dims[kMaxGroup]; // outermost first
+};
+
+struct TileParams {
+    uint32_t len_a, len_b, tiles_a, tiles_b;
+    FastDivU32 div_tiles_a, div_tiles_b;
+    Group a, b;
+    int outer_ndim;
+    const Dim *deep; // device copy of the outer dims when outer_ndim > kMaxDims
+    Dim outer[kMaxDims];
+};
+
+constexpr int kGenericBlock = 256;
+
+// ndim_variant: 1..4 = specialised for that many dims with 32-bit indices,
+// 0 = up to kMaxDims dims with 32-bit indices, -1 = any ndim (deep too) with 64-bit indices.
+template <size_t Unit>
+cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned grid, void *dst, const void *src,
+                          cudaStream_t stream);
+// tile: the tile edge, 32 or 64; pair: 4-byte accesses of two 2-byte units (Unit 2, tile 64).
+template <size_t Unit>
+cudaError_t launchTile(const TileParams &p, int tile, bool pair, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+
+} // namespace infini::rearrange::nvidia

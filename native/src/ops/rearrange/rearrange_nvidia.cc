@@ -1,0 +1,361 @@
+// Rearrange, NVIDIA backend: everything is planned at Create, Calculate only
+// picks the plan that the pointers' alignment allows and launches it.
+//
+// The layout is first expressed in bytes (an extra innermost dim of the
+// element size), then for every copy unit of 16, 8, 4, 2 and 1 bytes that
+// divides the innermost run common to both tensors and every other stride, a
+// plan is made on that unit's layout:
+//   - one contiguous run (or a scalar): a single cudaMemcpyAsync D2D;
+//   - a transpose (src's fastest dim is not dst's): shared-memory tiles, both
+//     sides coalesced;
+//   - otherwise one thread per unit, its index decomposed over the dims.
+#include "common/cuda/check.cuh"
+#include "nvidia.h"
+#include "rearrange.h"
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace infini::rearrange::nvidia {
+namespace {
+
+constexpr size_t kUnits[] = {16, 8, 4, 2, 1};
+constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
+
+enum class Kind { None, Memcpy, Generic, Tile };
+
+struct Plan {
+    Kind kind = Kind::None;
+    size_t unit = 0;
+    ptrdiff_t dst_offset = 0, src_offset = 0; // bytes, on top of the layout's
+    size_t bytes = 0;                         // Memcpy
+    int variant = 0;                          // Generic
+    int tile_edge = 32;                       // Tile
+    bool pair = false;                        // Tile: 4-byte accesses when the pointers allow
+    std::vector<Dim> outer;                   // Tile, while planning
+    unsigned grid = 0;
+    GenericParams generic{};
+    TileParams tile{};
+};
+
+// `l` (strides in bytes) with copy units of `unit` bytes, if the innermost
+// run contiguous in both tensors and every other stride allow it.
+bool toUnits(const SimpleLayout &l, size_t unit, SimpleLayout *out) {
+    const size_t nd = l.ndim();
+    if (unit > 1) {
+        if (nd == 0 || l.strides[kDst][nd - 1] != 1 || l.strides[kSrc][nd - 1] != 1 || l.shape[nd - 1] % unit != 0) {
+            return false;
+        }
+        for (size_t d = 0; d + 1 < nd; ++d) {
+            if (l.strides[kDst][d] % (ptrdiff_t)unit != 0 || l.strides[kSrc][d] % (ptrdiff_t)unit != 0) {
+                return false;
+            }
+        }
+    }
+    std::vector<size_t> shape(l.shape);
+    std::vector<ptrdiff_t> ds(l.strides[kDst]), ss(l.strides[kSrc]);
+    for (size_t d = 0; d < nd; ++d) {
+        if (d + 1 == nd && unit > 1) {
+            shape[d] /= unit;
+        } else {
+            ds[d] /= (ptrdiff_t)unit;
+            ss[d] /= (ptrdiff_t)unit;
+        }
+    }
+    *out = simplifyLayout(nd, shape.data(), {ds.data(), ss.data()}, kDst);
+    return true;
+}
+
+Dim makeDim(uint64_t size, int64_t dst_stride, int64_t src_stride) {
+    Dim d{};
+    d.size = size;
+    d.div = FastDivU32(size <= UINT32_MAX ? (uint32_t)size : 1u);
+    d.dst_stride = dst_stride;
+    d.src_stride = src_stride;
+    return d;
+}
+
+struct NvidiaDesc final : Desc {
+    Plan plans[5]; // by kUnits index
+    std::vector<void *> buffers; // device copies of deep dims
+
+    NvidiaDesc(const InfiniopHandle &h, const Info &i) : Desc(h, i) {}
+
+    ~NvidiaDesc() override {
+        if (!buffers.empty()) {
+            ScopedCudaDevice dev(device_id);
+            for (void *b : buffers) {
+                cudaFree(b);
+            }
+        }
+    }
+
+    // A device copy of `dims` (Create only: synchronous).
+    infiniStatus_t upload(const std::vector<Dim> &dims, const Dim **out) {
+        void *buf = nullptr;
+        CUDA_TRY(cudaMalloc(&buf, dims.size() * sizeof(Dim)));
+        buffers.push_back(buf);
+        CUDA_TRY(cudaMemcpy(buf, dims.data(), dims.size() * sizeof(Dim), cudaMemcpyHostToDevice));
+        *out = static_cast<const Dim *>(buf);
+        return INFINI_STATUS_SUCCESS;
+    }
+
+    // A transpose: src's fastest dim a is not dst's fastest dim b. Group b
+    // grows outward over dims contiguous in dst, group a over dims contiguous
+    // in src, each until it spans a few tiles; the rest are outer dims.
+    bool planTile(const SimpleLayout &l, Plan *plan) {
+        static const bool off = std::getenv("INFINI_REARRANGE_NO_TILE") != nullptr; // measuring aid
+        const size_t nd = l.ndim();
+        const auto &ds = l.strides[kDst];
+        const auto &ss = l.strides[kSrc];
+        const size_t b = nd - 1;
+        size_t a = nd;
+        for (size_t d = 0; d < b; ++d) {
+            if (std::llabs(ss[d]) == 1) {
+                a = d;
+            }
+        }
+        if (off || nd < 2 || a == nd || std::llabs(ss[b]) == 1) {
+            return false;
+        }
+        const int edge = tileEdge(plan->unit);
+        const uint64_t enough = 4 * (uint64_t)edge;
+        std::vector<char> used(nd, 0);
+        // Group b: a suffix of the dst-ordered dims.
+        std::vector<size_t> gb{b};
+        used[b] = used[a] = 1;
+        uint64_t len_b = l.shape[b];
+        for (size_t d = b; d-- > 0 && len_b < enough && gb.size() < (size_t)kMaxGroup;) {
+            size_t inner = gb.back();
+            if (used[d] || ds[d] != ds[inner] * (ptrdiff_t)l.shape[inner] || len_b * l.shape[d] > UINT32_MAX) {
+                break;
+            }
+            gb.push_back(d);
+            used[d] = 1;
+            len_b *= l.shape[d];
+        }
+        // Group a: dims whose src stride continues the run.
+        std::vector<size_t> ga{a};
+        uint64_t len_a = l.shape[a];
+        while (len_a < enough && ga.size() < (size_t)kMaxGroup) {
+            size_t inner = ga.back();
+            size_t next = nd;
+            for (size_t d = 0; d < nd; ++d) {
+                if (!used[d] && ss[d] == ss[inner] * (ptrdiff_t)l.shape[inner]) {
+                    next = d;
+                    break;
+                }
+            }
+            if (next == nd || len_a * l.shape[next] > UINT32_MAX) {
+                break;
+            }
+            ga.push_back(next);
+            used[next] = 1;
+            len_a *= l.shape[next];
+        }
+        if (len_a < kMinTileEdge || len_b < kMinTileEdge || len_a > UINT32_MAX || len_b > UINT32_MAX) {
+            return false;
+        }
+        TileParams &t = plan->tile;
+        t.len_a = (uint32_t)len_a;
+        t.len_b = (uint32_t)len_b;
+        t.tiles_a = (uint32_t)((len_a + edge - 1) / edge);
+        t.tiles_b = (uint32_t)((len_b + edge - 1) / edge);
+        t.div_tiles_a = FastDivU32(t.tiles_a);
+        t.div_tiles_b = FastDivU32(t.tiles_b);
+        auto fill = [&](Group &g, const std::vector<size_t> &dims) { // given innermost first
+            g.ndim = (int)dims.size();
+            for (size_t k = 0; k < dims.size(); ++k) {
+                size_t d = dims[dims.size() - 1 - k];
+                g.dims[k] = makeDim(l.shape[d], ds[d], ss[d]);
+            }
+        };
+        fill(t.a, ga);
+        fill(t.b, gb);
+        uint64_t blocks = (uint64_t)t.tiles_a * t.tiles_b;
+        plan->outer.clear();
+        for (size_t d = 0; d < nd; ++d) {
+            if (!used[d]) {
+                plan->outer.push_back(makeDim(l.shape[d], ds[d], ss[d]));
+                blocks *= l.shape[d];
+            }
+        }
+        if (blocks > (uint64_t)INT32_MAX) {
+            return false;
+        }
+        t.outer_ndim = (int)plan->outer.size();
+        t.deep = nullptr;
+        if (plan->outer.size() <= (size_t)kMaxDims) {
+            std::copy(plan->outer.begin(), plan->outer.end(), t.outer);
+        }
+        // Pairs of 2-byte units as 4-byte accesses: a and b run forwards with
+        // unit stride, even lengths, every other stride even.
+        bool pair = plan->unit == 2 && edge == 64 && ss[a] == 1 && ds[b] == 1 && len_a % 2 == 0 && len_b % 2 == 0;
+        for (size_t d = 0; d < nd && pair; ++d) {
+            bool in_a = std::find(ga.begin(), ga.end(), d) != ga.end();
+            bool in_b = std::find(gb.begin(), gb.end(), d) != gb.end();
+            pair = (in_a || ss[d] % 2 == 0) && (in_b || ds[d] % 2 == 0);
+        }
+        plan->pair = pair;
+        plan->kind = Kind::Tile;
+        plan->tile_edge = edge;
+        plan->grid = (unsigned)blocks;
+        return true;
+    }
+
+    static int tileEdge(size_t unit) {
+        static const char *forced = std::getenv("INFINI_REARRANGE_TILE"); // measuring aid: 32 or 64
+        if (forced != nullptr) {
+            return std::atoi(forced) == 64 && unit <= 8 ? 64 : 32;
+        }
+        return unit <= 8 ? 64 : 32;
+    }
+
+    infiniStatus_t uploadDeep(Plan *plan) {
+        if (plan->outer.size() > (size_t)kMaxDims) {
+            INFINI_TRY(upload(plan->outer, &plan->tile.deep));
+        }
+        return INFINI_STATUS_SUCCESS;
+    }
+
+    infiniStatus_t planUnit(const SimpleLayout &l, size_t unit, Plan *plan) {
+        plan->unit = unit;
+        plan->dst_offset = l.offset[kDst] * (ptrdiff_t)unit;
+        plan->src_offset = l.offset[kSrc] * (ptrdiff_t)unit;
+        const size_t nd = l.ndim();
+        const auto &ds = l.strides[kDst];
+        const auto &ss = l.strides[kSrc];
+        if (nd == 0 || (nd == 1 && ds[0] == 1 && ss[0] == 1)) {
+            plan->kind = Kind::Memcpy;
+            plan->bytes = (nd == 0 ? 1 : l.shape[0]) * unit;
+            return INFINI_STATUS_SUCCESS;
+        }
+        if (planTile(l, plan)) {
+            return uploadDeep(plan);
+        }
+        plan->kind = Kind::Generic;
+        GenericParams &g = plan->generic;
+        g.total = l.numel();
+        g.ndim = (int)nd;
+        g.deep = nullptr;
+        std::vector<Dim> dims;
+        for (size_t d = 0; d < nd; ++d) {
+            dims.push_back(makeDim(l.shape[d], ds[d], ss[d]));
+        }
+        if (nd > (size_t)kMaxDims) {
+            INFINI_TRY(upload(dims, &g.deep));
+            plan->variant = -1;
+        } else {
+            std::copy(dims.begin(), dims.end(), g.dims);
+            plan->variant = g.total <= UINT32_MAX ? (nd <= 4 ? (int)nd : 0) : -1;
+        }
+        const uint64_t grid = (g.total + kGenericBlock - 1) / kGenericBlock;
+        INFINI_REQUIRE(grid <= (uint64_t)INT32_MAX, INFINI_STATUS_BAD_TENSOR_SHAPE);
+        plan->grid = (unsigned)grid;
+        return INFINI_STATUS_SUCCESS;
+    }
+
+    infiniStatus_t plan() {
+        const SimpleLayout &l = info.layout;
+        if (l.empty) {
+            return INFINI_STATUS_SUCCESS;
+        }
+        // The layout in bytes: strides scaled, the element as an innermost dim.
+        const size_t es = info.elem_size;
+        const size_t nd = l.ndim();
+        std::vector<size_t> shape(l.shape);
+        std::vector<ptrdiff_t> ds(nd + 1), ss(nd + 1);
+        for (size_t d = 0; d < nd; ++d) {
+            ds[d] = l.strides[kDst][d] * (ptrdiff_t)es;
+            ss[d] = l.strides[kSrc][d] * (ptrdiff_t)es;
+        }
+        shape.push_back(es);
+        ds[nd] = ss[nd] = 1;
+        const SimpleLayout bytes = simplifyLayout(nd + 1, shape.data(), {ds.data(), ss.data()}, kDst);
+        for (size_t k = 0; k < 5; ++k) {
+            SimpleLayout units;
+            if (toUnits(bytes, kUnits[k], &units)) {
+                INFINI_TRY(planUnit(units, kUnits[k], &plans[k]));
+                plans[k].dst_offset += l.offset[kDst] * (ptrdiff_t)es + bytes.offset[kDst];
+                plans[k].src_offset += l.offset[kSrc] * (ptrdiff_t)es + bytes.offset[kSrc];
+            }
+        }
+        return INFINI_STATUS_SUCCESS;
+    }
+
+    infiniStatus_t calculate(void *dst, const void *src, void *stream_ptr) const override {
+        if (info.layout.empty) {
+            return INFINI_STATUS_SUCCESS;
+        }
+        ScopedCudaDevice dev(device_id);
+        INFINI_TRY(dev.status());
+        auto stream = static_cast<cudaStream_t>(stream_ptr);
+        for (size_t k = 0; k < 5; ++k) {
+            const Plan &p = plans[k];
+            if (p.kind == Kind::None) {
+                continue;
+            }
+            char *d = static_cast<char *>(dst) + p.dst_offset;
+            const char *s = static_cast<const char *>(src) + p.src_offset;
+            if (((uintptr_t)d | (uintptr_t)s) % p.unit != 0) {
+                continue;
+            }
+            switch (p.kind) {
+            case Kind::Memcpy:
+                CUDA_TRY(cudaMemcpyAsync(d, s, p.bytes, cudaMemcpyDeviceToDevice, stream));
+                return INFINI_STATUS_SUCCESS;
+            case Kind::Generic:
+                CUDA_TRY(launchUnit(p.unit, [&](auto u) {
+                    return launchGeneric<decltype(u)::value>(p.generic, p.variant, p.grid, d, s, stream);
+                }));
+                break;
+            case Kind::Tile: {
+                const bool pair = p.pair && ((uintptr_t)d | (uintptr_t)s) % 4 == 0;
+                CUDA_TRY(launchUnit(p.unit, [&](auto u) {
+                    return launchTile<decltype(u)::value>(p.tile, p.tile_edge, pair, p.grid, d, s, stream);
+                }));
+                break;
+            }
+            case Kind::None:
+                break;
+            }
+            CUDA_TRY_LAUNCH();
+            return INFINI_STATUS_SUCCESS;
+        }
+        return INFINI_STATUS_INTERNAL_ERROR; // the 1-byte plan always exists
+    }
+
+    template <class F>
+    static cudaError_t launchUnit(size_t unit, F &&f) {
+        switch (unit) {
+        case 1: return f(std::integral_constant<size_t, 1>{});
+        case 2: return f(std::integral_constant<size_t, 2>{});
+        case 4: return f(std::integral_constant<size_t, 4>{});
+        case 8: return f(std::integral_constant<size_t, 8>{});
+        default: return f(std::integral_constant<size_t, 16>{});
+        }
+    }
+};
+
+} // namespace
+
+infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **desc) {
+    auto *op = new NvidiaDesc(handle, info);
+    infiniStatus_t status;
+    {
+        ScopedCudaDevice dev(handle.device_id);
+        status = dev.status();
+        if (status == INFINI_STATUS_SUCCESS) {
+            status = guard([&] { return op->plan(); });
+        }
+    }
+    if (status != INFINI_STATUS_SUCCESS) {
+        delete op;
+        return status;
+    }
+    *desc = op;
+    return INFINI_STATUS_SUCCESS;
+}
+
+} // namespace infini::rearrange::nvidia

@@ -1,0 +1,407 @@
+"""Rearrange: dst = src for any two layouts, compared bit for bit with a NumPy
+copy on the same random bytes, on the CPU and on NVIDIA (the same cases)."""
+import math
+
+import numpy as np
+import pytest
+
+import infiniop_py as ip
+from infiniop_py._arrays import as_view
+from infiniop_py._ffi import ffi, lib
+from infiniop_py.ops import _base
+from conftest import DEVICES, poisoned, to_host
+
+BF16 = ip.bfloat16
+F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
+# One dtype per element size (Rearrange copies by size), and a few more. The
+# 16-byte size (C128) goes through explicit descriptors: see c128_call.
+BY_SIZE = {1: np.dtype(np.uint8), 2: F16, 4: F32, 8: np.dtype(np.float64), 16: np.dtype(np.complex128)}
+EXTRA = [np.dtype(np.int8), BF16, np.dtype(np.int32), np.dtype(np.int64)]
+
+
+def contiguous(shape):
+    strides, step = [], 1
+    for s in reversed(shape):
+        strides.insert(0, step)
+        step *= max(s, 1)
+    return tuple(strides)
+
+
+def permuted(shape, order):
+    """Strides over `shape` of a contiguous tensor of shape[order] seen through the inverse permutation."""
+    inner = contiguous([shape[i] for i in order])
+    strides = [0] * len(shape)
+    for j, i in enumerate(order):
+        strides[i] = inner[j]
+    return tuple(strides)
+
+
+def reverse(shape):
+    return permuted(shape, tuple(range(len(shape)))[::-1])
+
+
+def _extent(shape, strides):
+    """(offset of element 0, elements spanned), as conftest.poisoned lays them out."""
+    if not all(shape):
+        return 0, 1
+    span = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, strides))
+    offset = sum((n - 1) * -s for n, s in zip(shape, strides) if s < 0)
+    return offset, span
+
+
+def _bits(a):
+    """The same memory as raw bytes per element, so that NaN payloads compare exactly."""
+    return a.view(np.dtype((np.void, a.dtype.itemsize)))
+
+
+def strided_source(rng, shape, strides, dtype, device, shift=0):
+    """Random bytes (never zeros) laid out with `strides`: (array for the op, host view)."""
+    dtype = np.dtype(dtype)
+    offset, span = _extent(shape, strides)
+    raw = rng.integers(1, 256, size=(span + shift) * dtype.itemsize, dtype=np.uint8)
+    backing = raw.view(dtype)
+    host = np.lib.stride_tricks.as_strided(backing[offset + shift:], shape, [s * dtype.itemsize for s in strides])
+    if device == "cpu":
+        return host, host
+    dev = ip.DeviceArray.from_numpy(backing)
+    return dev.view(shape, strides, offset + shift), host
+
+
+def check_copy(device, rng, shape, dst_strides, src_strides, dtype, *, src_shift=0, dst_shift=0, call=None):
+    shape = tuple(shape)
+    src, src_host = strided_source(rng, shape, src_strides, dtype, device, src_shift)
+    dst, backing = poisoned(shape, dtype, device, strides=tuple(dst_strides), pad=dst_shift)
+    if dst_shift:  # the same poisoned buffer, the view moved by dst_shift elements
+        offset, _ = _extent(shape, dst_strides)
+        if device == "cpu":
+            dst = np.lib.stride_tricks.as_strided(backing[offset + dst_shift:], shape,
+                                                  [s * backing.itemsize for s in dst_strides])
+        else:
+            dst = backing.view(shape, dst_strides, offset + dst_shift)
+    expected = np.array(to_host(backing))
+    offset, _ = _extent(shape, dst_strides)
+    if math.prod(shape):
+        view = np.lib.stride_tricks.as_strided(expected[offset + dst_shift:], shape,
+                                               [s * expected.itemsize for s in dst_strides])
+        _bits(view)[...] = _bits(src_host)
+    if call is None and np.dtype(dtype).kind == "c":
+        call = c128_call(device, np.dtype(dtype))
+    (call or (lambda d, s: ip.rearrange(s, out=d)))(dst, src)
+    if device == "nvidia":
+        ip.synchronize("nvidia")
+    got = to_host(backing)
+    assert got.tobytes() == expected.tobytes(), f"{shape} dst {dst_strides} src {src_strides} {np.dtype(dtype)}"
+
+
+def c128_call(device, dtype):
+    """Copy through a descriptor made with the ABI's dtype of that size (C64 = 8
+    bytes, C128 = 16 bytes) and raw addresses."""
+    abi = {8: ip.Dtype.C64, 16: ip.Dtype.C128}[dtype.itemsize]
+
+    def call(dst, src):
+        d, s = as_view(dst), as_view(src)
+        with ip.Rearrange(_base.default_handle(device, 0), ip.TensorDescriptor(d.shape, d.strides, abi),
+                          ip.TensorDescriptor(s.shape, s.strides, abi)) as desc:
+            desc(d.ptr, s.ptr)
+            if device == "nvidia":
+                ip.synchronize("nvidia")
+    return call
+
+
+# ---- the issue's cases ----
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [F16, F32], ids=["F16", "F32"])
+@pytest.mark.parametrize("n", [100, 2000, 2001])
+def test_transpose_2d(device, rng, n, dtype):
+    check_copy(device, rng, (n, n), (n, 1), (1, n), dtype)
+    check_copy(device, rng, (n, n), (1, n), (n, 1), dtype)
+
+
+ND_SHAPES = [(3, 4, 5, 6), (2, 3, 4, 5, 6), (7, 5, 3, 2, 4, 3), (9, 40, 3, 17), (2, 3, 2, 5, 33, 4)]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("shape", ND_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_row_major_column_major(device, rng, shape):
+    check_copy(device, rng, shape, contiguous(shape), reverse(shape), F32)
+    check_copy(device, rng, shape, reverse(shape), contiguous(shape), F16)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dst_strides", [contiguous((8, 4, 20, 64)), (1048576, 262144, 64, 1)],
+                         ids=["contiguous", "padded"])
+def test_head_layout(device, rng, dst_strides):
+    check_copy(device, rng, (8, 4, 20, 64), dst_strides, (5120, 64, 256, 1), F16)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_broadcast_source(device, rng):
+    check_copy(device, rng, (15, 10752), (10752, 1), (0, 1), F32)
+    check_copy(device, rng, (15, 37, 4), contiguous((15, 37, 4)), (0, 1, 0), F16)
+
+
+NEGATIVE = [
+    ((15, 37), (37, 1), (-37, -1)),
+    ((15, 37), (-37, -1), (1, 15)),
+    ((1000,), (1,), (-1,)),
+    ((3, 1, 5), (5, 5, 1), (-1, 7, 3)),
+    ((200, 300), (600, 2), (-1, 200)),
+    ((4, 6, 8), (-48, 8, -1), (1, -4, 24)),
+    ((64, 64), (64, 1), (-1, -64)),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("case", NEGATIVE, ids=str)
+def test_negative_strides(device, rng, case):
+    shape, dst_strides, src_strides = case
+    check_copy(device, rng, shape, dst_strides, src_strides, F32)
+    check_copy(device, rng, shape, dst_strides, src_strides, np.uint8)
+
+
+ODD = [
+    ((1,), (1,), (1,)),
+    ((1, 1, 1), (1, 1, 1), (5, 3, 1)),
+    ((1, 7, 1, 99), contiguous((1, 7, 1, 99)), permuted((1, 7, 1, 99), (3, 1, 2, 0))),
+    ((4097,), (1,), (3,)),
+    ((7, 7), (7, 1), (1, 7)),
+    ((33, 65), (65, 1), (1, 33)),
+    ((99, 3), (1, 99), (3, 1)),
+    ((5, 4099), (4099, 1), (1, 5)),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("case", ODD, ids=str)
+def test_sizes_one_and_odd(device, rng, case):
+    check_copy(device, rng, *case, F16)
+
+
+LAYOUTS = [
+    ((33, 65), (65, 1), (1, 33)),  # transpose
+    ((40, 40, 3), (1, 120, 40), (120, 3, 1)),  # NHWC-like, small inner dim
+    ((4, 64, 16, 8), contiguous((4, 64, 16, 8)), permuted((4, 64, 16, 8), (0, 2, 1, 3))),  # head split
+    ((6, 50), (50, 1), (0, 1)),  # broadcast
+    ((17, 9), (-9, 1), (1, -17)),  # negative
+    ((3, 5, 7), (35, 7, 1), (35, 7, 1)),  # contiguous
+    ((3, 5, 8), (80, 16, 2), (1, 3, 15)),  # padded dst
+    ((3, 64, 66), (4224, 66, 1), (4226, 1, 64)),  # batched transpose, even outer stride
+    ((3, 64, 66), (4224, 66, 1), (4227, 1, 64)),  # batched transpose, odd outer stride
+    ((2, 130, 64), (-8320, 64, 1), (8320, 1, 130)),  # batched transpose, dst backwards
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", list(BY_SIZE.values()) + EXTRA, ids=str)
+@pytest.mark.parametrize("case", LAYOUTS, ids=str)
+def test_every_element_size(device, rng, dtype, case):
+    check_copy(device, rng, *case, dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", list(BY_SIZE.values()), ids=str)
+def test_scalar(device, rng, dtype):
+    check_copy(device, rng, (), (), (), dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("shape,dst_strides,src_strides", [
+    ((0,), (1,), (1,)), ((0, 5), (5, 1), (1, 0)), ((3, 0, 2), (1, 3, 9), (-1, 4, 0))])
+def test_empty(device, rng, shape, dst_strides, src_strides):
+    check_copy(device, rng, shape, dst_strides, src_strides, F32)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_deep_layouts(device, rng):
+    """More dims than a kernel parameter carries (no 5+5 limit)."""
+    shape = (2,) * 16
+    check_copy(device, rng, shape, contiguous(shape), permuted(shape, (1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10,
+                                                                       13, 12, 15, 14)), F32)
+    shape = (3,) * 13
+    check_copy(device, rng, shape, contiguous(shape), reverse(shape), F16)
+    shape = (2, 3) * 7
+    check_copy(device, rng, shape, contiguous(shape), tuple(s * 2 for s in contiguous(shape)), np.uint8)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.uint8, F16, F32], ids=str)
+def test_misaligned_pointers(device, rng, dtype):
+    """Views one element off: the copy unit falls back to what the pointers allow."""
+    for shape, dst_strides, src_strides in [((64, 48), (48, 1), (48, 1)), ((256,), (1,), (1,)),
+                                            ((64, 64), (64, 1), (1, 64)), ((16, 40), (40, 1), (80, 1))]:
+        check_copy(device, rng, shape, dst_strides, src_strides, dtype, src_shift=1)
+        check_copy(device, rng, shape, dst_strides, src_strides, dtype, dst_shift=1)
+
+
+# ---- errors through the C ABI ----
+
+def _tensor(shape, strides=None, dtype=ip.Dtype.F32):
+    return ip.TensorDescriptor(shape, strides, dtype)
+
+
+@pytest.fixture
+def cpu_handle():
+    with ip.Handle("cpu") as h:
+        yield h
+
+
+def _create_status(handle, dst, src):
+    out = ffi.new("infiniopRearrangeDescriptor_t *")
+    status = lib.infiniopCreateRearrangeDescriptor(handle.ptr, out, dst.ptr, src.ptr)
+    if status == 0:
+        assert lib.infiniopDestroyRearrangeDescriptor(out[0]) == 0
+    return status
+
+
+def test_abi_statuses(cpu_handle):
+    a = _tensor((3, 4))
+    assert _create_status(cpu_handle, a, _tensor((4, 3), (1, 4))) == 11  # shape
+    assert _create_status(cpu_handle, a, _tensor((3, 4, 1))) == 11  # ndim
+    assert _create_status(cpu_handle, a, _tensor((3, 4), None, ip.Dtype.F16)) == 10  # dtype
+    assert _create_status(cpu_handle, a, _tensor((3, 4), None, ip.Dtype.I32)) == 10  # same size, other dtype
+    assert _create_status(cpu_handle, _tensor((3, 4), (0, 1)), a) == 12  # dst broadcasts
+    assert _create_status(cpu_handle, _tensor((3, 4), (2, 1)), a) == 12  # dst rows overlap
+    assert _create_status(cpu_handle, _tensor((3, 4), (4, 1)), _tensor((3, 4), (0, 0))) == 0  # src may
+    out = ffi.new("infiniopRearrangeDescriptor_t *")
+    assert lib.infiniopCreateRearrangeDescriptor(ffi.NULL, out, a.ptr, a.ptr) == 4
+    assert lib.infiniopCreateRearrangeDescriptor(cpu_handle.ptr, ffi.NULL, a.ptr, a.ptr) == 4
+    assert lib.infiniopCreateRearrangeDescriptor(cpu_handle.ptr, out, ffi.NULL, a.ptr) == 4
+    assert lib.infiniopCreateRearrangeDescriptor(cpu_handle.ptr, out, a.ptr, ffi.NULL) == 4
+    assert lib.infiniopRearrange(ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL) == 4
+    assert lib.infiniopDestroyRearrangeDescriptor(ffi.NULL) == 4
+
+
+def test_abi_calculate_pointers(cpu_handle):
+    a = _tensor((3, 4))
+    out = ffi.new("infiniopRearrangeDescriptor_t *")
+    assert lib.infiniopCreateRearrangeDescriptor(cpu_handle.ptr, out, a.ptr, a.ptr) == 0
+    buf = ffi.new("float[12]")
+    assert lib.infiniopRearrange(out[0], ffi.NULL, buf, ffi.NULL) == 4
+    assert lib.infiniopRearrange(out[0], buf, ffi.NULL, ffi.NULL) == 4
+    assert lib.infiniopRearrange(out[0], buf, buf, ffi.NULL) == 0
+    assert lib.infiniopDestroyRearrangeDescriptor(out[0]) == 0
+    # Empty: nothing is touched, so null pointers are fine.
+    e = _tensor((0, 4))
+    assert lib.infiniopCreateRearrangeDescriptor(cpu_handle.ptr, out, e.ptr, e.ptr) == 0
+    assert lib.infiniopRearrange(out[0], ffi.NULL, ffi.NULL, ffi.NULL) == 0
+    assert lib.infiniopDestroyRearrangeDescriptor(out[0]) == 0
+
+
+def test_descriptor_survives_its_tensor_descriptors(cpu_handle, rng):
+    dst, src = _tensor((5, 6)), _tensor((5, 6), (1, 5))
+    desc = ip.Rearrange(cpu_handle, dst, src)
+    dst.close()
+    src.close()
+    x = rng.standard_normal((6, 5)).astype(np.float32)
+    y = np.full((5, 6), np.nan, np.float32)
+    desc(y, x.T)
+    assert np.array_equal(y, x.T)
+    desc.close()
+    desc.close()  # idempotent
+
+
+# ---- the Python API ----
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_python_errors(device, rng):
+    src, _ = strided_source(rng, (4, 6), (6, 1), F32, device)
+    wrong_dtype, _ = poisoned((4, 6), np.float64, device)
+    with pytest.raises(ip.BadTensorDtype, match="Rearrange"):
+        ip.rearrange(src, out=wrong_dtype)
+    wrong_shape, _ = poisoned((6, 4), F32, device)
+    with pytest.raises(ip.BadTensorShape):
+        ip.rearrange(src, out=wrong_shape)
+    overlapping, _ = poisoned((4, 6), F32, device, strides=(1, 1))
+    with pytest.raises(ip.BadTensorStrides):
+        ip.rearrange(src, out=overlapping)
+    with pytest.raises(ValueError):  # BadTensorStrides is a ValueError too
+        ip.rearrange(src, out=overlapping)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_out_allocated_and_descriptor_cached(device, rng):
+    src, host = strided_source(rng, (6, 10), (1, 6), F32, device)
+    out = ip.rearrange(src)
+    assert to_host(out).tobytes() == np.ascontiguousarray(host).tobytes()
+    cache = _base._cache("descriptors")
+    before = len(cache)
+    for _ in range(3):
+        ip.rearrange(src, out=out)
+    assert len(cache) == before
+
+
+def test_descriptor_checks_layouts(cpu_handle, rng):
+    x = rng.standard_normal((4, 5)).astype(np.float32)
+    y = np.empty((5, 4), np.float32)
+    with ip.Rearrange(cpu_handle, y, x.T) as desc:
+        desc(y, x.T)
+        assert np.array_equal(y, x.T)
+        with pytest.raises(ValueError, match="descriptor was made for"):
+            desc(y, x.T.copy())
+        desc(y.__array_interface__["data"][0], x.__array_interface__["data"][0])  # raw addresses
+        assert np.array_equal(y, x.T)
+
+
+# ---- NVIDIA: other array kinds and streams ----
+
+@pytest.mark.gpu
+def test_torch_and_streams():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch has no CUDA here")
+    x = torch.randn(300, 200, device="cuda", dtype=torch.float16)
+    stream = torch.cuda.Stream()
+    out = torch.empty(200, 300, device="cuda", dtype=torch.float16)
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        ip.rearrange(x.t(), out=out, stream=stream)
+    stream.synchronize()
+    assert torch.equal(out, x.t())
+    y = ip.rearrange(x.flip(0))  # negative strides, output allocated as a torch tensor
+    torch.cuda.synchronize()
+    assert isinstance(y, torch.Tensor) and torch.equal(y, x.flip(0))
+
+
+@pytest.mark.gpu
+def test_more_than_2_to_the_32_units():
+    """The generic kernel's 64-bit index path: 2^32 + 3 one-byte units that
+    cannot be widened (src reads every other byte)."""
+    torch = pytest.importorskip("torch")
+    n = (1 << 32) + 3
+    free, _ = torch.cuda.mem_get_info()
+    if free < 3 * n + (1 << 30):
+        pytest.skip(f"needs {3 * n >> 30} GiB of free GPU memory, {free >> 30} GiB free")
+    src = torch.randint(0, 256, (2 * n,), dtype=torch.uint8, device="cuda")
+    dst = torch.empty(n, dtype=torch.uint8, device="cuda")
+    ip.rearrange(src[::2], out=dst)
+    torch.cuda.synchronize()
+    assert torch.equal(dst, src[::2])
+    del src, dst
+    torch.cuda.empty_cache()
+
+
+@pytest.mark.gpu
+def test_cupy():
+    cupy = pytest.importorskip("cupy")
+    x = cupy.arange(12 * 7, dtype=cupy.float64).reshape(12, 7)
+    y = ip.rearrange(x[::-1, ::2].T)
+    cupy.cuda.runtime.deviceSynchronize()
+    assert cupy.array_equal(y, x[::-1, ::2].T)
+
+
+@pytest.mark.gpu
+def test_graph_capture():
+    """Calculate is capturable: no allocation, no synchronisation, no host copy."""
+    torch = pytest.importorskip("torch")
+    x = torch.randn(512, 384, device="cuda")
+    out = torch.empty(384, 512, device="cuda")
+    ip.rearrange(x.t(), out=out)  # descriptor made outside the capture
+    torch.cuda.synchronize()
+    out.zero_()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        ip.rearrange(x.t(), out=out, stream=torch.cuda.current_stream())
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(out, x.t())
