@@ -9,13 +9,13 @@
 // neither factor overflows even for subnormal or huge m (1 / m alone would).
 // Partial results over pieces of a row merge: (m, s) over the union is
 // (M, sum s_k * (m_k / M)^p) with M = max m_k.
+#include "../../common/host_device.h"
 #include <cmath>
 
+#define LPN_HD INFINI_HD
 #if defined(__CUDACC__)
-#define LPN_HD __host__ __device__ __forceinline__
 #define LPN_COLD __host__ __device__ __noinline__ // rare paths stay out of the kernels' hot code
 #else
-#define LPN_HD inline
 #define LPN_COLD inline
 #endif
 
