@@ -82,6 +82,10 @@ def test_tensor_descriptor_validation_through_the_abi():
     assert lib.infiniopDestroyTensorDescriptor(ffi.NULL) == 4
     zero = ffi.new("size_t[]", [0, 5])
     assert _create(2, zero, ffi.NULL, 13) == 0  # empty is fine
+    # ...but its other dims must still make a valid layout (found by the ABI fuzzer under UBSan)
+    empty_huge = ffi.new("size_t[]", [0, 1 << 62, 5])
+    assert _create(3, empty_huge, ffi.NULL, 13) == 11
+    assert _create(2, zero, ffi.new("ptrdiff_t[]", [1, 1 << 62]), 13) == 12
 
 
 def test_tensor_descriptor_python():

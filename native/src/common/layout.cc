@@ -75,7 +75,9 @@ SimpleLayout simplifyLayout(size_t ndim, const size_t *shape, const std::vector<
         if (merge) {
             size_t last = out.shape.size() - 1;
             for (size_t k = 0; k < nops && merge; ++k) {
-                merge = out.strides[k][last] == st[k][d] * (ptrdiff_t)shape[d];
+                ptrdiff_t whole; // stride * size may overflow where stride * (size - 1) did not
+                merge = !__builtin_mul_overflow(st[k][d], (ptrdiff_t)shape[d], &whole) &&
+                        out.strides[k][last] == whole;
             }
         }
         if (merge) {

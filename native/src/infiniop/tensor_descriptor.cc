@@ -15,20 +15,22 @@ infiniStatus_t validate(size_t ndim, const size_t *shape, const ptrdiff_t *strid
     const auto dtype = static_cast<infiniDtype_t>(dtype_value);
     INFINI_REQUIRE(ndim == 0 || shape != nullptr, INFINI_STATUS_NULL_POINTER);
     // The byte extent of the elements must fit in 64 bits (and in ptrdiff_t,
-    // since offsets are signed).
+    // since offsets are signed). Empty dims count as 1 here, as in NumPy's
+    // strides: an empty tensor's other dims must still describe a valid
+    // layout, so that no later stride arithmetic can overflow.
     size_t bytes = infini::dtypeSize(dtype);
     for (size_t i = 0; i < ndim; ++i) {
-        INFINI_REQUIRE(!mulOverflows(bytes, shape[i], &bytes), INFINI_STATUS_BAD_TENSOR_SHAPE);
+        INFINI_REQUIRE(!mulOverflows(bytes, shape[i] ? shape[i] : 1, &bytes), INFINI_STATUS_BAD_TENSOR_SHAPE);
     }
     INFINI_REQUIRE(bytes <= (size_t)PTRDIFF_MAX, INFINI_STATUS_BAD_TENSOR_SHAPE);
-    if (strides != nullptr && bytes != 0) {
+    if (strides != nullptr) {
         // So must the span that the strides reach.
         size_t span = 0;
         for (size_t i = 0; i < ndim; ++i) {
+            INFINI_REQUIRE(strides[i] != PTRDIFF_MIN, INFINI_STATUS_BAD_TENSOR_STRIDES);
             size_t step = strides[i] < 0 ? (size_t)0 - (size_t)strides[i] : (size_t)strides[i];
             size_t reach;
-            INFINI_REQUIRE(strides[i] != PTRDIFF_MIN, INFINI_STATUS_BAD_TENSOR_STRIDES);
-            INFINI_REQUIRE(!mulOverflows(step, shape[i] - 1, &reach), INFINI_STATUS_BAD_TENSOR_STRIDES);
+            INFINI_REQUIRE(!mulOverflows(step, shape[i] ? shape[i] - 1 : 0, &reach), INFINI_STATUS_BAD_TENSOR_STRIDES);
             INFINI_REQUIRE(!__builtin_add_overflow(span, reach, &span), INFINI_STATUS_BAD_TENSOR_STRIDES);
         }
         size_t span_bytes;
@@ -55,7 +57,7 @@ __INFINI_C infiniStatus_t infiniopCreateTensorDescriptor(infiniopTensorDescripto
             ptrdiff_t s = 1;
             for (size_t i = ndim; i-- > 0;) {
                 desc->strides[i] = s;
-                s *= (ptrdiff_t)shape[i];
+                s *= (ptrdiff_t)(shape[i] ? shape[i] : 1); // cannot overflow: validated above
             }
         }
         *desc_ptr = desc;
