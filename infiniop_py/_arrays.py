@@ -43,6 +43,38 @@ def _contiguous(shape) -> Tuple[int, ...]:
     return tuple(strides)
 
 
+_TORCH_DTYPES = {
+    "torch.float16": np.dtype(np.float16), "torch.bfloat16": dtypes.bfloat16,
+    "torch.float32": np.dtype(np.float32), "torch.float64": np.dtype(np.float64),
+    "torch.int8": np.dtype(np.int8), "torch.int16": np.dtype(np.int16), "torch.int32": np.dtype(np.int32),
+    "torch.int64": np.dtype(np.int64), "torch.uint8": np.dtype(np.uint8), "torch.uint16": np.dtype(np.uint16),
+    "torch.uint32": np.dtype(np.uint32), "torch.uint64": np.dtype(np.uint64), "torch.bool": np.dtype(np.bool_),
+    "torch.complex64": np.dtype(np.complex64), "torch.complex128": np.dtype(np.complex128),
+}
+
+
+def _torch_view(obj):
+    """A torch tensor read through its own accessors: much cheaper than building
+    __cuda_array_interface__ or a DLPack capsule on every call (torch is not
+    imported: the tensor's methods are enough). None when it does not apply."""
+    dtype = _TORCH_DTYPES.get(str(obj.dtype))
+    device = obj.device
+    if dtype is None or device.type not in ("cuda", "cpu"):
+        return None
+    where = "nvidia" if device.type == "cuda" else "cpu"
+    index = device.index if device.index is not None else 0
+    return ArrayView(obj.data_ptr(), tuple(obj.shape), tuple(obj.stride()), dtype, where, index, obj)
+
+
+def _device_of(obj, ptr: int) -> int:
+    """The device that owns a CAI array: from the array when it says (cupy's
+    `.device.id`), else asked of the driver."""
+    dev_id = getattr(getattr(obj, "device", None), "id", None)
+    if isinstance(dev_id, int):
+        return dev_id
+    return _cuda.pointer_device(ptr) if ptr else 0
+
+
 def as_view(obj, *, writable: bool = False) -> ArrayView:
     """The pointer, layout and device of an array, without copying it.
 
@@ -52,6 +84,10 @@ def as_view(obj, *, writable: bool = False) -> ArrayView:
     """
     if isinstance(obj, DeviceArray):
         return ArrayView(obj.ptr, obj.shape, obj.strides, obj.dtype, "nvidia", obj.device_id, obj)
+    if type(obj).__module__.startswith("torch") and hasattr(obj, "data_ptr"):
+        view = _torch_view(obj)
+        if view is not None:
+            return view
     if isinstance(obj, np.ndarray) or not (hasattr(obj, "__cuda_array_interface__") or hasattr(obj, "__dlpack__")):
         arr = obj if isinstance(obj, np.ndarray) else np.asarray(obj)
         if writable and not arr.flags.writeable:
@@ -71,7 +107,7 @@ def as_view(obj, *, writable: bool = False) -> ArrayView:
         strides = (_contiguous(shape) if cai.get("strides") is None
                    else _element_strides(cai["strides"], dtype.itemsize, type(obj).__name__))
         ptr = int(cai["data"][0])
-        device_id = _cuda.pointer_device(ptr) if ptr else 0
+        device_id = _device_of(obj, ptr)
         return ArrayView(ptr, shape, strides, dtype, "nvidia", device_id, obj)
     info = _dlpack.read(obj)
     device = {_dlpack.KDL_CPU: "cpu", _dlpack.KDL_CUDA: "nvidia"}.get(info.device_type)

@@ -112,8 +112,27 @@ def test_torch_and_cupy_zero_copy(rng):
     v = as_view(t)
     assert v.ptr == t.data_ptr() and v.device == "nvidia" and v.strides == (5, 1)
     tb = t.to(torch.bfloat16).t()
-    vb = as_view(tb)  # torch refuses BF16 through __cuda_array_interface__: DLPack takes it
+    vb = as_view(tb)  # torch's own accessors: CAI would call BF16 an anonymous "<V2"
     assert vb.dtype == ip.bfloat16 and vb.strides == (1, 5) and vb.ptr == tb.data_ptr()
+
+    class NotTorch:  # the same tensor through the generic protocols only
+        def __init__(self, x):
+            self.x = x
+
+        @property
+        def __cuda_array_interface__(self):
+            return self.x.__cuda_array_interface__
+
+        def __dlpack__(self, stream=None):
+            return self.x.__dlpack__(stream=stream)
+
+        def __dlpack_device__(self):
+            return self.x.__dlpack_device__()
+
+    vg = as_view(NotTorch(tb))  # "<V2" from CAI: DLPack says BF16
+    assert (vg.dtype, vg.strides, vg.ptr, vg.device) == (ip.bfloat16, (1, 5), tb.data_ptr(), "nvidia")
+    vc = as_view(t.cpu())  # a CPU tensor is a CPU array
+    assert vc.device == "cpu" and vc.dtype == np.float32
     d = ip.DeviceArray.from_numpy(host.astype(ip.bfloat16))
     back = torch.from_dlpack(d)
     assert back.dtype == torch.bfloat16 and back.data_ptr() == d.ptr
