@@ -106,8 +106,13 @@ def _progress(done: int, total: int, label: str) -> None:
 
 
 def _git_commit() -> str:
+    """The source tree's commit; INFINIOP_COMMIT names it where there is no .git (a copied tree)."""
+    import os
     import subprocess
     from pathlib import Path
+
+    if os.environ.get("INFINIOP_COMMIT"):
+        return os.environ["INFINIOP_COMMIT"]
 
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,

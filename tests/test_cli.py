@@ -39,3 +39,27 @@ def test_errors_are_one_line_without_debug():
     assert r.returncode != 0
     assert "Traceback" not in r.stderr
     assert "INFINIOP_LIBRARY" in r.stderr
+
+
+def test_demo_runs_all_four_operators_on_the_cpu():
+    r = _cli("demo", "--device", "cpu")
+    assert r.returncode == 0, r.stdout + r.stderr
+    for op in ("rearrange", "mul", "lp_norm", "random_sample"):
+        assert op in r.stdout
+    assert "all results match NumPy" in r.stdout
+    assert "WRONG" not in r.stdout and "not implemented" not in r.stdout
+
+
+def test_bench_on_the_cpu_writes_json(tmp_path):
+    out = tmp_path / "bench.json"
+    r = _cli("bench", "--device", "cpu", "--op", "mul", "--op", "random_sample", "--json", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "| mul |" in r.stdout and "NumPy" in r.stdout
+    report = json.loads(out.read_text())
+    assert report["device_kind"] == "cpu" and report["roofline_gbps"] > 0
+    ops = {row["op"] for row in report["rows"]}
+    assert ops == {"mul", "random_sample"}
+    for row in report["rows"]:
+        assert row["ok"] is True
+        assert row["ours_us"] > 0 and row["torch_us"] > 0 and row["bytes_moved"] > 0
+        assert set(row) >= {"case", "gbps", "pct_roofline", "speedup", "note"}
