@@ -7,7 +7,7 @@ import pytest
 
 import infiniop_py as ip
 from infiniop_py._ffi import ffi, lib
-from conftest import DEVICES, GPU_COUNT, poisoned, to_device, to_host
+from conftest import DEVICES, poisoned, to_device, to_host
 
 ISSUE_PARAMS = [(0.8, 0.8, 3, 0.5), (0.05, 0.9, 5, 1.0), (0.15, 0.85, 10, 2.0), (0.08, 0, 3, 0.5),
                 (0.5, 0.9, 1, 1.0), (0.15, 0, 1, 2.0), (0.08, 0.8, 50, 1.0), (0.08, 1.0, 25, 1.0),

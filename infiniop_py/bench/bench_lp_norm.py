@@ -13,7 +13,6 @@ once. `--tune` repeats the GPU cases under each INFINIOP_LP_NORM_TUNE setting
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from typing import List
 
@@ -82,22 +81,6 @@ def _gpu_case(name, shape, dtype_name, axis, p) -> harness.Case:
     return case
 
 
-def _graph_us(calls) -> float:
-    """Median µs per call, from replays of a CUDA graph of one call per buffer set."""
-    t = harness.torch()
-    s = t.cuda.Stream()
-    s.wait_stream(t.cuda.current_stream())
-    with t.cuda.stream(s):
-        for f in calls[:3]:
-            f(s)
-    t.cuda.current_stream().wait_stream(s)
-    t.cuda.synchronize()
-    g = t.cuda.CUDAGraph()
-    with t.cuda.graph(g, stream=s):
-        for f in calls:
-            f(s)
-    return harness.time_cuda(g.replay, warmup=5, reps=40) / len(calls)
-
 
 def graph_row(case: harness.Case) -> harness.Row:
     """The case as CUDA-graph replays, for both libraries: the kernels' own time
@@ -108,13 +91,13 @@ def graph_row(case: harness.Case) -> harness.Row:
     op, ws, sets, axis, p = case._graph
     for y, _ in sets:
         y.fill_(float("nan"))
-    ours = _graph_us([lambda s, y=y, x=x: op(y.data_ptr(), x.data_ptr(), workspace=ws, stream=s.cuda_stream)
+    ours = harness.time_cuda_graph([lambda s, y=y, x=x: op(y.data_ptr(), x.data_ptr(), workspace=ws, stream=s.cuda_stream)
                       for y, x in sets])
     t.cuda.synchronize()
     tol = TOL[str(sets[0][1].dtype).replace("torch.", "")]
     ok = all(bool(t.allclose(y.double(), F.normalize(x.double(), p=float(p), dim=axis, eps=EPS), rtol=tol,
                              atol=tol * 1e-2)) for y, x in sets)
-    theirs = _graph_us([lambda s, x=x: F.normalize(x, p=float(p), dim=axis, eps=EPS) for _, x in sets])
+    theirs = harness.time_cuda_graph([lambda s, x=x: F.normalize(x, p=float(p), dim=axis, eps=EPS) for _, x in sets])
     return harness.Row("lp_norm", case.name + ", CUDA graph", ours, theirs, case.bytes_moved,
                        harness.copy_roofline_gbps(), ok, "per call, graph replays")
 
@@ -204,9 +187,7 @@ def main(argv=None) -> List[harness.Row]:
     os.environ.pop("INFINIOP_LP_NORM_TUNE", None)
     harness.print_table(rows, "LPNorm", device=args.device)
     if args.json:
-        name = harness.device_name() if args.device == "nvidia" else "CPU"
-        with open(args.json, "w") as f:
-            json.dump({"device": name, "rows": [r.as_dict() for r in rows]}, f, indent=1)
+        harness.write_json(args.json, rows, args.device)
     return rows
 
 

@@ -11,7 +11,6 @@ the Python and launch overhead out and leaves the kernels' own time.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import List
 
 
@@ -112,22 +111,6 @@ def cases(device: str = "nvidia") -> List[harness.Case]:
     return [_gpu_case(*spec) for spec in GPU_CASES]
 
 
-def _graph_us(calls) -> float:
-    """Median µs per call, from replays of a CUDA graph of one call per set."""
-    t = harness.torch()
-    s = t.cuda.Stream()
-    s.wait_stream(t.cuda.current_stream())
-    with t.cuda.stream(s):
-        for f in calls[:3]:
-            f(s)
-    t.cuda.current_stream().wait_stream(s)
-    t.cuda.synchronize()
-    g = t.cuda.CUDAGraph()
-    with t.cuda.graph(g, stream=s):
-        for f in calls:
-            f(s)
-    return harness.time_cuda(g.replay, warmup=5, reps=50) / len(calls)
-
 
 def graph_row(case: harness.Case) -> harness.Row:
     """The latency case as CUDA-graph replays: kernels' own time, and a check
@@ -136,11 +119,11 @@ def graph_row(case: harness.Case) -> harness.Row:
     op, sets = case._graph
     for c, _, _ in sets:
         c.fill_(float("nan"))
-    ours = _graph_us([lambda s, c=c, a=a, b=b: op(c.data_ptr(), a.data_ptr(), b.data_ptr(), stream=s.cuda_stream)
+    ours = harness.time_cuda_graph([lambda s, c=c, a=a, b=b: op(c.data_ptr(), a.data_ptr(), b.data_ptr(), stream=s.cuda_stream)
                       for c, a, b in sets])
     t.cuda.synchronize()
     ok = all(bool(t.equal(c, t.mul(a, b))) for c, a, b in sets)
-    theirs = _graph_us([lambda s, c=c, a=a, b=b: t.mul(a, b, out=c) for c, a, b in sets])
+    theirs = harness.time_cuda_graph([lambda s, c=c, a=a, b=b: t.mul(a, b, out=c) for c, a, b in sets])
     return harness.Row("mul", case.name + ", CUDA graph", ours, theirs, case.bytes_moved,
                        harness.copy_roofline_gbps(), ok, "per call, graph replays")
 
@@ -156,9 +139,7 @@ def main(argv=None) -> List[harness.Row]:
         rows.insert(1, graph_row(all_cases[0]))
     harness.print_table(rows, "Mul", device=args.device)
     if args.json:
-        name = harness.device_name() if args.device == "nvidia" else "CPU"
-        with open(args.json, "w") as f:
-            json.dump({"device": name, "rows": [r.as_dict() for r in rows]}, f, indent=1)
+        harness.write_json(args.json, rows, args.device)
     return rows
 
 

@@ -13,7 +13,6 @@ the same sort-based pipeline in NumPy.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
@@ -156,24 +155,6 @@ def cases(device: str = "nvidia"):
     return out
 
 
-def _graph_time(torch, make_call, nbuf):
-    """Median µs per call of a graph of PER_GRAPH calls cycling over nbuf buffers."""
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        for k in range(nbuf):  # warm: descriptor caches, allocator
-            make_call(k, s)
-    torch.cuda.current_stream().wait_stream(s)
-    torch.cuda.synchronize()
-    graphs = []
-    for g0 in range(0, max(nbuf, PER_GRAPH), PER_GRAPH):
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g, stream=s):
-            for j in range(PER_GRAPH):
-                make_call((g0 + j) % nbuf, s)
-        graphs.append(g)
-    return harness.time_cuda(None, rotate=[g.replay for g in graphs], warmup=5, reps=60) / PER_GRAPH
-
 
 def graph_row(case) -> "harness.Row":
     """Ours and PyTorch as CUDA-graph replays (PER_GRAPH calls per graph over
@@ -186,8 +167,8 @@ def graph_row(case) -> "harness.Row":
     want = p.want()
     theirs_got = p.theirs(0, None).cpu().numpy().reshape(-1)
     torch_ok = all(int(g) == w for g, w in zip(theirs_got, want))
-    ours_us = _graph_time(torch, p.ours, p.nbuf)
-    torch_us = _graph_time(torch, p.theirs, p.nbuf)
+    ours_us = harness.time_cuda_graph([lambda s, k=k: p.ours(k, s) for k in range(p.nbuf)], per_graph=PER_GRAPH)
+    torch_us = harness.time_cuda_graph([lambda s, k=k: p.theirs(k, s) for k in range(p.nbuf)], per_graph=PER_GRAPH)
     note = "" if torch_ok else "PyTorch pipeline differs from the reference"
     return harness.Row("random_sample", p.name, ours_us, torch_us, p.nbytes, harness.copy_roofline_gbps(),
                        verdict is True, note if verdict is True else str(verdict))
@@ -237,9 +218,7 @@ def main(argv=None):
     title = "RandomSample" + (" (CUDA-graph replays, median µs per call)" if args.device == "nvidia" else "")
     harness.print_table(rows, title, device=args.device)
     if args.json:
-        name = harness.device_name() if args.device == "nvidia" else "CPU"
-        with open(args.json, "w") as f:
-            json.dump({"device": name, "rows": [r.as_dict() for r in rows]}, f, indent=1)
+        harness.write_json(args.json, rows, args.device)
     return rows
 
 

@@ -11,7 +11,6 @@ also carry the per-call time of CUDA-graph replays (launch overhead out).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from typing import List, NamedTuple, Tuple
 
@@ -45,8 +44,7 @@ def _permuted(shape, order):
 
 def specs() -> List[Spec]:
     n = 4096
-    nchw = (32, 64, 224, 224)
-    nhwc = (32, 224, 224, 64)  # dst shape; src is NCHW contiguous seen as NHWC
+    nhwc = (32, 224, 224, 64)  # dst shape; src is NCHW (32, 64, 224, 224) contiguous seen as NHWC
     heads = (64, 32, 2048, 128)  # dst [B, H, S, D]; src is [B, S, H, D] contiguous
     rev = (7, 5, 50, 50, 4, 3)
     return [
@@ -160,22 +158,6 @@ def cases(device: str = "nvidia") -> List[harness.Case]:
     return [_gpu_case(spec) for spec in specs()]
 
 
-def _graph_us(torch, make_call, sets: int, calls: int = 16) -> float:
-    """Median time per call of `calls` calls (rotating over the buffer sets)
-    captured into one CUDA graph and replayed."""
-    graph = torch.cuda.CUDAGraph()
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        make_call(0, True)()  # warm-up outside the capture
-    torch.cuda.current_stream().wait_stream(side)
-    with torch.cuda.graph(graph):
-        for i in range(calls):
-            make_call(i % sets, True)()
-    us = harness.time_cuda(graph.replay, warmup=3, reps=20) / calls
-    del graph
-    return us
-
 
 def main(argv=None) -> List[harness.Row]:
     parser = argparse.ArgumentParser(description=__doc__)
@@ -190,16 +172,16 @@ def main(argv=None) -> List[harness.Row]:
             ours, theirs, sets = case._graph
             notes = [f"{sets} buffer sets"] if sets > 1 else []
             if row.ok:  # launch overhead out: the same calls replayed from CUDA graphs
-                torch = harness.torch()
-                notes.append(f"in a CUDA graph: ours {_graph_us(torch, ours, sets):.1f} µs, "
-                             f"PyTorch {_graph_us(torch, theirs, sets):.1f} µs")
+                def graph_us(make_call):
+                    return harness.time_cuda_graph([lambda _s, k=k: make_call(k, True)() for k in range(sets)],
+                                                   per_graph=16)
+
+                notes.append(f"in a CUDA graph: ours {graph_us(ours):.1f} µs, PyTorch {graph_us(theirs):.1f} µs")
             row.note = "; ".join([row.note] * bool(row.note) + notes)
         rows.append(row)
     harness.print_table(rows, "Rearrange", device=args.device)
     if args.json:
-        name = harness.device_name() if args.device == "nvidia" else "CPU"
-        with open(args.json, "w") as f:
-            json.dump({"device": name, "rows": [r.as_dict() for r in rows]}, f, indent=1)
+        harness.write_json(args.json, rows, args.device)
     return rows
 
 

@@ -48,6 +48,39 @@ def time_cuda(fn: Callable[[], object], *, warmup: int = 10, reps: int = 100,
     return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends)) * 1e3
 
 
+def time_cuda_graph(calls: Sequence[Callable[[object], object]], per_graph: Optional[int] = None) -> float:
+    """Median µs per call with host and launch overhead out: the calls (each
+    takes the capture stream, a torch stream) are run once outside capture
+    (caches, per-stream workspaces), captured into CUDA graphs of `per_graph`
+    calls each (default: one of each call), cycling over `calls`, and replayed."""
+    t = torch()
+    per_graph = per_graph or len(calls)
+    s = t.cuda.Stream()
+    s.wait_stream(t.cuda.current_stream())
+    with t.cuda.stream(s):
+        for f in calls:
+            f(s)
+    t.cuda.current_stream().wait_stream(s)
+    t.cuda.synchronize()
+    graphs = []
+    for first in range(0, max(per_graph, len(calls)), per_graph):
+        g = t.cuda.CUDAGraph()
+        with t.cuda.graph(g, stream=s):
+            for j in range(per_graph):
+                calls[(first + j) % len(calls)](s)
+        graphs.append(g)
+    return time_cuda(graphs[0].replay, rotate=[g.replay for g in graphs], warmup=5, reps=50) / per_graph
+
+
+def write_json(path: str, rows: List["Row"], device: str) -> None:
+    """The rows of one benchmark run, with the device they ran on."""
+    import json
+
+    name = device_name() if device == "nvidia" else "CPU"
+    with open(path, "w") as f:
+        json.dump({"device": name, "rows": [r.as_dict() for r in rows]}, f, indent=1)
+
+
 def time_host(fn: Callable[[], object], *, warmup: int = 3, reps: int = 30) -> float:
     """Median wall time of one call in microseconds (CPU cases)."""
     for _ in range(warmup):

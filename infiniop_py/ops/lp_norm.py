@@ -1,7 +1,7 @@
 """LPNorm: y = x / max(||x||_p, eps) along one axis (torch.nn.functional.normalize)."""
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Optional
 
 from .._arrays import as_view, empty_like
 from .._streams import stream_pointer
