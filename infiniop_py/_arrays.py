@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _cuda, _dlpack, dtypes
 from .device_array import DeviceArray
+from ._layout import contiguous_strides
 
 
 class ArrayView(NamedTuple):
@@ -35,12 +36,6 @@ def _element_strides(byte_strides, itemsize: int, what: str) -> Tuple[int, ...]:
     return tuple(out)
 
 
-def _contiguous(shape) -> Tuple[int, ...]:
-    strides, step = [], 1
-    for s in reversed(shape):
-        strides.insert(0, step)
-        step *= max(s, 1)
-    return tuple(strides)
 
 
 _TORCH_DTYPES = {
@@ -104,7 +99,7 @@ def as_view(obj, *, writable: bool = False) -> ArrayView:
     if cai is not None:
         dtype = np.dtype(cai["typestr"])
         shape = tuple(cai["shape"])
-        strides = (_contiguous(shape) if cai.get("strides") is None
+        strides = (contiguous_strides(shape) if cai.get("strides") is None
                    else _element_strides(cai["strides"], dtype.itemsize, type(obj).__name__))
         ptr = int(cai["data"][0])
         device_id = _device_of(obj, ptr)

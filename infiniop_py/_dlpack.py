@@ -11,6 +11,7 @@ from typing import Any, NamedTuple, Tuple
 import numpy as np
 
 from . import dtypes
+from ._layout import contiguous_strides
 
 KDL_CPU, KDL_CUDA = 1, 2
 _INT, _UINT, _FLOAT, _BFLOAT, _COMPLEX, _BOOL = 0, 1, 2, 4, 5, 6
@@ -138,14 +139,7 @@ def read(obj) -> Imported:
     managed = _DLManagedTensor.from_address(address)
     t = managed.dl_tensor
     shape = tuple(t.shape[i] for i in range(t.ndim))
-    if t.strides:
-        strides = tuple(t.strides[i] for i in range(t.ndim))
-    else:
-        strides, step = [], 1
-        for s in reversed(shape):
-            strides.insert(0, step)
-            step *= s
-        strides = tuple(strides)
+    strides = tuple(t.strides[i] for i in range(t.ndim)) if t.strides else contiguous_strides(shape)
     info = Imported((t.data or 0) + t.byte_offset, shape, strides, _np_dtype(t.dtype),
                     t.device.device_type, t.device.device_id)
     # Consume: mark it used, then release the producer's hold (obj keeps the memory).

@@ -8,14 +8,9 @@ import numpy as np
 
 from . import _cuda, _dlpack, dtypes
 from ._streams import stream_pointer
+from ._layout import contiguous_strides
 
 
-def _contiguous_strides(shape: Sequence[int]) -> Tuple[int, ...]:
-    strides, step = [], 1
-    for s in reversed(shape):
-        strides.insert(0, step)
-        step *= max(s, 1)
-    return tuple(strides)
 
 
 class DeviceArray:
@@ -33,7 +28,7 @@ class DeviceArray:
         self._buffer = buffer  # cuda.core Buffer (or another DeviceArray's) kept alive here
         self.shape = tuple(int(s) for s in shape)
         self.dtype = np.dtype(dtypes.to_numpy(dtypes.to_infini(dtype)))
-        self.strides = _contiguous_strides(self.shape) if strides is None else tuple(int(s) for s in strides)
+        self.strides = contiguous_strides(self.shape) if strides is None else tuple(int(s) for s in strides)
         self.offset = int(offset)  # in elements from the buffer's start
         self.device_id = int(device_id)
 
@@ -119,7 +114,7 @@ class DeviceArray:
         host = np.asarray(array, dtype=self.dtype)
         if not host.flags.c_contiguous:
             host = host.copy(order="C")
-        if host.shape != self.shape or self.strides != _contiguous_strides(self.shape):
+        if host.shape != self.shape or self.strides != contiguous_strides(self.shape):
             raise ValueError("copy_from_numpy needs a contiguous DeviceArray of the same shape")
         _cuda.memcpy(self.ptr, host.__array_interface__["data"][0], host.nbytes, stream_pointer(stream))
 

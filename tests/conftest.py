@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import infiniop_py as ip
+from infiniop_py._layout import contiguous_strides
 
 
 def _gpu_count() -> int:
@@ -80,15 +81,9 @@ def poisoned(shape, dtype, device: str, strides=None, pad: int = 0):
         backing.view(np.uint8)[...] = 0x5A
     if device == "cpu":
         view = np.lib.stride_tricks.as_strided(
-            backing[offset:], shape, [s * dtype.itemsize for s in (strides or _contig(shape))])
+            backing[offset:], shape, [s * dtype.itemsize for s in (strides or contiguous_strides(shape))])
         return view, backing
     dev = ip.DeviceArray.from_numpy(backing)
-    return dev.view(shape, strides or _contig(shape), offset), dev
+    return dev.view(shape, strides or contiguous_strides(shape), offset), dev
 
 
-def _contig(shape):
-    strides, step = [], 1
-    for s in reversed(shape):
-        strides.insert(0, step)
-        step *= max(s, 1)
-    return tuple(strides)

@@ -11,6 +11,7 @@ import pytest
 import infiniop_py as ip
 from infiniop_py._ffi import ffi, lib
 from conftest import DEVICES, poisoned, to_host
+from infiniop_py._layout import contiguous_strides
 
 BF16 = ip.bfloat16
 FLOATS = [np.float16, np.float32, BF16]
@@ -18,12 +19,6 @@ INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, n
 TOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 1e-5, BF16: 1e-2, np.dtype(np.float64): 1e-12}
 
 
-def _contig(shape):
-    strides, step = [], 1
-    for s in reversed(shape):
-        strides.insert(0, step)
-        step *= max(s, 1)
-    return tuple(strides)
 
 
 def _random(rng, n, dtype):
@@ -39,7 +34,7 @@ def operand(rng, shape, strides, dtype, device, lead=0):
     starting `lead` elements into its buffer. Returns (array, logical values)."""
     dtype = np.dtype(dtype)
     shape = tuple(shape)
-    strides = _contig(shape) if strides is None else tuple(strides)
+    strides = contiguous_strides(shape) if strides is None else tuple(strides)
     if all(shape):
         span = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, strides))
     else:
@@ -269,7 +264,7 @@ def test_many_dims_unmergeable(rng, device):
     """More dims than a GPU kernel indexes at once: split into launches."""
     shape = (2, 3, 2, 3, 2, 3, 2, 3)
     perm = np.arange(8)[::-1]
-    strides = tuple(int(s) for s in np.array(_contig(tuple(np.array(shape)[perm])))[np.argsort(perm)])
+    strides = tuple(int(s) for s in np.array(contiguous_strides(tuple(np.array(shape)[perm])))[np.argsort(perm)])
     run_case(rng, device, np.float32, shape, (shape, strides), (shape, None))
     run_case(rng, device, np.float32, shape, (shape, None), (shape, None), strides)  # permuted output
 

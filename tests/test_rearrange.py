@@ -10,6 +10,7 @@ from infiniop_py._arrays import as_view
 from infiniop_py._ffi import ffi, lib
 from infiniop_py.ops import _base
 from conftest import DEVICES, poisoned, to_host
+from infiniop_py._layout import contiguous_strides
 
 BF16 = ip.bfloat16
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
@@ -19,17 +20,11 @@ BY_SIZE = {1: np.dtype(np.uint8), 2: F16, 4: F32, 8: np.dtype(np.float64), 16: n
 EXTRA = [np.dtype(np.int8), BF16, np.dtype(np.int32), np.dtype(np.int64)]
 
 
-def contiguous(shape):
-    strides, step = [], 1
-    for s in reversed(shape):
-        strides.insert(0, step)
-        step *= max(s, 1)
-    return tuple(strides)
 
 
 def permuted(shape, order):
     """Strides over `shape` of a contiguous tensor of shape[order] seen through the inverse permutation."""
-    inner = contiguous([shape[i] for i in order])
+    inner = contiguous_strides([shape[i] for i in order])
     strides = [0] * len(shape)
     for j, i in enumerate(order):
         strides[i] = inner[j]
@@ -124,12 +119,12 @@ ND_SHAPES = [(3, 4, 5, 6), (2, 3, 4, 5, 6), (7, 5, 3, 2, 4, 3), (9, 40, 3, 17), 
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("shape", ND_SHAPES, ids=lambda s: "x".join(map(str, s)))
 def test_row_major_column_major(device, rng, shape):
-    check_copy(device, rng, shape, contiguous(shape), reverse(shape), F32)
-    check_copy(device, rng, shape, reverse(shape), contiguous(shape), F16)
+    check_copy(device, rng, shape, contiguous_strides(shape), reverse(shape), F32)
+    check_copy(device, rng, shape, reverse(shape), contiguous_strides(shape), F16)
 
 
 @pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("dst_strides", [contiguous((8, 4, 20, 64)), (1048576, 262144, 64, 1)],
+@pytest.mark.parametrize("dst_strides", [contiguous_strides((8, 4, 20, 64)), (1048576, 262144, 64, 1)],
                          ids=["contiguous", "padded"])
 def test_head_layout(device, rng, dst_strides):
     check_copy(device, rng, (8, 4, 20, 64), dst_strides, (5120, 64, 256, 1), F16)
@@ -138,7 +133,7 @@ def test_head_layout(device, rng, dst_strides):
 @pytest.mark.parametrize("device", DEVICES)
 def test_broadcast_source(device, rng):
     check_copy(device, rng, (15, 10752), (10752, 1), (0, 1), F32)
-    check_copy(device, rng, (15, 37, 4), contiguous((15, 37, 4)), (0, 1, 0), F16)
+    check_copy(device, rng, (15, 37, 4), contiguous_strides((15, 37, 4)), (0, 1, 0), F16)
 
 
 NEGATIVE = [
@@ -163,7 +158,7 @@ def test_negative_strides(device, rng, case):
 ODD = [
     ((1,), (1,), (1,)),
     ((1, 1, 1), (1, 1, 1), (5, 3, 1)),
-    ((1, 7, 1, 99), contiguous((1, 7, 1, 99)), permuted((1, 7, 1, 99), (3, 1, 2, 0))),
+    ((1, 7, 1, 99), contiguous_strides((1, 7, 1, 99)), permuted((1, 7, 1, 99), (3, 1, 2, 0))),
     ((4097,), (1,), (3,)),
     ((7, 7), (7, 1), (1, 7)),
     ((33, 65), (65, 1), (1, 33)),
@@ -181,7 +176,7 @@ def test_sizes_one_and_odd(device, rng, case):
 LAYOUTS = [
     ((33, 65), (65, 1), (1, 33)),  # transpose
     ((40, 40, 3), (1, 120, 40), (120, 3, 1)),  # NHWC-like, small inner dim
-    ((4, 64, 16, 8), contiguous((4, 64, 16, 8)), permuted((4, 64, 16, 8), (0, 2, 1, 3))),  # head split
+    ((4, 64, 16, 8), contiguous_strides((4, 64, 16, 8)), permuted((4, 64, 16, 8), (0, 2, 1, 3))),  # head split
     ((6, 50), (50, 1), (0, 1)),  # broadcast
     ((17, 9), (-9, 1), (1, -17)),  # negative
     ((3, 5, 7), (35, 7, 1), (35, 7, 1)),  # contiguous
@@ -216,12 +211,12 @@ def test_empty(device, rng, shape, dst_strides, src_strides):
 def test_deep_layouts(device, rng):
     """More dims than a kernel parameter carries (no 5+5 limit)."""
     shape = (2,) * 16
-    check_copy(device, rng, shape, contiguous(shape), permuted(shape, (1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10,
+    check_copy(device, rng, shape, contiguous_strides(shape), permuted(shape, (1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10,
                                                                        13, 12, 15, 14)), F32)
     shape = (3,) * 13
-    check_copy(device, rng, shape, contiguous(shape), reverse(shape), F16)
+    check_copy(device, rng, shape, contiguous_strides(shape), reverse(shape), F16)
     shape = (2, 3) * 7
-    check_copy(device, rng, shape, contiguous(shape), tuple(s * 2 for s in contiguous(shape)), np.uint8)
+    check_copy(device, rng, shape, contiguous_strides(shape), tuple(s * 2 for s in contiguous_strides(shape)), np.uint8)
 
 
 @pytest.mark.parametrize("device", DEVICES)

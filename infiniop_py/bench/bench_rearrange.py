@@ -15,6 +15,7 @@ import math
 from typing import List, NamedTuple, Tuple
 
 
+from infiniop_py._layout import contiguous_strides  # noqa: E402
 from infiniop_py.bench import harness  # noqa: E402
 
 
@@ -26,16 +27,8 @@ class Spec(NamedTuple):
     dtype: str  # torch / NumPy dtype name
 
 
-def _contiguous(shape):
-    strides, step = [], 1
-    for s in reversed(shape):
-        strides.insert(0, step)
-        step *= s
-    return tuple(strides)
-
-
 def _permuted(shape, order):
-    inner = _contiguous([shape[i] for i in order])
+    inner = contiguous_strides([shape[i] for i in order])
     strides = [0] * len(shape)
     for j, i in enumerate(order):
         strides[i] = inner[j]
@@ -50,9 +43,9 @@ def specs() -> List[Spec]:
     return [
         Spec("transpose 4096² F16", (n, n), (n, 1), (1, n), "float16"),
         Spec("transpose 4096² F32", (n, n), (n, 1), (1, n), "float32"),
-        Spec("NCHW→NHWC 32×64×224×224 F32", nhwc, _contiguous(nhwc), _permuted(nhwc, (0, 3, 1, 2)), "float32"),
-        Spec("head split 64×2048×32×128 F16", heads, _contiguous(heads), _permuted(heads, (0, 2, 1, 3)), "float16"),
-        Spec("6-D reverse 7×5×50×50×4×3 F32", rev, _contiguous(rev), _permuted(rev, (5, 4, 3, 2, 1, 0)), "float32"),
+        Spec("NCHW→NHWC 32×64×224×224 F32", nhwc, contiguous_strides(nhwc), _permuted(nhwc, (0, 3, 1, 2)), "float32"),
+        Spec("head split 64×2048×32×128 F16", heads, contiguous_strides(heads), _permuted(heads, (0, 2, 1, 3)), "float16"),
+        Spec("6-D reverse 7×5×50×50×4×3 F32", rev, contiguous_strides(rev), _permuted(rev, (5, 4, 3, 2, 1, 0)), "float32"),
         Spec("contiguous 512 MiB F32", (1 << 27,), (1,), (1,), "float32"),
         # Beyond the list: an odd-sized transpose (no paired accesses)
         # and a broadcast source.
@@ -68,8 +61,8 @@ def cpu_specs() -> List[Spec]:
     return [
         Spec("transpose 2048² F32", (n, n), (n, 1), (1, n), "float32"),
         Spec("transpose 2048² F16", (n, n), (n, 1), (1, n), "float16"),
-        Spec("NCHW→NHWC 8×64×56×56 F32", nhwc, _contiguous(nhwc), _permuted(nhwc, (0, 3, 1, 2)), "float32"),
-        Spec("head split 8×512×32×128 F16", heads, _contiguous(heads), _permuted(heads, (0, 2, 1, 3)), "float16"),
+        Spec("NCHW→NHWC 8×64×56×56 F32", nhwc, contiguous_strides(nhwc), _permuted(nhwc, (0, 3, 1, 2)), "float32"),
+        Spec("head split 8×512×32×128 F16", heads, contiguous_strides(heads), _permuted(heads, (0, 2, 1, 3)), "float16"),
         Spec("contiguous 64 MiB F32", (1 << 24,), (1,), (1,), "float32"),
     ]
 
