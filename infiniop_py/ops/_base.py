@@ -58,9 +58,12 @@ class OperatorDescriptor(CObject):
     def _context(self) -> str:
         return f"{type(self).__name__} on {self.handle.device}:{self.handle.device_id} with {self._described}"
 
-    def _run(self, function: str, *args) -> None:
-        """Call a C function on this descriptor and raise on a bad status."""
-        check(getattr(lib, function)(self.ptr, *args), function, self._context)
+    def _run(self, function: str, *args, call_params: str = "") -> None:
+        """Call a C function on this descriptor and raise on a bad status;
+        `call_params` names the values passed to this call (in the message)."""
+        status = getattr(lib, function)(self.ptr, *args)
+        if status:
+            check(status, function, lambda: self._context() + (f"; called with {call_params}" if call_params else ""))
 
     def _workspace_args(self, workspace: Optional[Workspace], stream_ptr: int):
         """(pointer, size) of the given workspace, or of a cached one of the right size."""

@@ -65,7 +65,8 @@ class RandomSample(OperatorDescriptor):
         sp = stream_pointer(stream)
         ws_ptr, ws_size = self._workspace_args(workspace, sp)
         self._run("infiniopRandomSample", ws_ptr, ws_size, void_p(_address(result, True)), void_p(_address(probs)),
-                  float(random_val), float(topp), int(topk), float(temperature), void_p(sp))
+                  float(random_val), float(topp), int(topk), float(temperature), void_p(sp),
+                  call_params=f"random_val={random_val!r}, topp={topp!r}, topk={topk!r}, temperature={temperature!r}")
 
 
 class RandomSampleBatch(RandomSample):
@@ -91,7 +92,9 @@ class RandomSampleBatch(RandomSample):
         self._run("infiniopRandomSampleBatch", ws_ptr, ws_size, void_p(_address(result, True)),
                   void_p(_address(probs)), ffi.cast("const float *", rv.ctypes.data),
                   ffi.cast("const float *", tp.ctypes.data), ffi.cast("const int *", tk.ctypes.data),
-                  ffi.cast("const float *", tt.ctypes.data), batch, void_p(sp))
+                  ffi.cast("const float *", tt.ctypes.data), batch, void_p(sp),
+                  call_params=f"random_val={rv.tolist()}, topp={tp.tolist()}, topk={tk.tolist()}, "
+                              f"temperature={tt.tolist()}, batch_size={batch}")
 
     @staticmethod
     def _batch_size(rows: int, *params) -> int:
