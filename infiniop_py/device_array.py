@@ -38,13 +38,12 @@ class DeviceArray:
         nbytes = math.prod(shape) * np.dtype(dtypes.to_numpy(dtypes.to_infini(dtype))).itemsize
         dev = _cuda.device(device_id)
         s = stream_pointer(stream)
-        if s:
-            from cuda.core import Stream
+        # Stream-ordered allocation on the stream the memory will first be used
+        # on (the default stream when none is given, as for our calls): no
+        # synchronisation, later work on that stream sees it ready.
+        from cuda.core import LEGACY_DEFAULT_STREAM, Stream
 
-            buffer = dev.allocate(max(nbytes, 1), stream=Stream.from_handle(s))
-        else:
-            buffer = dev.allocate(max(nbytes, 1), stream=dev.default_stream)
-            dev.default_stream.sync()
+        buffer = dev.allocate(max(nbytes, 1), stream=Stream.from_handle(s) if s else LEGACY_DEFAULT_STREAM)
         return cls(buffer, shape, dtype, device_id=device_id)
 
     @classmethod
