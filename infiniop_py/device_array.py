@@ -57,22 +57,27 @@ class DeviceArray:
 
     @property
     def ptr(self) -> int:
+        """Device address of element 0 (int)."""
         return int(self._buffer.handle) + self.offset * self.itemsize
 
     @property
     def itemsize(self) -> int:
+        """Bytes per element."""
         return self.dtype.itemsize
 
     @property
     def ndim(self) -> int:
+        """Number of dimensions."""
         return len(self.shape)
 
     @property
     def size(self) -> int:
+        """Number of elements."""
         return math.prod(self.shape)
 
     @property
     def nbytes(self) -> int:
+        """size * itemsize (the bytes the elements need, not the buffer's span)."""
         return self.size * self.itemsize
 
     def view(self, shape: Sequence[int], strides: Sequence[int], offset: int = 0) -> "DeviceArray":

@@ -49,6 +49,7 @@ class TensorDescriptor(CObject):
         return cls(view.shape, view.strides, view.dtype)
 
     def describe(self) -> str:
+        """'(2, 3) strides (3, 1) F32': the layout as error messages show it."""
         strides = "contiguous" if self.strides is None else f"strides {self.strides}"
         return f"{self.shape} {strides} {self.dtype.name}"
 

@@ -50,6 +50,9 @@ class LPNorm(OperatorDescriptor):
         super().__init__(handle, {"y": y_desc, "x": x_desc}, (self.axis, self.p, self.eps), ("axis", "p", "eps"))
 
     def __call__(self, y, x, *, workspace: Optional[Workspace] = None, stream=None) -> None:
+        """y = x / max(||x||_p, eps) along the axis, on `stream`. `y` and `x` are arrays
+        or raw addresses (ints) laid out as at Create (`y` may be `x`); `workspace` of at least
+        `workspace_size` bytes, or None for a cached one. Raises InsufficientWorkspace, NullPointer."""
         # The hot path of every call: kept to one C call and a few casts.
         sp = stream if type(stream) is int else stream_pointer(stream)
         ws_ptr, ws_size = self._workspace_args(workspace, sp)

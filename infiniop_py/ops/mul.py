@@ -47,6 +47,8 @@ class Mul(OperatorDescriptor):
         super().__init__(handle, {"c": c, "a": a, "b": b})
 
     def __call__(self, c, a, b, *, workspace: Optional[Workspace] = None, stream=None) -> None:
+        """c = a * b on `stream`. Arrays or raw addresses (ints) laid out as at Create; `c` may be
+        `a` or `b` (same layout). Mul needs no workspace. Raises NullPointer for a missing pointer."""
         s = 0 if stream is None else stream_pointer(stream)
         if workspace is None and self.workspace_size == 0:  # the usual case: one C call, nothing else
             ws, ws_size = ffi.NULL, 0

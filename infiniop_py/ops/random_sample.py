@@ -62,6 +62,10 @@ class RandomSample(OperatorDescriptor):
 
     def __call__(self, result, probs, random_val: float, topp: float, topk: int, temperature: float, *,
                  workspace: Optional[Workspace] = None, stream=None) -> None:
+        """Write the sampled index (SPEC §4: argmax when random_val == 0, topp <= 0, topk == 1 or
+        temperature <= 0; else the first position of the descending order whose cumulative
+        weight reaches random_val * min(topp * total, top-K mass)) into `result` on `stream`.
+        Raises BadParam for random_val outside [0, 1) or NaN parameters, InsufficientWorkspace."""
         sp = stream_pointer(stream)
         ws_ptr, ws_size = self._workspace_args(workspace, sp)
         self._run("infiniopRandomSample", ws_ptr, ws_size, void_p(_address(result, True)), void_p(_address(probs)),
@@ -84,6 +88,9 @@ class RandomSampleBatch(RandomSample):
 
     def __call__(self, result, probs, random_val, topp, topk, temperature, *,
                  workspace: Optional[Workspace] = None, stream=None) -> None:
+        """Sample row b with (random_val[b], topp[b], topk[b], temperature[b]) into result[b];
+        each parameter is a sequence of B values or one value for every row. Raises BadParam when
+        the sequences' length is not B."""
         sp = stream_pointer(stream)
         ws_ptr, ws_size = self._workspace_args(workspace, sp)
         batch = self._batch_size(self.rows, random_val, topp, topk, temperature)

@@ -38,6 +38,8 @@ class Rearrange(OperatorDescriptor):
         super().__init__(handle, {"dst": dst, "src": src})
 
     def __call__(self, dst, src, *, stream=None) -> None:
+        """dst = src on `stream`. Arrays (checked against the layouts given at Create) or raw
+        addresses (ints). Raises ValueError for an array of another layout, NullPointer."""
         d = dst if type(dst) is int else self._address("dst", dst)
         s = src if type(src) is int else self._address("src", src)
         status = lib.infiniopRearrange(self.ptr, void_p(d), void_p(s), void_p(stream_pointer(stream)))
