@@ -152,6 +152,31 @@ __global__ void __launch_bounds__(kBlock) contiguousScalarKernel(T *out, Inputs<
     }
 }
 
+// The element offsets of every operand (output first) at linear index n: dims
+// decomposed by multiply-high division, innermost first.
+template <int N>
+__device__ __forceinline__ void stridedOffsets(const StridedArgs &a, uint32_t n, int64_t (&off)[N + 1]) {
+#pragma unroll
+    for (int k = 0; k <= N; ++k) {
+        off[k] = a.offset[k];
+    }
+#pragma unroll
+    for (int d = kMaxDims - 1; d >= 1; --d) {
+        if (d < (int)a.ndim) {
+            uint32_t r;
+            n = divmod(a.size[d], n, r);
+#pragma unroll
+            for (int k = 0; k <= N; ++k) {
+                off[k] += (int64_t)r * a.stride[d][k];
+            }
+        }
+    }
+#pragma unroll
+    for (int k = 0; k <= N; ++k) {
+        off[k] += (int64_t)n * a.stride[0][k];
+    }
+}
+
 // Any layout: each element's offsets from its linear index, dims decomposed
 // by multiply-high division; sizes and strides are kernel parameters.
 template <class Op, class T, int N>
@@ -164,25 +189,7 @@ __global__ void __launch_bounds__(kBlock) stridedKernel(T *out, Inputs<T, N> in,
         for (int u = 0; u < kUnroll; ++u) {
             uint32_t n = base + u * blockDim.x;
             const bool ok = n < a.numel;
-#pragma unroll
-            for (int k = 0; k <= N; ++k) {
-                off[u][k] = a.offset[k];
-            }
-#pragma unroll
-            for (int d = kMaxDims - 1; d >= 1; --d) {
-                if (d < (int)a.ndim) {
-                    uint32_t r;
-                    n = divmod(a.size[d], n, r);
-#pragma unroll
-                    for (int k = 0; k <= N; ++k) {
-                        off[u][k] += (int64_t)r * a.stride[d][k];
-                    }
-                }
-            }
-#pragma unroll
-            for (int k = 0; k <= N; ++k) {
-                off[u][k] += (int64_t)n * a.stride[0][k];
-            }
+            stridedOffsets<N>(a, n, off[u]);
 #pragma unroll
             for (int k = 0; k < N; ++k) {
                 x[u][k] = ok ? in.p[k][off[u][k + 1]] : T{};
@@ -212,25 +219,7 @@ __global__ void __launch_bounds__(kBlock) stridedVecKernel(T *out, Inputs<T, N> 
         for (int u = 0; u < U; ++u) {
             uint32_t n = base + u * blockDim.x;
             const bool ok = n < a.numel;
-#pragma unroll
-            for (int k = 0; k <= N; ++k) {
-                off[u][k] = a.offset[k];
-            }
-#pragma unroll
-            for (int d = kMaxDims - 1; d >= 1; --d) {
-                if (d < (int)a.ndim) {
-                    uint32_t r;
-                    n = divmod(a.size[d], n, r);
-#pragma unroll
-                    for (int k = 0; k <= N; ++k) {
-                        off[u][k] += (int64_t)r * a.stride[d][k];
-                    }
-                }
-            }
-#pragma unroll
-            for (int k = 0; k <= N; ++k) {
-                off[u][k] += (int64_t)n * a.stride[0][k];
-            }
+            stridedOffsets<N>(a, n, off[u]);
             if (ok) {
 #pragma unroll
                 for (int k = 0; k < N; ++k) {
