@@ -6,7 +6,6 @@ import json
 import sys
 
 
-
 def _versions() -> dict:
     from importlib import metadata
 

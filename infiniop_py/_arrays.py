@@ -36,8 +36,6 @@ def _element_strides(byte_strides, itemsize: int, what: str) -> Tuple[int, ...]:
     return tuple(out)
 
 
-
-
 _TORCH_DTYPES = {
     "torch.float16": np.dtype(np.float16), "torch.bfloat16": dtypes.bfloat16,
     "torch.float32": np.dtype(np.float32), "torch.float64": np.dtype(np.float64),

@@ -11,8 +11,6 @@ from ._streams import stream_pointer
 from ._layout import contiguous_strides
 
 
-
-
 class DeviceArray:
     """An array in device memory: shape, strides (in elements), dtype, device_id.
 

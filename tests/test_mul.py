@@ -19,8 +19,6 @@ INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, n
 TOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 1e-5, BF16: 1e-2, np.dtype(np.float64): 1e-12}
 
 
-
-
 def _random(rng, n, dtype):
     dtype = np.dtype(dtype)
     if dtype.kind in "iu":

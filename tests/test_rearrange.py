@@ -10,7 +10,7 @@ from infiniop_py._arrays import as_view
 from infiniop_py._ffi import ffi, lib
 from infiniop_py.ops import _base
 from conftest import DEVICES, poisoned, to_host
-from infiniop_py._layout import contiguous_strides
+from infiniop_py._layout import contiguous_strides, permuted_strides
 
 BF16 = ip.bfloat16
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
@@ -20,19 +20,8 @@ BY_SIZE = {1: np.dtype(np.uint8), 2: F16, 4: F32, 8: np.dtype(np.float64), 16: n
 EXTRA = [np.dtype(np.int8), BF16, np.dtype(np.int32), np.dtype(np.int64)]
 
 
-
-
-def permuted(shape, order):
-    """Strides over `shape` of a contiguous tensor of shape[order] seen through the inverse permutation."""
-    inner = contiguous_strides([shape[i] for i in order])
-    strides = [0] * len(shape)
-    for j, i in enumerate(order):
-        strides[i] = inner[j]
-    return tuple(strides)
-
-
 def reverse(shape):
-    return permuted(shape, tuple(range(len(shape)))[::-1])
+    return permuted_strides(shape, tuple(range(len(shape)))[::-1])
 
 
 def _extent(shape, strides):
@@ -158,7 +147,7 @@ def test_negative_strides(device, rng, case):
 ODD = [
     ((1,), (1,), (1,)),
     ((1, 1, 1), (1, 1, 1), (5, 3, 1)),
-    ((1, 7, 1, 99), contiguous_strides((1, 7, 1, 99)), permuted((1, 7, 1, 99), (3, 1, 2, 0))),
+    ((1, 7, 1, 99), contiguous_strides((1, 7, 1, 99)), permuted_strides((1, 7, 1, 99), (3, 1, 2, 0))),
     ((4097,), (1,), (3,)),
     ((7, 7), (7, 1), (1, 7)),
     ((33, 65), (65, 1), (1, 33)),
@@ -176,7 +165,7 @@ def test_sizes_one_and_odd(device, rng, case):
 LAYOUTS = [
     ((33, 65), (65, 1), (1, 33)),  # transpose
     ((40, 40, 3), (1, 120, 40), (120, 3, 1)),  # NHWC-like, small inner dim
-    ((4, 64, 16, 8), contiguous_strides((4, 64, 16, 8)), permuted((4, 64, 16, 8), (0, 2, 1, 3))),  # head split
+    ((4, 64, 16, 8), contiguous_strides((4, 64, 16, 8)), permuted_strides((4, 64, 16, 8), (0, 2, 1, 3))),  # head split
     ((6, 50), (50, 1), (0, 1)),  # broadcast
     ((17, 9), (-9, 1), (1, -17)),  # negative
     ((3, 5, 7), (35, 7, 1), (35, 7, 1)),  # contiguous
@@ -211,7 +200,7 @@ def test_empty(device, rng, shape, dst_strides, src_strides):
 def test_deep_layouts(device, rng):
     """More dims than a kernel parameter carries (no 5+5 limit)."""
     shape = (2,) * 16
-    check_copy(device, rng, shape, contiguous_strides(shape), permuted(shape, (1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10,
+    check_copy(device, rng, shape, contiguous_strides(shape), permuted_strides(shape, (1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10,
                                                                        13, 12, 15, 14)), F32)
     shape = (3,) * 13
     check_copy(device, rng, shape, contiguous_strides(shape), reverse(shape), F16)

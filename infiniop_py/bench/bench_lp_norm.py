@@ -12,7 +12,6 @@ once. `--tune` repeats the GPU cases under each INFINIOP_LP_NORM_TUNE setting
 """
 from __future__ import annotations
 
-import argparse
 import os
 from typing import List
 
@@ -79,7 +78,6 @@ def _gpu_case(name, shape, dtype_name, axis, p) -> harness.Case:
                         rotate=ours if nsets > 1 else None, baseline_rotate=theirs if nsets > 1 else None)
     case._graph = (op, ws, sets, axis, p)  # for the CUDA-graph row
     return case
-
 
 
 def graph_row(case: harness.Case) -> harness.Row:
@@ -163,9 +161,7 @@ def profile_case(case: harness.Case) -> str:
 
 
 def main(argv=None) -> List[harness.Row]:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--device", default="nvidia", choices=["nvidia", "cpu"])
-    parser.add_argument("--json", help="also write the rows as JSON here")
+    parser = harness.arguments(__doc__)
     parser.add_argument("--tune", default="", help="';'-separated INFINIOP_LP_NORM_TUNE settings to compare")
     parser.add_argument("--no-graph", action="store_true", help="skip the CUDA-graph rows")
     parser.add_argument("--profile", action="store_true", help="also print per-kernel times (torch.profiler)")
@@ -185,10 +181,7 @@ def main(argv=None) -> List[harness.Row]:
             rows += new
             del case
     os.environ.pop("INFINIOP_LP_NORM_TUNE", None)
-    harness.print_table(rows, "LPNorm", device=args.device)
-    if args.json:
-        harness.write_json(args.json, rows, args.device)
-    return rows
+    return harness.report(rows, "LPNorm", args)
 
 
 if __name__ == "__main__":

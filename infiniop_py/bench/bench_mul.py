@@ -10,7 +10,6 @@ the Python and launch overhead out and leaves the kernels' own time.
 """
 from __future__ import annotations
 
-import argparse
 from typing import List
 
 
@@ -111,7 +110,6 @@ def cases(device: str = "nvidia") -> List[harness.Case]:
     return [_gpu_case(*spec) for spec in GPU_CASES]
 
 
-
 def graph_row(case: harness.Case) -> harness.Row:
     """The latency case as CUDA-graph replays: kernels' own time, and a check
     that our Calculate is capturable (results checked after the replays)."""
@@ -129,18 +127,13 @@ def graph_row(case: harness.Case) -> harness.Row:
 
 
 def main(argv=None) -> List[harness.Row]:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--device", default="nvidia", choices=["nvidia", "cpu"])
-    parser.add_argument("--json", help="also write the rows as JSON here")
+    parser = harness.arguments(__doc__)
     args = parser.parse_args(argv)
     all_cases = cases(args.device)
     rows = [harness.run_case(c) for c in all_cases]
     if args.device == "nvidia":
         rows.insert(1, graph_row(all_cases[0]))
-    harness.print_table(rows, "Mul", device=args.device)
-    if args.json:
-        harness.write_json(args.json, rows, args.device)
-    return rows
+    return harness.report(rows, "Mul", args)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ the same sort-based pipeline in NumPy.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 
 import numpy as np
@@ -155,7 +154,6 @@ def cases(device: str = "nvidia"):
     return out
 
 
-
 def graph_row(case) -> "harness.Row":
     """Ours and PyTorch as CUDA-graph replays (PER_GRAPH calls per graph over
     rotating buffers): the kernels' own time, without Python. Checked first."""
@@ -192,11 +190,9 @@ def profile(device_cases) -> None:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--device", default="nvidia", choices=["nvidia", "cpu"])
+    parser = harness.arguments(__doc__)
     parser.add_argument("--eager", action="store_true", help="also time single eager calls from Python")
     parser.add_argument("--profile", action="store_true", help="print per-kernel times instead of the table")
-    parser.add_argument("--json", help="also write the rows as JSON here")
     args = parser.parse_args(argv)
     all_cases = cases(args.device)
     if args.profile:
@@ -216,10 +212,7 @@ def main(argv=None):
             eager.case += " (eager, from Python)"
         rows.append(eager)
     title = "RandomSample" + (" (CUDA-graph replays, median µs per call)" if args.device == "nvidia" else "")
-    harness.print_table(rows, title, device=args.device)
-    if args.json:
-        harness.write_json(args.json, rows, args.device)
-    return rows
+    return harness.report(rows, title, args)
 
 
 if __name__ == "__main__":

@@ -10,12 +10,11 @@ also carry the per-call time of CUDA-graph replays (launch overhead out).
 """
 from __future__ import annotations
 
-import argparse
 import math
 from typing import List, NamedTuple, Tuple
 
 
-from infiniop_py._layout import contiguous_strides  # noqa: E402
+from infiniop_py._layout import contiguous_strides, permuted_strides  # noqa: E402
 from infiniop_py.bench import harness  # noqa: E402
 
 
@@ -27,14 +26,6 @@ class Spec(NamedTuple):
     dtype: str  # torch / NumPy dtype name
 
 
-def _permuted(shape, order):
-    inner = contiguous_strides([shape[i] for i in order])
-    strides = [0] * len(shape)
-    for j, i in enumerate(order):
-        strides[i] = inner[j]
-    return tuple(strides)
-
-
 def specs() -> List[Spec]:
     n = 4096
     nhwc = (32, 224, 224, 64)  # dst shape; src is NCHW (32, 64, 224, 224) contiguous seen as NHWC
@@ -43,9 +34,9 @@ def specs() -> List[Spec]:
     return [
         Spec("transpose 4096² F16", (n, n), (n, 1), (1, n), "float16"),
         Spec("transpose 4096² F32", (n, n), (n, 1), (1, n), "float32"),
-        Spec("NCHW→NHWC 32×64×224×224 F32", nhwc, contiguous_strides(nhwc), _permuted(nhwc, (0, 3, 1, 2)), "float32"),
-        Spec("head split 64×2048×32×128 F16", heads, contiguous_strides(heads), _permuted(heads, (0, 2, 1, 3)), "float16"),
-        Spec("6-D reverse 7×5×50×50×4×3 F32", rev, contiguous_strides(rev), _permuted(rev, (5, 4, 3, 2, 1, 0)), "float32"),
+        Spec("NCHW→NHWC 32×64×224×224 F32", nhwc, contiguous_strides(nhwc), permuted_strides(nhwc, (0, 3, 1, 2)), "float32"),
+        Spec("head split 64×2048×32×128 F16", heads, contiguous_strides(heads), permuted_strides(heads, (0, 2, 1, 3)), "float16"),
+        Spec("6-D reverse 7×5×50×50×4×3 F32", rev, contiguous_strides(rev), permuted_strides(rev, (5, 4, 3, 2, 1, 0)), "float32"),
         Spec("contiguous 512 MiB F32", (1 << 27,), (1,), (1,), "float32"),
         # Beyond the issue's list: an odd-sized transpose (no paired accesses)
         # and a broadcast source.
@@ -61,8 +52,8 @@ def cpu_specs() -> List[Spec]:
     return [
         Spec("transpose 2048² F32", (n, n), (n, 1), (1, n), "float32"),
         Spec("transpose 2048² F16", (n, n), (n, 1), (1, n), "float16"),
-        Spec("NCHW→NHWC 8×64×56×56 F32", nhwc, contiguous_strides(nhwc), _permuted(nhwc, (0, 3, 1, 2)), "float32"),
-        Spec("head split 8×512×32×128 F16", heads, contiguous_strides(heads), _permuted(heads, (0, 2, 1, 3)), "float16"),
+        Spec("NCHW→NHWC 8×64×56×56 F32", nhwc, contiguous_strides(nhwc), permuted_strides(nhwc, (0, 3, 1, 2)), "float32"),
+        Spec("head split 8×512×32×128 F16", heads, contiguous_strides(heads), permuted_strides(heads, (0, 2, 1, 3)), "float16"),
         Spec("contiguous 64 MiB F32", (1 << 24,), (1,), (1,), "float32"),
     ]
 
@@ -151,11 +142,8 @@ def cases(device: str = "nvidia") -> List[harness.Case]:
     return [_gpu_case(spec) for spec in specs()]
 
 
-
 def main(argv=None) -> List[harness.Row]:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--device", default="nvidia", choices=["nvidia", "cpu"])
-    parser.add_argument("--json", help="also write the rows as JSON here")
+    parser = harness.arguments(__doc__)
     args = parser.parse_args(argv)
     all_cases = cases(args.device)
     rows = []
@@ -172,10 +160,7 @@ def main(argv=None) -> List[harness.Row]:
                 notes.append(f"in a CUDA graph: ours {graph_us(ours):.1f} µs, PyTorch {graph_us(theirs):.1f} µs")
             row.note = "; ".join([row.note] * bool(row.note) + notes)
         rows.append(row)
-    harness.print_table(rows, "Rearrange", device=args.device)
-    if args.json:
-        harness.write_json(args.json, rows, args.device)
-    return rows
+    return harness.report(rows, "Rearrange", args)
 
 
 if __name__ == "__main__":

@@ -72,6 +72,24 @@ def time_cuda_graph(calls: Sequence[Callable[[object], object]], per_graph: Opti
     return time_cuda(graphs[0].replay, rotate=[g.replay for g in graphs], warmup=5, reps=50) / per_graph
 
 
+def arguments(description: str):
+    """The command line every operator's benchmark module shares: --device and --json."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--device", default="nvidia", choices=["nvidia", "cpu"])
+    parser.add_argument("--json", help="also write the rows as JSON here")
+    return parser
+
+
+def report(rows: List["Row"], title: str, args) -> List["Row"]:
+    """Print the table and, with --json, write the rows; returns them."""
+    print_table(rows, title, device=args.device)
+    if args.json:
+        write_json(args.json, rows, args.device)
+    return rows
+
+
 def write_json(path: str, rows: List["Row"], device: str) -> None:
     """The rows of one benchmark run, with the device they ran on."""
     import json
