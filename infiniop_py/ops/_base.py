@@ -2,17 +2,18 @@
 behind the functional API (handles, descriptors by layout, workspaces)."""
 from __future__ import annotations
 
-import collections
 import threading
 from typing import Any, Callable, Dict, Hashable, Optional, Tuple
 
-from .._arrays import ArrayView
+from .._arrays import ArrayView, pointer
 from .._ffi import ffi, lib
 from .._owned import CObject
 from ..errors import check
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ..workspace import Workspace
+from .._streams import stream_pointer
+from ._calculate import CALCULATE, describe_params, make_call
 
 
 def void_p(address: int):
@@ -31,6 +32,16 @@ class OperatorDescriptor(CObject):
 
     _create_name: str = ""
     _workspace_name: Optional[str] = None
+    _c_function = None  # the Calculate, bound at __init__ (the library loads on first use)
+
+    def __init_subclass__(cls, **kwargs):
+        """A class named in ops/_calculate.py's table gets its Calculate call written from its row."""
+        super().__init_subclass__(**kwargs)
+        row = CALCULATE.get(cls.__name__)
+        if row is not None and "__call__" not in cls.__dict__:
+            cls._calculate_row = row
+            cls.__call__ = make_call(cls.__name__)
+            cls.__call__.__doc__ = cls.__dict__.get("_call_doc")
 
     def __init__(self, handle: Handle, tensors: Dict[str, TensorDescriptor], params: Tuple = (),
                  param_names: Tuple[str, ...] = ()):
@@ -46,6 +57,9 @@ class OperatorDescriptor(CObject):
             size = ffi.new("size_t *")
             check(getattr(lib, self._workspace_name)(self.ptr, size), self._workspace_name, self._context)
             self.workspace_size = size[0]
+        row = getattr(self, "_calculate_row", None)
+        if row is not None:
+            self._c_function = getattr(lib, row[0])
 
     @property
     def device(self) -> str:
@@ -58,20 +72,31 @@ class OperatorDescriptor(CObject):
     def _context(self) -> str:
         return f"{type(self).__name__} on {self.handle.device}:{self.handle.device_id} with {self._described}"
 
-    def _run(self, function: str, *args, call_params: str = "") -> None:
-        """Call a C function on this descriptor and raise on a bad status;
-        `call_params` names the values passed to this call (in the message)."""
-        status = getattr(lib, function)(self.ptr, *args)
-        if status:
-            check(status, function, lambda: self._context() + (f"; called with {call_params}" if call_params else ""))
-
     def _workspace_args(self, workspace: Optional[Workspace], stream_ptr: int):
         """(pointer, size) of the given workspace, or of a cached one of the right size."""
         if workspace is None:
             if self.workspace_size == 0:
                 return ffi.NULL, 0
             workspace = workspace_for(self.device, self.device_id, self.workspace_size, stream_ptr)
-        return void_p(workspace.ptr), workspace.size
+        return workspace.cdata, workspace.size
+
+    def _pointer(self, name: str, array, writable: bool):
+        """The `void *` of an array passed to the call (Rearrange also checks its layout)."""
+        return pointer(array, writable)
+
+    def _failed(self, status: int, values: Optional[dict]) -> None:
+        """Raise for a failed Calculate: the descriptor's context, and the call's
+        scalar values when it has some (built only now)."""
+        function, args = self._calculate_row
+
+        def context() -> str:
+            if not values:
+                return self._context()
+            names = [n for n, _ in args if n in values]
+            kinds = [k for n, k in args if n in values]
+            return self._context() + "; called with " + describe_params(names, kinds, values)
+
+        check(status, function, context)
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else self._context()
@@ -88,9 +113,17 @@ _MAX_CACHED_DESCRIPTORS = 256
 def _cache(name: str) -> Any:
     value = getattr(_local, name, None)
     if value is None:
-        value = collections.OrderedDict() if name == "descriptors" else {}
+        value = {}
         setattr(_local, name, value)
     return value
+
+
+def descriptor_cache() -> dict:
+    """This thread's descriptors by key (see cached_descriptor)."""
+    cache = getattr(_local, "descriptors", None)
+    if cache is None:
+        cache = _local.descriptors = {}
+    return cache
 
 
 def default_handle(device: str, device_id: int) -> Handle:
@@ -105,15 +138,15 @@ def default_handle(device: str, device_id: int) -> Handle:
 
 def cached_descriptor(key: Hashable, factory: Callable[[], OperatorDescriptor]) -> OperatorDescriptor:
     """The descriptor for `key` (operator, device, layouts, parameters), made by
-    `factory` on a miss; least recently used ones are dropped past 256."""
-    descriptors = _cache("descriptors")
+    `factory` on a miss; past 256, the oldest made is dropped (a hit costs one
+    dict lookup, nothing to reorder)."""
+    descriptors = descriptor_cache()
     desc = descriptors.get(key)
     if desc is None:
         desc = descriptors[key] = factory()
         if len(descriptors) > _MAX_CACHED_DESCRIPTORS:
-            descriptors.popitem(last=False)[1].close()
-    else:
-        descriptors.move_to_end(key)
+            oldest = next(iter(descriptors))
+            descriptors.pop(oldest).close()
     return desc
 
 
@@ -139,3 +172,25 @@ def common_device(op: str, **views: ArrayView) -> Tuple[str, int]:
 def descriptor_key(op: str, device: Tuple[str, int], *parts) -> Tuple:
     """A cache key: operator, device, then layouts (views) and parameters."""
     return (op, device) + tuple(p.layout if isinstance(p, ArrayView) else p for p in parts)
+
+
+# ---- the functional API's hot path ----
+
+_NULL = ffi.NULL
+
+
+def calculate(desc: OperatorDescriptor, stream, *args) -> int:
+    """One Calculate of a cached descriptor: `args` are the call's pointers and
+    scalars (already C-ready) between the workspace and the stream; returns the
+    status (the caller raises through desc._failed, with its own values)."""
+    if stream is None:
+        s, si = _NULL, 0
+    else:
+        si = stream if type(stream) is int else stream_pointer(stream)
+        s = ffi.cast("void *", si)
+    if desc._calculate_row[1][0][1] != "workspace":
+        return desc._c_function(desc._ptr, *args, s)
+    if desc.workspace_size == 0:
+        return desc._c_function(desc._ptr, _NULL, 0, *args, s)
+    ws = workspace_for(desc.handle.device, desc.handle.device_id, desc.workspace_size, si)
+    return desc._c_function(desc._ptr, ws.cdata, ws.size, *args, s)
