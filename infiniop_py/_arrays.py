@@ -209,6 +209,10 @@ def _probe_for(kind):
 
 def probe(obj, writable: bool = False):
     """(void * pointer, layout key, place) of an array; see above."""
+    if type(obj) is _NDARRAY:  # the CPU's common case, inline: a call less
+        flags = obj.flags
+        if flags.c_contiguous and (flags.writeable or not writable):
+            return _from_buffer(obj), (obj.shape, obj.strides, obj.dtype), CPU
     fn = _PROBES.get(type(obj))
     if fn is None:
         fn = _probe_for(type(obj))
@@ -217,6 +221,11 @@ def probe(obj, writable: bool = False):
 
 def pointer(obj, writable: bool = False):
     """The `void *` of an int address or an array's first element."""
-    if type(obj) is int:
+    kind = type(obj)
+    if kind is int:
         return _cast(_VOID_P, obj)
+    if kind is _NDARRAY:
+        flags = obj.flags
+        if flags.c_contiguous and (flags.writeable or not writable):
+            return _from_buffer(obj)
     return probe(obj, writable)[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Dict, Hashable, Optional, Tuple
 
-from .._arrays import ArrayView, pointer
+from .._arrays import ArrayView
 from .._ffi import ffi, lib
 from .._owned import CObject
 from ..errors import check
@@ -40,7 +40,8 @@ class OperatorDescriptor(CObject):
         row = CALCULATE.get(cls.__name__)
         if row is not None and "__call__" not in cls.__dict__:
             cls._calculate_row = row
-            cls.__call__ = make_call(cls.__name__)
+            cls._takes_workspace = row[1][0][1] == "workspace"
+            cls.__call__ = make_call(cls.__name__, "_pointer" in cls.__dict__)
             cls.__call__.__doc__ = cls.__dict__.get("_call_doc")
 
     def __init__(self, handle: Handle, tensors: Dict[str, TensorDescriptor], params: Tuple = (),
@@ -79,10 +80,6 @@ class OperatorDescriptor(CObject):
                 return ffi.NULL, 0
             workspace = workspace_for(self.device, self.device_id, self.workspace_size, stream_ptr)
         return workspace.cdata, workspace.size
-
-    def _pointer(self, name: str, array, writable: bool):
-        """The `void *` of an array passed to the call (Rearrange also checks its layout)."""
-        return pointer(array, writable)
 
     def _failed(self, status: int, values: Optional[dict]) -> None:
         """Raise for a failed Calculate: the descriptor's context, and the call's
@@ -188,7 +185,7 @@ def calculate(desc: OperatorDescriptor, stream, *args) -> int:
     else:
         si = stream if type(stream) is int else stream_pointer(stream)
         s = ffi.cast("void *", si)
-    if desc._calculate_row[1][0][1] != "workspace":
+    if not desc._takes_workspace:
         return desc._c_function(desc._ptr, *args, s)
     if desc.workspace_size == 0:
         return desc._c_function(desc._ptr, _NULL, 0, *args, s)

@@ -22,6 +22,7 @@ import threading
 
 import numpy as np
 
+from .._arrays import pointer
 from .._ffi import ffi
 from .._streams import stream_pointer
 
@@ -119,7 +120,7 @@ def describe_params(names, kinds, values) -> str:
 
 # ---- the generated descriptor call ----
 
-def _source(cls_name: str, function: str, args) -> str:
+def _source(cls_name: str, function: str, args, check_layouts: bool = False) -> str:
     """The text of `__call__` for one table row."""
     pointers = [n for n, k in args if k in ("out", "in")]
     scalars = [(n, k) for n, k in args if k in ("float", "int")]
@@ -137,8 +138,11 @@ def _source(cls_name: str, function: str, args) -> str:
               "        s = cast(VOID_P, si)"]
     for name in pointers:
         writable = any(n == name and k == "out" for n, k in args)
-        lines.append(f"    {name}_p = cast(VOID_P, {name}) if type({name}) is int else "
-                     f"self._pointer({name!r}, {name}, {writable})")
+        if check_layouts:  # the class looks at each array (Rearrange checks its layout)
+            lines.append(f"    {name}_p = cast(VOID_P, {name}) if type({name}) is int else "
+                         f"self._pointer({name!r}, {name}, {writable})")
+        else:
+            lines.append(f"    {name}_p = pointer({name}, {writable})")
     for name, kind in scalars:
         py = "float" if kind == "float" else "int"
         lines.append(f"    {name}_v = {name} if type({name}) is {py} else {py}({name})")
@@ -171,14 +175,15 @@ def _source(cls_name: str, function: str, args) -> str:
     return "\n".join(lines) + "\n"
 
 
-def make_call(cls_name: str):
-    """`__call__` for the descriptor class named `cls_name`, written from its table row."""
+def make_call(cls_name: str, check_layouts: bool = False):
+    """`__call__` for the descriptor class named `cls_name`, written from its table row;
+    with `check_layouts`, arrays go through the class's `_pointer(name, array, writable)`."""
     function, args = CALCULATE[cls_name]
     namespace = {"NULL": NULL, "VOID_P": _VOID_P, "cast": _cast, "from_buffer": _from_buffer,
-                 "stream_pointer": stream_pointer, "param_array": param_array, "batch_size_of": batch_size,
+                 "stream_pointer": stream_pointer, "pointer": pointer, "param_array": param_array, "batch_size_of": batch_size,
                  "FLOAT_DTYPE": _ARRAY_DTYPES["float[]"], "INT_DTYPE": _ARRAY_DTYPES["int[]"],
                  "FLOAT_ARRAY": _FLOAT_ARRAY, "INT_ARRAY": _INT_ARRAY}
-    exec(compile(_source(cls_name, function, args), f"<{cls_name}.__call__ from ops/_calculate.py>", "exec"),
+    exec(compile(_source(cls_name, function, args, check_layouts), f"<{cls_name}.__call__ from ops/_calculate.py>", "exec"),
          namespace)
     call = namespace["__call__"]
     call.__qualname__ = f"{cls_name}.__call__"
