@@ -81,21 +81,26 @@ static void *deviceRandomF16(size_t n) {
 }
 
 int main() {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // every line out at once, even into a pipe
     CHECK_CUDA(cudaSetDevice(0));
     cudaDeviceProp prop;
     CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
     CHECK_CUDA(cudaFree(nullptr));
+    // A handle binds the thread's current infinirt device (CPU until set).
+    CHECK_OK(infinirtSetDevice(INFINI_DEVICE_NVIDIA, 0));
     infiniopHandle_t handle;
     CHECK_OK(infiniopCreateHandle(&handle));
     cudaStream_t stream = nullptr; // the legacy default stream, as the Python calls use
     std::printf("device: %s\n\n", prop.name);
 
-    struct Row {
-        const char *name;
-        double us;
-    };
-    std::vector<Row> rows;
+    std::printf("| call | host µs/call | / empty launch |\n|---|---:|---:|\n");
     const double launch = perCallUs([&] { emptyKernel<<<1, 32, 0, stream>>>(); });
+    struct Rows { // printed as measured: a failure later still leaves the numbers before it
+        double launch;
+        void push_back(std::pair<const char *, double> r) const {
+            std::printf("| %s | %.3f | %.2fx |\n", r.first, r.second, r.second / launch);
+        }
+    } rows{launch};
     rows.push_back({"empty kernel <<<1, 32>>>", launch});
     rows.push_back({"empty kernel + cudaGetLastError",
                     perCallUs([&] { emptyKernel<<<1, 32, 0, stream>>>(); (void)cudaGetLastError(); })});
@@ -186,10 +191,6 @@ int main() {
                                                            tk.data(), tt.data(), 64, stream));
                     }, 100)});
 
-    std::printf("| call | host µs/call | / empty launch |\n|---|---:|---:|\n");
-    for (const Row &r : rows) {
-        std::printf("| %s | %.3f | %.2fx |\n", r.name, r.us, r.us / launch);
-    }
     CHECK_CUDA(cudaDeviceSynchronize());
     CHECK_CUDA(cudaGetLastError());
     return 0;

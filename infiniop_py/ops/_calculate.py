@@ -95,10 +95,20 @@ def param_array(value, dtype: np.dtype, batch: int) -> np.ndarray:
 
 def batch_size(rows: int, *params) -> int:
     """The parameter sequences' common length (the C call checks it against B), or B for scalars."""
-    sizes = {len(p) for p in params if not isinstance(p, (int, float, np.number)) and np.ndim(p) > 0}
-    if len(sizes) > 1:
-        raise ValueError(f"RandomSampleBatch: parameter sequences of different lengths {sorted(sizes)}")
-    return sizes.pop() if sizes else rows
+    size = None
+    for p in params:
+        if type(p) is np.ndarray:
+            n = len(p) if p.ndim else None
+        elif isinstance(p, (int, float, np.number)):
+            continue
+        else:
+            n = len(p) if np.ndim(p) > 0 else None
+        if n is not None and n != size:
+            if size is not None:
+                sizes = sorted({len(q) for q in params if np.ndim(q) > 0})
+                raise ValueError(f"RandomSampleBatch: parameter sequences of different lengths {sizes}")
+            size = n
+    return rows if size is None else size
 
 
 def describe_params(names, kinds, values) -> str:

@@ -76,8 +76,6 @@ class RandomSampleBatch(RandomSample):
         self.rows = probs.shape[0] if len(probs.shape) == 2 else 0
         super().__init__(handle, result, probs)
 
-    _batch_size = staticmethod(batch_size)
-
 
 _local = threading.local()
 
@@ -86,7 +84,8 @@ class _PinnedScalar:
     """8 bytes of page-locked host memory (portable across devices) that a
     result is copied into: one small copy on the stream, then a read."""
 
-    def __init__(self):
+    def __init__(self, device_id: int):
+        _cuda.device(device_id)  # a context must be current (DeviceArray.empty does the same)
         drv = _cuda.driver()
         self.address = _cuda.check_cu(drv.cuMemHostAlloc(8, 1), "cuMemHostAlloc")  # 1: CU_MEMHOSTALLOC_PORTABLE
         self.value = ffi.cast("int64_t *", self.address)
@@ -112,11 +111,11 @@ def _device_scalar(device_id: int, stream_ptr: int):
     return probed
 
 
-def _to_host_int(device_ptr: int, stream_ptr: int) -> int:
+def _to_host_int(device_id: int, device_ptr: int, stream_ptr: int) -> int:
     """The int64 at a device address, read after the work queued on the stream."""
     pinned = getattr(_local, "pinned", None)
     if pinned is None:
-        pinned = _local.pinned = _PinnedScalar()
+        pinned = _local.pinned = _PinnedScalar(device_id)
     drv = _cuda.driver()
     _cuda.check_cu(drv.cuMemcpyDtoHAsync(pinned.address, device_ptr, 8, stream_ptr), "cuMemcpyDtoHAsync")
     _cuda.check_cu(drv.cuStreamSynchronize(stream_ptr), "cuStreamSynchronize")
@@ -169,7 +168,7 @@ def random_sample(logits, random_val: float, topp: float, topk: int, temperature
         return out
     if dx is CPU:
         return int(target)
-    return _to_host_int(int(ffi.cast("uintptr_t", pr)), _stream_int(stream))
+    return _to_host_int(dx[1], int(ffi.cast("uintptr_t", pr)), _stream_int(stream))
 
 
 def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *, stream=None):
