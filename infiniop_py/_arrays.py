@@ -170,7 +170,7 @@ def _probe_numpy(arr, writable: bool):
 
 def _probe_torch(t, writable: bool):
     if t.is_cuda:
-        place = nvidia_place(t.get_device())
+        place = _NVIDIA_PLACES.get(t.get_device()) or nvidia_place(t.get_device())
     elif t.device.type == "cpu":
         place = CPU
     else:
@@ -219,8 +219,20 @@ def probe(obj, writable: bool = False):
     return fn(obj, writable)
 
 
+def _address_torch(t, writable: bool):
+    return _cast(_VOID_P, t.data_ptr())
+
+
+def _address_device_array(d, writable: bool):
+    return _cast(_VOID_P, d._ptr)
+
+
+_ADDRESSES = {DeviceArray: _address_device_array}
+
+
 def pointer(obj, writable: bool = False):
-    """The `void *` of an int address or an array's first element."""
+    """The `void *` of an int address or an array's first element (what a
+    descriptor call needs: no layout, no device)."""
     kind = type(obj)
     if kind is int:
         return _cast(_VOID_P, obj)
@@ -228,4 +240,19 @@ def pointer(obj, writable: bool = False):
         flags = obj.flags
         if flags.c_contiguous and (flags.writeable or not writable):
             return _from_buffer(obj)
+    fn = _ADDRESSES.get(kind)
+    if fn is not None:
+        return fn(obj, writable)
+    if _PROBES.get(kind) is _probe_torch or (kind not in _PROBES and _probe_for(kind) is _probe_torch):
+        _ADDRESSES[kind] = _address_torch
+        return _address_torch(obj, writable)
     return probe(obj, writable)[0]
+
+
+def is_torch(obj) -> bool:
+    """Whether `obj` is a torch tensor (recognised as probe does, without importing torch)."""
+    kind = type(obj)
+    fn = _PROBES.get(kind)
+    if fn is None and kind is not int:
+        fn = _probe_for(kind)
+    return fn is _probe_torch

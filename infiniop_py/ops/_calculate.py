@@ -73,7 +73,8 @@ _MAX_FILLED = 64
 def param_array(value, dtype: np.dtype, batch: int) -> np.ndarray:
     """`value` as a contiguous 1-d array of `dtype`: a matching NumPy array as is,
     a scalar as B copies (kept per thread and reused: the C call only reads it)."""
-    if type(value) is np.ndarray and value.dtype == dtype and value.ndim == 1 and value.flags.c_contiguous:
+    if type(value) is np.ndarray and (value.dtype is dtype or value.dtype == dtype) and value.ndim == 1 \
+            and value.flags.c_contiguous:
         return value
     if isinstance(value, (int, float, np.number)):
         filled = getattr(_local, "filled", None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._arrays import as_view, empty_like, probe
+from .._arrays import as_view, empty_like, is_torch, probe
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ._calculate import NULL
@@ -62,6 +62,9 @@ def _new_output(a, b, stream):
     if type(a) is np.ndarray and type(b) is np.ndarray:  # the CPU's common case, without views
         shape = a.shape if a.shape == b.shape else np.broadcast_shapes(a.shape, b.shape)
         return np.empty(shape, a.dtype)
+    if type(a) is type(b) and is_torch(a) and a.is_cuda:  # as empty_like would: a.new_empty, without views
+        shape = a.shape if a.shape == b.shape else np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+        return a.new_empty(shape)
     va, vb = as_view(a), as_view(b)
     shape = va.shape if va.shape == vb.shape else np.broadcast_shapes(va.shape, vb.shape)
     return empty_like(va, shape, stream=stream)
