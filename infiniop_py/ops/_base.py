@@ -191,3 +191,24 @@ def calculate(desc: OperatorDescriptor, stream, *args) -> int:
         return desc._c_function(desc._ptr, _NULL, 0, *args, s)
     ws = workspace_for(desc.handle.device, desc.handle.device_id, desc.workspace_size, si)
     return desc._c_function(desc._ptr, ws.cdata, ws.size, *args, s)
+
+
+def new_descriptor(key: Hashable, op: str, cls, arrays: Dict[str, Any], order: Tuple[str, ...], *params):
+    """The functional API's slow path (a cache miss, or arrays on different devices):
+    views of `arrays` (name -> array, "out" writable; named in this order when they
+    are on different devices), then `cls(handle, *tensors in `order`, *params)` made
+    and cached under `key`."""
+    from .._arrays import as_view
+
+    views = {name: as_view(a, writable=(name == "out")) for name, a in arrays.items()}
+    device = common_device(op, **views)
+
+    def make():
+        tensors = [TensorDescriptor(views[n].shape, views[n].strides, views[n].dtype) for n in order]
+        try:
+            return cls(default_handle(*device), *tensors, *params)
+        finally:  # Create copied what it needs
+            for t in tensors:
+                t.close()
+
+    return cached_descriptor(key, make)

@@ -7,7 +7,7 @@ from .._arrays import as_view, empty_like, probe
 from ..errors import error_for
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ._base import OperatorDescriptor, cached_descriptor, calculate, common_device, default_handle, descriptor_cache
+from ._base import OperatorDescriptor, calculate, descriptor_cache, new_descriptor
 
 __all__ = ["LPNorm", "lp_norm"]
 
@@ -59,11 +59,7 @@ def lp_norm(x, axis: int = -1, p: int = 2, eps: float = 1e-12, out=None, *, stre
     key = ("lp_norm", dy, ly, lx, axis, p, eps)
     desc = descriptor_cache().get(key)
     if desc is None or dx is not dy:
-        yv, xv = as_view(out, writable=True), as_view(x)
-        device = common_device("lp_norm", x=xv, out=yv)
-        desc = cached_descriptor(key, lambda: LPNorm(default_handle(*device),
-                                                     TensorDescriptor(yv.shape, yv.strides, yv.dtype),
-                                                     TensorDescriptor(xv.shape, xv.strides, xv.dtype), axis, p, eps))
+        desc = new_descriptor(key, "lp_norm", LPNorm, {"x": x, "out": out}, ("out", "x"), axis, p, eps)
     status = calculate(desc, stream, py, px)
     if status:
         desc._failed(status, None)

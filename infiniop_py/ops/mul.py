@@ -13,7 +13,7 @@ from .._arrays import as_view, empty_like, is_torch, probe
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ._calculate import NULL
-from ._base import OperatorDescriptor, calculate, common_device, default_handle, descriptor_cache, cached_descriptor
+from ._base import OperatorDescriptor, calculate, descriptor_cache, new_descriptor
 
 __all__ = ["Mul", "mul"]
 
@@ -43,21 +43,6 @@ class Mul(OperatorDescriptor):
 Mul.calculate = Mul.__call__
 
 
-def _descriptor(key, out, a, b) -> Mul:
-    """The slow path: views checked (one device), the descriptor made and cached under `key`."""
-    vc, va, vb = as_view(out, writable=True), as_view(a), as_view(b)
-    device = common_device("mul", a=va, b=vb, out=vc)
-
-    def make() -> Mul:
-        handle = default_handle(*device)
-        with TensorDescriptor(vc.shape, vc.strides, vc.dtype) as c, \
-                TensorDescriptor(va.shape, va.strides, va.dtype) as ta, \
-                TensorDescriptor(vb.shape, vb.strides, vb.dtype) as tb:
-            return Mul(handle, c, ta, tb)
-
-    return cached_descriptor(key, make)
-
-
 def _new_output(a, b, stream):
     if type(a) is np.ndarray and type(b) is np.ndarray:  # the CPU's common case, without views
         shape = a.shape if a.shape == b.shape else np.broadcast_shapes(a.shape, b.shape)
@@ -84,7 +69,7 @@ def mul(a, b, out=None, *, stream=None):
     key = ("mul", dc, lc, la, lb)
     desc = descriptor_cache().get(key)
     if desc is None or da is not dc or db is not dc:
-        desc = _descriptor(key, out, a, b)
+        desc = new_descriptor(key, "mul", Mul, {"a": a, "b": b, "out": out}, ("out", "a", "b"))
     if stream is None and desc.workspace_size == 0:  # the usual call: straight to C
         status = desc._c_function(desc._ptr, NULL, 0, pc, pa, pb, NULL)
     else:

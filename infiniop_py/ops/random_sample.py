@@ -24,7 +24,7 @@ from .. import _cuda
 from .._arrays import CPU, as_view, empty_like, probe
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ._base import OperatorDescriptor, cached_descriptor, calculate, default_handle, descriptor_cache
+from ._base import OperatorDescriptor, calculate, descriptor_cache, new_descriptor
 from .._ffi import ffi
 from ._calculate import batch_size, floats, ints, param_array
 
@@ -152,11 +152,9 @@ def random_sample(logits, random_val: float, topp: float, topk: int, temperature
     key = ("random_sample", dx, lr, lx)
     desc = descriptor_cache().get(key)
     if desc is None:
-        r, x = as_view(out if out is not None else (target if dx is CPU else _device_scalar(dx[1], 0)[0])), \
-            as_view(logits)
-        desc = cached_descriptor(key, lambda: RandomSample(default_handle(*dx), TensorDescriptor(r.shape, r.strides,
-                                                                                                 r.dtype),
-                                                           TensorDescriptor(x.shape, x.strides, x.dtype)))
+        result = out if out is not None else (target if dx is CPU else _device_scalar(dx[1], 0)[0])
+        desc = new_descriptor(key, "random_sample", RandomSample, {"result": result, "logits": logits},
+                              ("result", "logits"))
     rv = random_val if type(random_val) is float else float(random_val)
     tp = topp if type(topp) is float else float(topp)
     tk = topk if type(topk) is int else int(topk)
@@ -192,10 +190,8 @@ def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *
     key = ("random_sample_batch", dx, lr, lx)
     desc = descriptor_cache().get(key)
     if desc is None:
-        r, x = as_view(target), as_view(logits)
-        desc = cached_descriptor(key, lambda: RandomSampleBatch(default_handle(*dx),
-                                                                TensorDescriptor(r.shape, r.strides, r.dtype),
-                                                                TensorDescriptor(x.shape, x.strides, x.dtype)))
+        desc = new_descriptor(key, "random_sample_batch", RandomSampleBatch, {"result": target, "logits": logits},
+                              ("result", "logits"))
     batch = batch_size(desc.rows, random_val, topp, topk, temperature)
     rv, tp = param_array(random_val, _F32, batch), param_array(topp, _F32, batch)
     tk, tt = param_array(topk, _I32, batch), param_array(temperature, _F32, batch)

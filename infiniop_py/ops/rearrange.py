@@ -11,8 +11,7 @@ from .._layout import contiguous_strides
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ._calculate import NULL
-from ._base import (OperatorDescriptor, cached_descriptor, calculate, common_device, default_handle,
-                    descriptor_cache)
+from ._base import OperatorDescriptor, calculate, descriptor_cache, new_descriptor
 
 __all__ = ["Rearrange", "rearrange"]
 
@@ -84,11 +83,7 @@ def rearrange(src, out=None, *, stream=None):
     key = ("rearrange", do, lo, ls)
     desc = descriptor_cache().get(key)
     if desc is None or ds is not do:
-        o, s = as_view(out, writable=True), as_view(src)
-        device = common_device("rearrange", out=o, src=s)
-        desc = cached_descriptor(key, lambda: Rearrange(default_handle(*device),
-                                                        TensorDescriptor(o.shape, o.strides, o.dtype),
-                                                        TensorDescriptor(s.shape, s.strides, s.dtype)))
+        desc = new_descriptor(key, "rearrange", Rearrange, {"out": out, "src": src}, ("out", "src"))
     if stream is None:  # the usual call: straight to C
         status = desc._c_function(desc._ptr, po, ps, NULL)
     else:
