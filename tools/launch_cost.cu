@@ -67,6 +67,15 @@ static infiniopTensorDescriptor_t tensor(std::vector<size_t> shape, std::vector<
     return t;
 }
 
+// A workspace of `size` bytes (null for none).
+static void *deviceWorkspace(size_t size) {
+    void *p = nullptr;
+    if (size) {
+        CHECK_CUDA(cudaMalloc(&p, size));
+    }
+    return p;
+}
+
 static void *deviceRandomF16(size_t n) {
     std::vector<__half> host(n);
     unsigned s = 12345;
@@ -148,10 +157,7 @@ int main() {
     CHECK_OK(infiniopCreateLPNormDescriptor(handle, &lp, t16x64, t16x64, -1, 2, 1e-12f));
     size_t lp_ws_size = 0;
     CHECK_OK(infiniopGetLPNormWorkspaceSize(lp, &lp_ws_size));
-    void *lp_ws = nullptr;
-    if (lp_ws_size) {
-        CHECK_CUDA(cudaMalloc(&lp_ws, lp_ws_size));
-    }
+    void *lp_ws = deviceWorkspace(lp_ws_size);
     rows.push_back({"infiniopLPNorm 16x64 F16",
                     perCallUs([&] { CHECK_OK(infiniopLPNorm(lp, lp_ws, lp_ws_size, c, a, stream)); })});
 
@@ -165,10 +171,7 @@ int main() {
     CHECK_OK(infiniopCreateRandomSampleDescriptor(handle, &rs, tres, tlog));
     size_t rs_ws_size = 0;
     CHECK_OK(infiniopGetRandomSampleWorkspaceSize(rs, &rs_ws_size));
-    void *rs_ws = nullptr;
-    if (rs_ws_size) {
-        CHECK_CUDA(cudaMalloc(&rs_ws, rs_ws_size));
-    }
+    void *rs_ws = deviceWorkspace(rs_ws_size);
     rows.push_back({"infiniopRandomSample argmax n=151936 F16", perCallUs([&] {
                         CHECK_OK(infiniopRandomSample(rs, rs_ws, rs_ws_size, result, logits, 0.f, 0.9f, 5, 1.f, stream));
                     }, 100)});
@@ -180,10 +183,7 @@ int main() {
     CHECK_OK(infiniopCreateRandomSampleBatchDescriptor(handle, &rsb, tbres, tblog));
     size_t rsb_ws_size = 0;
     CHECK_OK(infiniopGetRandomSampleWorkspaceSize(rsb, &rsb_ws_size));
-    void *rsb_ws = nullptr;
-    if (rsb_ws_size) {
-        CHECK_CUDA(cudaMalloc(&rsb_ws, rsb_ws_size));
-    }
+    void *rsb_ws = deviceWorkspace(rsb_ws_size);
     std::vector<float> rv(64, 0.f), tp(64, 0.9f), tt(64, 1.f);
     std::vector<int> tk(64, 5);
     rows.push_back({"infiniopRandomSampleBatch argmax 64x1024 F16", perCallUs([&] {

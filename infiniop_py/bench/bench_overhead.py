@@ -87,7 +87,25 @@ def _workspace(desc, device: str):
     return ws, (_vp(ws.ptr) if ws else ffi.NULL), size
 
 
-# ---- the calls, on any array kind (`lib_` is NumPy or torch, `make` builds arrays) ----
+# ---- the calls ----
+
+def _mul_calls(a, b, c, mul, raw, base_out, base_new, poison, matches) -> List[Call]:
+    """The three Mul calls on arrays of either library: `poison(c)` before each
+    check, `matches(result)` says whether a result is right."""
+    def check_of(fn):
+        def check():
+            poison(c)
+            r = fn()
+            return matches(c if r is None or r is c else r)
+        return check
+
+    return [
+        Call("mul", "ip.mul(a, b, out=c)", lambda: ip.mul(a, b, out=c), raw, base_out,
+             check_of(lambda: ip.mul(a, b, out=c))),
+        Call("mul", "ip.mul(a, b)", lambda: ip.mul(a, b), raw, base_new, check_of(lambda: ip.mul(a, b))),
+        Call("mul", "Mul descriptor(c, a, b)", lambda: mul(c, a, b), raw, base_out, check_of(lambda: mul(c, a, b))),
+    ]
+
 
 def _calls_cpu() -> List[Call]:
     rng = np.random.default_rng(0)
@@ -103,22 +121,9 @@ def _calls_cpu() -> List[Call]:
     raw_mul = lambda: lib.infiniopMul(mp, null, 0, cp, ap, bp, null)  # noqa: E731
     ref = a.astype(np.float64) * b
 
-    def mul_check(fn):
-        def check():
-            c.fill(np.nan)
-            r = fn()
-            out = r if isinstance(r, np.ndarray) else c
-            return bool(np.array_equal(out, ref.astype(f32))) or "differs from NumPy"
-        return check
-
-    base = lambda: np.multiply(a, b, out=c)  # noqa: E731
-    calls += [
-        Call("mul", "ip.mul(a, b, out=c)", lambda: ip.mul(a, b, out=c), raw_mul, base,
-             mul_check(lambda: ip.mul(a, b, out=c))),
-        Call("mul", "ip.mul(a, b)", lambda: ip.mul(a, b), raw_mul, lambda: np.multiply(a, b),
-             mul_check(lambda: ip.mul(a, b))),
-        Call("mul", "Mul descriptor(c, a, b)", lambda: mul(c, a, b), raw_mul, base, mul_check(lambda: mul(c, a, b))),
-    ]
+    calls += _mul_calls(a, b, c, mul, raw_mul, lambda: np.multiply(a, b, out=c), lambda: np.multiply(a, b),
+                        lambda x: x.fill(np.nan),
+                        lambda x: bool(np.array_equal(x, ref.astype(f32))) or "differs from NumPy")
 
     # Rearrange, a 4x4 transpose
     src = rng.uniform(-2, 2, (4, 4)).astype(f32)
@@ -272,22 +277,9 @@ def _calls_gpu() -> List[Call]:
     raw_mul = lambda: lib.infiniopMul(mp, null, 0, cp, ap, bp, null)  # noqa: E731
     ref = a * b
 
-    def mul_check(fn):
-        def check():
-            c.fill_(float("nan"))
-            r = fn()
-            out = r if isinstance(r, torch.Tensor) and r is not c else c
-            return bool(torch.equal(out, ref)) or "differs from torch.mul"
-        return check
-
-    base = lambda: torch.mul(a, b, out=c)  # noqa: E731
-    calls += [
-        Call("mul", "ip.mul(a, b, out=c)", lambda: ip.mul(a, b, out=c), raw_mul, base,
-             mul_check(lambda: ip.mul(a, b, out=c))),
-        Call("mul", "ip.mul(a, b)", lambda: ip.mul(a, b), raw_mul, lambda: torch.mul(a, b),
-             mul_check(lambda: ip.mul(a, b))),
-        Call("mul", "Mul descriptor(c, a, b)", lambda: mul(c, a, b), raw_mul, base, mul_check(lambda: mul(c, a, b))),
-    ]
+    calls += _mul_calls(a, b, c, mul, raw_mul, lambda: torch.mul(a, b, out=c), lambda: torch.mul(a, b),
+                        lambda x: x.fill_(float("nan")),
+                        lambda x: bool(torch.equal(x, ref)) or "differs from torch.mul")
 
     # Rearrange: a 64x16 tensor's transpose into a contiguous 16x64
     src = rand(64, 16)
