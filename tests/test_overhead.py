@@ -75,3 +75,52 @@ def test_functional_calls_take_fortran_and_strided_numpy_arrays():
         assert np.array_equal(out, view * view)
         got = ip.rearrange(view)
         assert np.array_equal(got, view)
+
+
+def test_the_cache_follows_a_layout_changed_in_place():
+    a = np.arange(16, dtype=np.float32).reshape(4, 4)
+    out = np.empty((4, 4), np.float32)
+    ip.mul(a, a, out=out)
+    a.shape, out.shape = (16,), (16,)  # same objects, new layouts: a new descriptor
+    ip.mul(a, a, out=out)
+    assert np.array_equal(out, np.arange(16, dtype=np.float32) ** 2)
+
+
+def test_functional_output_must_be_writable():
+    a = np.ones(4, np.float32)
+    ro = np.empty(4, np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ip.mul(a, a, out=ro)
+    with pytest.raises(ValueError, match="read-only"):
+        ip.Mul(ip.Handle("cpu"), *[ip.TensorDescriptor((4,), None, np.float32)] * 3)(ro, a, a)
+
+
+def test_rearrange_descriptor_checks_every_new_layout():
+    src = np.arange(12, dtype=np.float32).reshape(3, 4)
+    dst = np.empty((3, 4), np.float32)
+    op = ip.Rearrange(ip.Handle("cpu"), dst, src)
+    op(dst, src)
+    op(dst, src)  # an accepted layout: no second check
+    with pytest.raises(ValueError, match="descriptor was made for"):
+        op(dst, src.reshape(4, 3))
+    with pytest.raises(ValueError, match="descriptor was made for"):
+        op(dst, src.astype(np.float64))
+    assert np.array_equal(dst, src)
+
+
+def test_functional_calls_from_threads_agree():
+    import concurrent.futures
+
+    rng = np.random.default_rng(2)
+    arrays = [rng.standard_normal((8, 8)).astype(np.float32) for _ in range(8)]
+
+    def work(x):
+        for _ in range(50):
+            out = ip.mul(x, x)
+            y = ip.lp_norm(x)
+        return np.array_equal(out, x * x) and np.allclose(y, x / np.linalg.norm(x, axis=-1, keepdims=True),
+                                                          rtol=1e-5, atol=1e-6)
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(work, arrays))
