@@ -13,7 +13,7 @@ from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ..workspace import Workspace
 from .._streams import stream_pointer
-from ._calculate import CALCULATE, describe_params, make_call
+from ._calculate import CALCULATE, describe_params, make_call, make_raw
 
 
 def void_p(address: int):
@@ -40,9 +40,9 @@ class OperatorDescriptor(CObject):
         row = CALCULATE.get(cls.__name__)
         if row is not None and "__call__" not in cls.__dict__:
             cls._calculate_row = row
-            cls._takes_workspace = row[1][0][1] == "workspace"
             cls.__call__ = make_call(cls.__name__, "_pointer" in cls.__dict__)
             cls.__call__.__doc__ = cls.__dict__.get("_call_doc")
+            cls._raw = make_raw(cls.__name__, workspace_for)
 
     def __init__(self, handle: Handle, tensors: Dict[str, TensorDescriptor], params: Tuple = (),
                  param_names: Tuple[str, ...] = ()):
@@ -117,10 +117,11 @@ def _cache(name: str) -> Any:
 
 def descriptor_cache() -> dict:
     """This thread's descriptors by key (see cached_descriptor)."""
-    cache = getattr(_local, "descriptors", None)
-    if cache is None:
+    try:
+        return _local.descriptors
+    except AttributeError:  # the thread's first call
         cache = _local.descriptors = {}
-    return cache
+        return cache
 
 
 def default_handle(device: str, device_id: int) -> Handle:
@@ -171,27 +172,7 @@ def descriptor_key(op: str, device: Tuple[str, int], *parts) -> Tuple:
     return (op, device) + tuple(p.layout if isinstance(p, ArrayView) else p for p in parts)
 
 
-# ---- the functional API's hot path ----
-
-_NULL = ffi.NULL
-
-
-def calculate(desc: OperatorDescriptor, stream, *args) -> int:
-    """One Calculate of a cached descriptor: `args` are the call's pointers and
-    scalars (already C-ready) between the workspace and the stream; returns the
-    status (the caller raises through desc._failed, with its own values)."""
-    if stream is None:
-        s, si = _NULL, 0
-    else:
-        si = stream if type(stream) is int else stream_pointer(stream)
-        s = ffi.cast("void *", si)
-    if not desc._takes_workspace:
-        return desc._c_function(desc._ptr, *args, s)
-    if desc.workspace_size == 0:
-        return desc._c_function(desc._ptr, _NULL, 0, *args, s)
-    ws = workspace_for(desc.handle.device, desc.handle.device_id, desc.workspace_size, si)
-    return desc._c_function(desc._ptr, ws.cdata, ws.size, *args, s)
-
+# ---- the functional API's slow path ----
 
 def new_descriptor(key: Hashable, op: str, cls, arrays: Dict[str, Any], order: Tuple[str, ...], *params):
     """The functional API's slow path (a cache miss, or arrays on different devices):

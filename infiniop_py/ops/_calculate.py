@@ -186,6 +186,37 @@ def _source(cls_name: str, function: str, args, check_layouts: bool = False) -> 
     return "\n".join(lines) + "\n"
 
 
+def _source_raw(args) -> str:
+    """The text of `_raw(stream, ...)`: the functional API's call, with C-ready
+    pointers and values, the workspace (this thread's, for the stream) and the stream added."""
+    names = [n for n, k in args if k != "workspace"]
+    takes_workspace = any(k == "workspace" for _, k in args)
+    lines = [f"def _raw(self, stream, {', '.join(names)}):",
+             "    if stream is None:",
+             "        s, si = NULL, 0",
+             "    else:",
+             "        si = stream if type(stream) is int else stream_pointer(stream)",
+             "        s = cast(VOID_P, si)"]
+    values = ", ".join(names + ["s"])
+    if takes_workspace:
+        lines += ["    if self.workspace_size == 0:",
+                  f"        return self._c_function(self._ptr, NULL, 0, {values})",
+                  "    ws = workspace_for(self.handle.device, self.handle.device_id, self.workspace_size, si)",
+                  f"    return self._c_function(self._ptr, ws.cdata, ws.size, {values})"]
+    else:
+        lines.append(f"    return self._c_function(self._ptr, {values})")
+    return "\n".join(lines) + "\n"
+
+
+def make_raw(cls_name: str, workspace_for):
+    """`_raw(stream, *C-ready arguments) -> status` for the class named `cls_name`, from its row."""
+    namespace = {"NULL": NULL, "VOID_P": _VOID_P, "cast": _cast, "stream_pointer": stream_pointer,
+                 "workspace_for": workspace_for}
+    exec(compile(_source_raw(CALCULATE[cls_name][1]), f"<{cls_name}._raw from ops/_calculate.py>", "exec"),
+         namespace)
+    return namespace["_raw"]
+
+
 def make_call(cls_name: str, check_layouts: bool = False):
     """`__call__` for the descriptor class named `cls_name`, written from its table row;
     with `check_layouts`, arrays go through the class's `_pointer(name, array, writable)`."""
@@ -201,4 +232,4 @@ def make_call(cls_name: str, check_layouts: bool = False):
     return call
 
 
-__all__ = ["CALCULATE", "make_call", "stream_arg", "param_array", "batch_size", "describe_params", "floats", "ints"]
+__all__ = ["CALCULATE", "make_call", "make_raw", "stream_arg", "param_array", "batch_size", "describe_params", "floats", "ints"]

@@ -12,8 +12,7 @@ import numpy as np
 from .._arrays import as_view, empty_like, is_torch, probe
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ._calculate import NULL
-from ._base import OperatorDescriptor, calculate, descriptor_cache, new_descriptor
+from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
 
 __all__ = ["Mul", "mul"]
 
@@ -70,10 +69,7 @@ def mul(a, b, out=None, *, stream=None):
     desc = descriptor_cache().get(key)
     if desc is None or da is not dc or db is not dc:
         desc = new_descriptor(key, "mul", Mul, {"a": a, "b": b, "out": out}, ("out", "a", "b"))
-    if stream is None and desc.workspace_size == 0:  # the usual call: straight to C
-        status = desc._c_function(desc._ptr, NULL, 0, pc, pa, pb, NULL)
-    else:
-        status = calculate(desc, stream, pc, pa, pb)
+    status = desc._raw(stream, pc, pa, pb)
     if status:
         desc._failed(status, None)
     return out

@@ -24,7 +24,7 @@ from .. import _cuda
 from .._arrays import CPU, as_view, empty_like, probe
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ._base import OperatorDescriptor, calculate, descriptor_cache, new_descriptor
+from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
 from .._ffi import ffi
 from ._calculate import batch_size, floats, ints, param_array
 
@@ -159,7 +159,7 @@ def random_sample(logits, random_val: float, topp: float, topk: int, temperature
     tp = topp if type(topp) is float else float(topp)
     tk = topk if type(topk) is int else int(topk)
     tt = temperature if type(temperature) is float else float(temperature)
-    status = calculate(desc, stream, pr, px, rv, tp, tk, tt)
+    status = desc._raw(stream, pr, px, rv, tp, tk, tt)
     if status:
         desc._failed(status, {"random_val": random_val, "topp": topp, "topk": topk, "temperature": temperature})
     if out is not None:
@@ -195,7 +195,7 @@ def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *
     batch = batch_size(desc.rows, random_val, topp, topk, temperature)
     rv, tp = param_array(random_val, _F32, batch), param_array(topp, _F32, batch)
     tk, tt = param_array(topk, _I32, batch), param_array(temperature, _F32, batch)
-    status = calculate(desc, stream, pr, px, floats(rv), floats(tp), ints(tk), floats(tt), batch)
+    status = desc._raw(stream, pr, px, floats(rv), floats(tp), ints(tk), floats(tt), batch)
     if status:
         desc._failed(status, {"random_val": random_val, "topp": topp, "topk": topk, "temperature": temperature,
                               "batch_size": batch})

@@ -10,8 +10,7 @@ from .._arrays import ArrayView, as_view, empty_like, probe
 from .._layout import contiguous_strides
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ._calculate import NULL
-from ._base import OperatorDescriptor, calculate, descriptor_cache, new_descriptor
+from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
 
 __all__ = ["Rearrange", "rearrange"]
 
@@ -84,10 +83,7 @@ def rearrange(src, out=None, *, stream=None):
     desc = descriptor_cache().get(key)
     if desc is None or ds is not do:
         desc = new_descriptor(key, "rearrange", Rearrange, {"out": out, "src": src}, ("out", "src"))
-    if stream is None:  # the usual call: straight to C
-        status = desc._c_function(desc._ptr, po, ps, NULL)
-    else:
-        status = calculate(desc, stream, po, ps)
+    status = desc._raw(stream, po, ps)
     if status:
         desc._failed(status, None)
     return out
