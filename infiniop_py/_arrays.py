@@ -153,8 +153,10 @@ def nvidia_place(device_id: int):
     return place
 
 
-def _numpy_pointer(arr):
+def _numpy_pointer(arr, writable: bool = False):
     flags = arr.flags
+    if writable and not flags.writeable:
+        raise ValueError("the output array is read-only")
     if flags.c_contiguous:  # the buffer protocol hands over the data pointer itself
         return _from_buffer(arr)
     if flags.f_contiguous:  # its transpose starts at the same address and is C-contiguous
@@ -163,9 +165,7 @@ def _numpy_pointer(arr):
 
 
 def _probe_numpy(arr, writable: bool):
-    if writable and not arr.flags.writeable:
-        raise ValueError("the output array is read-only")
-    return _numpy_pointer(arr), (arr.shape, arr.strides, arr.dtype), CPU
+    return _numpy_pointer(arr, writable), (arr.shape, arr.strides, arr.dtype), CPU
 
 
 def _probe_torch(t, writable: bool):
@@ -213,6 +213,7 @@ def probe(obj, writable: bool = False):
         flags = obj.flags
         if flags.c_contiguous and (flags.writeable or not writable):
             return _from_buffer(obj), (obj.shape, obj.strides, obj.dtype), CPU
+        return _numpy_pointer(obj, writable), (obj.shape, obj.strides, obj.dtype), CPU
     fn = _PROBES.get(type(obj))
     if fn is None:
         fn = _probe_for(type(obj))
@@ -240,6 +241,7 @@ def pointer(obj, writable: bool = False):
         flags = obj.flags
         if flags.c_contiguous and (flags.writeable or not writable):
             return _from_buffer(obj)
+        return _numpy_pointer(obj, writable)
     fn = _ADDRESSES.get(kind)
     if fn is not None:
         return fn(obj, writable)
