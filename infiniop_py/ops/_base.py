@@ -12,7 +12,6 @@ from ..errors import check
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ..workspace import Workspace
-from .._streams import stream_pointer
 from ._calculate import CALCULATE, describe_params, make_call, make_raw
 
 

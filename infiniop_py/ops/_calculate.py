@@ -56,12 +56,11 @@ def ints(arr: np.ndarray):
     return _from_buffer(_INT_ARRAY, arr)
 
 
-def stream_arg(stream):
-    """(void * cdata, int) of a stream argument."""
+def stream_int(stream) -> int:
+    """The handle of a stream argument as an int (0: the default stream)."""
     if stream is None:
-        return NULL, 0
-    s = stream if type(stream) is int else stream_pointer(stream)
-    return _cast(_VOID_P, s), s
+        return 0
+    return stream if type(stream) is int else stream_pointer(stream)
 
 
 # ---- per-row parameters of the batch form ----
@@ -222,14 +221,16 @@ def make_call(cls_name: str, check_layouts: bool = False):
     with `check_layouts`, arrays go through the class's `_pointer(name, array, writable)`."""
     function, args = CALCULATE[cls_name]
     namespace = {"NULL": NULL, "VOID_P": _VOID_P, "cast": _cast, "from_buffer": _from_buffer,
-                 "stream_pointer": stream_pointer, "pointer": pointer, "param_array": param_array, "batch_size_of": batch_size,
+                 "stream_pointer": stream_pointer, "pointer": pointer, "param_array": param_array,
+                 "batch_size_of": batch_size,
                  "FLOAT_DTYPE": _ARRAY_DTYPES["float[]"], "INT_DTYPE": _ARRAY_DTYPES["int[]"],
                  "FLOAT_ARRAY": _FLOAT_ARRAY, "INT_ARRAY": _INT_ARRAY}
-    exec(compile(_source(cls_name, function, args, check_layouts), f"<{cls_name}.__call__ from ops/_calculate.py>", "exec"),
-         namespace)
+    source = _source(cls_name, function, args, check_layouts)
+    exec(compile(source, f"<{cls_name}.__call__ from ops/_calculate.py>", "exec"), namespace)
     call = namespace["__call__"]
     call.__qualname__ = f"{cls_name}.__call__"
     return call
 
 
-__all__ = ["CALCULATE", "make_call", "make_raw", "stream_arg", "param_array", "batch_size", "describe_params", "floats", "ints"]
+__all__ = ["CALCULATE", "make_call", "make_raw", "stream_int", "param_array", "batch_size", "describe_params",
+           "floats", "ints"]

@@ -1,8 +1,6 @@
 """LPNorm: y = x / max(||x||_p, eps) along one axis (torch.nn.functional.normalize)."""
 from __future__ import annotations
 
-from typing import Optional
-
 from .._arrays import as_view, empty_like, probe
 from ..errors import error_for
 from ..handle import Handle

@@ -22,11 +22,11 @@ import numpy as np
 
 from .. import _cuda
 from .._arrays import CPU, as_view, empty_like, probe
+from .._ffi import ffi
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
-from .._ffi import ffi
-from ._calculate import batch_size, floats, ints, param_array
+from ._calculate import batch_size, floats, ints, param_array, stream_int
 
 __all__ = ["RandomSample", "RandomSampleBatch", "random_sample", "random_sample_batch"]
 
@@ -122,14 +122,6 @@ def _to_host_int(device_id: int, device_ptr: int, stream_ptr: int) -> int:
     return int(pinned.value[0])
 
 
-def _stream_int(stream) -> int:
-    if stream is None:
-        return 0
-    from .._streams import stream_pointer
-
-    return stream if type(stream) is int else stream_pointer(stream)
-
-
 def random_sample(logits, random_val: float, topp: float, topk: int, temperature: float, out=None, *,
                   stream=None) -> Union[int, object]:
     """Sample one index from a 1-d row of logits (NumPy on the CPU; DeviceArray,
@@ -146,7 +138,7 @@ def random_sample(logits, random_val: float, topp: float, topk: int, temperature
         target = np.empty((), np.int64)
         pr, lr, dr = probe(target, True)
     else:
-        _, pr, lr, dr = _device_scalar(dx[1], _stream_int(stream))
+        _, pr, lr, dr = _device_scalar(dx[1], stream_int(stream))
     if dr != dx:
         raise ValueError(f"random_sample: out is on {dr[0]}:{dr[1]}, logits on {dx[0]}:{dx[1]}")
     key = ("random_sample", dx, lr, lx)
@@ -166,7 +158,7 @@ def random_sample(logits, random_val: float, topp: float, topk: int, temperature
         return out
     if dx is CPU:
         return int(target)
-    return _to_host_int(dx[1], int(ffi.cast("uintptr_t", pr)), _stream_int(stream))
+    return _to_host_int(dx[1], int(ffi.cast("uintptr_t", pr)), stream_int(stream))
 
 
 def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *, stream=None):
@@ -183,7 +175,7 @@ def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *
     if len(lx[0]) != 2:
         raise ValueError(f"random_sample_batch: logits must be 2-d [B, n], got shape {as_view(logits).shape}")
     target = out if out is not None else empty_like(as_view(logits), (lx[0][0],), np.int64,
-                                                    stream=_stream_int(stream) or None)
+                                                    stream=stream_int(stream) or None)
     pr, lr, dr = probe(target, True)
     if dr != dx:
         raise ValueError(f"random_sample_batch: out is on {dr[0]}:{dr[1]}, logits on {dx[0]}:{dx[1]}")
@@ -205,5 +197,5 @@ def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *
         return target
     host = np.empty(batch, np.int64)
     if batch:
-        _cuda.memcpy(host.ctypes.data, int(ffi.cast("uintptr_t", pr)), host.nbytes, _stream_int(stream))
+        _cuda.memcpy(host.ctypes.data, int(ffi.cast("uintptr_t", pr)), host.nbytes, stream_int(stream))
     return host
