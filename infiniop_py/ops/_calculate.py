@@ -18,6 +18,7 @@ Argument kinds:
 """
 from __future__ import annotations
 
+import linecache
 import threading
 
 import numpy as np
@@ -207,12 +208,17 @@ def _source_raw(args) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _exec(source: str, filename: str, namespace: dict) -> None:
+    """Run generated source, registered with linecache so that tracebacks show its lines."""
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+
+
 def make_raw(cls_name: str, workspace_for):
     """`_raw(stream, *C-ready arguments) -> status` for the class named `cls_name`, from its row."""
     namespace = {"NULL": NULL, "VOID_P": _VOID_P, "cast": _cast, "stream_pointer": stream_pointer,
                  "workspace_for": workspace_for}
-    exec(compile(_source_raw(CALCULATE[cls_name][1]), f"<{cls_name}._raw from ops/_calculate.py>", "exec"),
-         namespace)
+    _exec(_source_raw(CALCULATE[cls_name][1]), f"<{cls_name}._raw from ops/_calculate.py>", namespace)
     return namespace["_raw"]
 
 
@@ -225,8 +231,8 @@ def make_call(cls_name: str, check_layouts: bool = False):
                  "batch_size_of": batch_size,
                  "FLOAT_DTYPE": _ARRAY_DTYPES["float[]"], "INT_DTYPE": _ARRAY_DTYPES["int[]"],
                  "FLOAT_ARRAY": _FLOAT_ARRAY, "INT_ARRAY": _INT_ARRAY}
-    source = _source(cls_name, function, args, check_layouts)
-    exec(compile(source, f"<{cls_name}.__call__ from ops/_calculate.py>", "exec"), namespace)
+    _exec(_source(cls_name, function, args, check_layouts), f"<{cls_name}.__call__ from ops/_calculate.py>",
+          namespace)
     call = namespace["__call__"]
     call.__qualname__ = f"{cls_name}.__call__"
     return call
