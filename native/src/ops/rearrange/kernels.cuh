@@ -22,28 +22,19 @@ __global__ void __launch_bounds__(kGenericBlock) genericKernel(const __grid_cons
         return;
     }
     int64_t od = 0, os = 0;
-    if constexpr (NDIM > 0) {
+    if constexpr (NDIM >= 0) { // 32-bit: multiply-high division; NDIM > 0 unrolls
         const Dim *dims = p.dims;
+        const int nd = NDIM > 0 ? NDIM : p.ndim;
         uint32_t i = (uint32_t)linear;
 #pragma unroll
-        for (int d = NDIM - 1; d > 0; --d) {
-            uint32_t q = dims[d].div.div(i);
-            uint32_t r = i - q * (uint32_t)dims[d].size;
-            od += (int64_t)r * dims[d].dst_stride;
-            os += (int64_t)r * dims[d].src_stride;
-            i = q;
-        }
-        od += (int64_t)i * dims[0].dst_stride;
-        os += (int64_t)i * dims[0].src_stride;
-    } else if constexpr (NDIM == 0) {
-        const Dim *dims = p.dims;
-        uint32_t i = (uint32_t)linear;
-        for (int d = p.ndim - 1; d > 0; --d) {
-            uint32_t q = dims[d].div.div(i);
-            uint32_t r = i - q * (uint32_t)dims[d].size;
-            od += (int64_t)r * dims[d].dst_stride;
-            os += (int64_t)r * dims[d].src_stride;
-            i = q;
+        for (int d = (NDIM > 0 ? NDIM : kMaxDims) - 1; d > 0; --d) {
+            if (d < nd) {
+                uint32_t q = dims[d].div.div(i);
+                uint32_t r = i - q * (uint32_t)dims[d].size;
+                od += (int64_t)r * dims[d].dst_stride;
+                os += (int64_t)r * dims[d].src_stride;
+                i = q;
+            }
         }
         od += (int64_t)i * dims[0].dst_stride;
         os += (int64_t)i * dims[0].src_stride;
@@ -78,11 +69,13 @@ __device__ __forceinline__ void groupOffset(const Group &g, uint32_t i, int64_t 
     os += (int64_t)i * g.dims[0].src_stride;
 }
 
-// PAIR (2-byte units, T = 64 only): each thread reads two neighbours along a
-// as one 4-byte load and writes two neighbours along b as one 4-byte store, so
-// a warp moves 128 contiguous bytes per access on both sides. The plan allows
-// it only when a and b run forwards with unit stride, both lengths are even
-// and every other offset is even; Calculate checks the pointers.
+// PAIR (2-byte units, T = 64 only): each thread moves two neighbours along a
+// on the read side and two along b on the write side, so a warp covers 128
+// contiguous bytes per access on both sides. Where the pair's address is
+// 4-byte aligned that is one 4-byte access, else two 2-byte ones (an odd
+// pitch such as 4097 aligns every other row). The plan allows it when a and
+// b run forwards with unit stride (groups are single runs, so a pair never
+// straddles two dims).
 template <class U, int T, bool PAIR = false>
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const __grid_constant__ TileParams p,
                                                                           U *__restrict__ dst,
@@ -110,16 +103,24 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
     if constexpr (PAIR) {
         static_assert(sizeof(U) == 2 && T == 2 * kTileThreadsX, "pairs of 2-byte units over 64-wide tiles");
         const uint32_t ia = a0 + 2 * x;
-        const bool va = ia < p.len_a; // len_a is even: ia + 1 is in range too
-        int64_t unused, sa;
-        groupOffset(p.a, va ? ia : 0, unused, sa);
+        const uint32_t na = ia < p.len_a ? min(2u, p.len_a - ia) : 0u; // elements of the pair in range
+        int64_t unused, sa0;
+        groupOffset(p.a, a0, unused, sa0);
         uint32_t v[kB];
 #pragma unroll
         for (int j = 0; j < kB; ++j) {
             const uint32_t ib = b0 + y + j * kTileThreadsY;
-            int64_t sb;
-            groupOffset(p.b, ib < p.len_b ? ib : 0, unused, sb);
-            v[j] = va && ib < p.len_b ? *reinterpret_cast<const uint32_t *>(src + os + sb + sa) : 0u;
+            v[j] = 0;
+            if (na != 0 && ib < p.len_b) {
+                int64_t sb;
+                groupOffset(p.b, ib, unused, sb);
+                const U *q = src + os + sb + sa0 + 2 * x;
+                if (na == 2 && reinterpret_cast<uintptr_t>(q) % 4 == 0) {
+                    v[j] = *reinterpret_cast<const uint32_t *>(q);
+                } else {
+                    v[j] = (uint32_t)q[0] | (na == 2 ? (uint32_t)q[1] << 16 : 0u);
+                }
+            }
         }
 #pragma unroll
         for (int j = 0; j < kB; ++j) {
@@ -160,18 +161,26 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
     // Write along b: consecutive threads, consecutive dst addresses.
     if constexpr (PAIR) {
         const uint32_t ib = b0 + 2 * x;
-        const bool vb = ib < p.len_b; // len_b is even
-        int64_t db, unused;
-        groupOffset(p.b, vb ? ib : 0, db, unused);
+        const uint32_t nb = ib < p.len_b ? min(2u, p.len_b - ib) : 0u;
+        int64_t db0, unused;
+        groupOffset(p.b, b0, db0, unused);
 #pragma unroll
         for (int j = 0; j < kB; ++j) {
             const uint32_t ia = a0 + y + j * kTileThreadsY;
-            if (vb && ia < p.len_a) {
+            if (nb != 0 && ia < p.len_a) {
                 int64_t da;
                 groupOffset(p.a, ia, da, unused);
-                const uint32_t lo = (uint16_t)tile[2 * x][y + j * kTileThreadsY];
-                const uint32_t hi = (uint16_t)tile[2 * x + 1][y + j * kTileThreadsY];
-                *reinterpret_cast<uint32_t *>(dst + od + da + db) = lo | (hi << 16);
+                U *q = dst + od + da + db0 + 2 * x;
+                const U lo = tile[2 * x][y + j * kTileThreadsY];
+                const U hi = tile[2 * x + 1][y + j * kTileThreadsY];
+                if (nb == 2 && reinterpret_cast<uintptr_t>(q) % 4 == 0) {
+                    *reinterpret_cast<uint32_t *>(q) = (uint32_t)lo | ((uint32_t)hi << 16);
+                } else {
+                    q[0] = lo;
+                    if (nb == 2) {
+                        q[1] = hi;
+                    }
+                }
             }
         }
     } else {
@@ -219,26 +228,23 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
 }
 
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, int tile, bool pair, unsigned grid, void *dst, const void *src,
-                       cudaStream_t stream) {
+cudaError_t launchTile(const TileParams &p, bool pair, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
     using U = typename UnitOf<Unit>::type;
     const dim3 block(kTileThreadsX, kTileThreadsY);
+    auto *d = static_cast<U *>(dst);
+    auto *s = static_cast<const U *>(src);
     if constexpr (Unit == 2) {
-        if (pair && tile == 64) {
-            tileKernel<U, 64, true><<<grid, block, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+        if (pair) {
+            tileKernel<U, kTileEdge<Unit>, true><<<grid, block, 0, stream>>>(p, d, s);
             return cudaGetLastError();
         }
     }
-    if (Unit <= 8 && tile == 64) { // a 64 x 64 tile of 16-byte units is beyond static shared memory
-        tileKernel<U, Unit <= 8 ? 64 : 32><<<grid, block, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
-    } else {
-        tileKernel<U, 32><<<grid, block, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
-    }
+    tileKernel<U, kTileEdge<Unit>><<<grid, block, 0, stream>>>(p, d, s);
     return cudaGetLastError();
 }
 
 #define INFINI_REARRANGE_INSTANTIATE(N)                                                                        \
     template cudaError_t launchGeneric<N>(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t); \
-    template cudaError_t launchTile<N>(const TileParams &, int, bool, unsigned, void *, const void *, cudaStream_t);
+    template cudaError_t launchTile<N>(const TileParams &, bool, unsigned, void *, const void *, cudaStream_t);
 
 } // namespace infini::rearrange::nvidia
