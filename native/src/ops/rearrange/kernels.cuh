@@ -69,13 +69,34 @@ __device__ __forceinline__ void groupOffset(const Group &g, uint32_t i, int64_t 
     os += (int64_t)i * g.dims[0].src_stride;
 }
 
-// PAIR (2-byte units, T = 64 only): each thread moves two neighbours along a
-// on the read side and two along b on the write side, so a warp covers 128
-// contiguous bytes per access on both sides. Where the pair's address is
-// 4-byte aligned that is one 4-byte access, else two 2-byte ones (an odd
-// pitch such as 4097 aligns every other row). The plan allows it when a and
-// b run forwards with unit stride (groups are single runs, so a pair never
-// straddles two dims).
+// The 4-byte word at `w` (aligned) of two 2-byte units, of which only those
+// that belong to the tensor (lo_ok, hi_ok) are read.
+__device__ __forceinline__ uint32_t loadWord(const uint16_t *w, bool lo_ok, bool hi_ok) {
+    if (lo_ok && hi_ok) {
+        return *reinterpret_cast<const uint32_t *>(w);
+    }
+    return (lo_ok ? (uint32_t)w[0] : 0u) | (hi_ok ? (uint32_t)w[1] << 16 : 0u);
+}
+
+// Stores the units of the word at `w` (aligned) that belong to the tile.
+__device__ __forceinline__ void storeWord(uint16_t *w, uint32_t v, bool lo_ok, bool hi_ok) {
+    if (lo_ok && hi_ok) {
+        *reinterpret_cast<uint32_t *>(w) = v;
+    } else if (lo_ok) {
+        w[0] = (uint16_t)v;
+    } else if (hi_ok) {
+        w[1] = (uint16_t)(v >> 16);
+    }
+}
+
+// PAIR (2-byte units, T = 64 only): lane x of a warp holds the pair of units
+// (2x, 2x+1) of a tile row, and every global access is an aligned 4-byte
+// word, so a warp moves 128 contiguous bytes per access on both sides. A row
+// (or column) that starts at an odd unit (odd pitches such as 4097) is read
+// and written as the aligned words around it, the pairs rebuilt with one
+// warp shuffle; units outside the tensor or the tile are never touched. The
+// plan allows it when a and b run forwards with unit stride (each group is
+// one run, so a pair never straddles two dims); a warp is one tile row.
 template <class U, int T, bool PAIR = false>
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const __grid_constant__ TileParams p,
                                                                           U *__restrict__ dst,
@@ -102,8 +123,6 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
     // are issued before the first shared-memory store.
     if constexpr (PAIR) {
         static_assert(sizeof(U) == 2 && T == 2 * kTileThreadsX, "pairs of 2-byte units over 64-wide tiles");
-        const uint32_t ia = a0 + 2 * x;
-        const uint32_t na = ia < p.len_a ? min(2u, p.len_a - ia) : 0u; // elements of the pair in range
         int64_t unused, sa0;
         groupOffset(p.a, a0, unused, sa0);
         uint32_t v[kB];
@@ -111,14 +130,21 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
         for (int j = 0; j < kB; ++j) {
             const uint32_t ib = b0 + y + j * kTileThreadsY;
             v[j] = 0;
-            if (na != 0 && ib < p.len_b) {
+            if (ib < p.len_b) { // the same for the whole warp
                 int64_t sb;
                 groupOffset(p.b, ib, unused, sb);
-                const U *q = src + os + sb + sa0 + 2 * x;
-                if (na == 2 && reinterpret_cast<uintptr_t>(q) % 4 == 0) {
-                    v[j] = *reinterpret_cast<const uint32_t *>(q);
+                const uint16_t *row = reinterpret_cast<const uint16_t *>(src + os + sb + sa0); // unit a0
+                const int odd = (int)(reinterpret_cast<uintptr_t>(row) / 2 % 2);
+                const int64_t e = (int64_t)a0 - odd + 2 * x; // the word's first unit along a
+                const uint32_t w = loadWord(row - odd + 2 * x, e >= 0 && e < p.len_a, e + 1 < p.len_a);
+                if (odd) { // pair x = high half of word x, low half of word x + 1
+                    const uint32_t last = x == kTileThreadsX - 1
+                                              ? loadWord(row + 63, a0 + 63 < p.len_a, a0 + 64 < p.len_a)
+                                              : 0u;
+                    const uint32_t next = __shfl_down_sync(0xffffffffu, w, 1);
+                    v[j] = (w >> 16) | ((x == kTileThreadsX - 1 ? last : next) << 16);
                 } else {
-                    v[j] = (uint32_t)q[0] | (na == 2 ? (uint32_t)q[1] << 16 : 0u);
+                    v[j] = w;
                 }
             }
         }
@@ -160,26 +186,27 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
     __syncthreads();
     // Write along b: consecutive threads, consecutive dst addresses.
     if constexpr (PAIR) {
-        const uint32_t ib = b0 + 2 * x;
-        const uint32_t nb = ib < p.len_b ? min(2u, p.len_b - ib) : 0u;
         int64_t db0, unused;
         groupOffset(p.b, b0, db0, unused);
 #pragma unroll
         for (int j = 0; j < kB; ++j) {
             const uint32_t ia = a0 + y + j * kTileThreadsY;
-            if (nb != 0 && ia < p.len_a) {
+            if (ia < p.len_a) { // the same for the whole warp
                 int64_t da;
                 groupOffset(p.a, ia, da, unused);
-                U *q = dst + od + da + db0 + 2 * x;
-                const U lo = tile[2 * x][y + j * kTileThreadsY];
-                const U hi = tile[2 * x + 1][y + j * kTileThreadsY];
-                if (nb == 2 && reinterpret_cast<uintptr_t>(q) % 4 == 0) {
-                    *reinterpret_cast<uint32_t *>(q) = (uint32_t)lo | ((uint32_t)hi << 16);
-                } else {
-                    q[0] = lo;
-                    if (nb == 2) {
-                        q[1] = hi;
+                uint16_t *col = reinterpret_cast<uint16_t *>(dst + od + da + db0); // unit b0
+                const uint32_t pair = (uint32_t)(uint16_t)tile[2 * x][y + j * kTileThreadsY] |
+                                      (uint32_t)(uint16_t)tile[2 * x + 1][y + j * kTileThreadsY] << 16;
+                const uint32_t ib = b0 + 2 * x;
+                if (reinterpret_cast<uintptr_t>(col) / 2 % 2) { // word x = units 2x-1, 2x of the tile
+                    const uint32_t prev = __shfl_up_sync(0xffffffffu, pair, 1);
+                    storeWord(col - 1 + 2 * x, (prev >> 16) | (pair << 16), x > 0 && ib - 1 < p.len_b,
+                              ib < p.len_b);
+                    if (x == kTileThreadsX - 1 && ib + 1 < p.len_b) {
+                        col[63] = (uint16_t)(pair >> 16);
                     }
+                } else {
+                    storeWord(col + 2 * x, pair, ib < p.len_b, ib + 1 < p.len_b);
                 }
             }
         }
