@@ -320,7 +320,7 @@ def test_odd_sizes(rng, device, dtype, n):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", [np.float16, np.float32], ids=["f16", "f32"])
 def test_large_contiguous(rng, device, dtype):
-    """More vectors than one wave of GPU threads: the unrolled contiguous kernel."""
+    """Many blocks of the contiguous kernel, an odd tail after the last vector."""
     n = 3_000_017
     run_case(rng, device, dtype, (n,), ((n,), None), ((n,), None))
 

@@ -67,10 +67,7 @@ struct Plan {
     // contiguous
     uint64_t numel = 0;
     int64_t offset[kMaxOperands] = {};
-    unsigned grid_vec = 1, grid_scalar = 1;
-    // kUnroll vectors per thread (large sizes), else one (up to one wave of
-    // threads: more blocks, more SMs busy)
-    bool vec_unrolled = true;
+    unsigned grid_vec = 1, grid_scalar = 1; // one chunk per block
     // strided: one or more launches
     std::vector<StridedArgs> launches;
     std::vector<unsigned> grids;
@@ -84,11 +81,10 @@ struct Plan {
     unsigned grid_tiled = 1;
 };
 
-// Resident blocks per SM of the kernels of one operator and dtype (from the
-// occupancy calculator at Create): grid-stride grids are sized to exactly
-// fill the GPU; the contiguous path's one-vector kernel says what one wave is.
+// Resident blocks per SM of the grid-stride kernels of one operator and dtype
+// (from the occupancy calculator at Create): their grids exactly fill the GPU.
 struct Occupancy {
-    int contiguous_vec1 = 1, strided = 1, strided_vec = 1, tiled = 1;
+    int strided = 1, strided_vec = 1, tiled = 1;
 };
 
 // Builds the plan from the validated info, the device's properties and the

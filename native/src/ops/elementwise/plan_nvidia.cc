@@ -239,15 +239,9 @@ infiniStatus_t makePlan(const Info &info, const InfiniopHandle &h, const Occupan
         for (size_t k = 0; k < plan->nops; ++k) {
             plan->offset[k] = info.layout.offset[k];
         }
-        // One chunk of kBlock * kUnroll accesses per block (a grid-stride loop
-        // over a grid that fills the GPU once lost ~5% to PyTorch's order on
-        // 8192² F32); up to one wave of threads one vector per thread, so that
-        // small sizes spread over as many SMs as possible.
-        const uint64_t per_vec = 16 / plan->elem_size;
-        const uint64_t nvec = info.numel / per_vec;
-        const uint64_t wave = (uint64_t)std::max(1, h.sm_count) * std::max(1, occ.contiguous_vec1) * plan->block;
-        plan->vec_unrolled = nvec > wave;
-        plan->grid_vec = chunks(std::max<uint64_t>(nvec, 1), plan->vec_unrolled ? kUnroll * plan->block : plan->block);
+        // One chunk per block: a vector per thread, or kUnroll elements per
+        // thread for unaligned pointers (see nvidia.cuh).
+        plan->grid_vec = chunks(std::max<uint64_t>(info.numel / (16 / plan->elem_size), 1), plan->block);
         plan->grid_scalar = chunks(info.numel, kUnroll * plan->block);
         return INFINI_STATUS_SUCCESS;
     }

@@ -125,28 +125,31 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
         static_assert(sizeof(U) == 2 && T == 2 * kTileThreadsX, "pairs of 2-byte units over 64-wide tiles");
         int64_t unused, sa0;
         groupOffset(p.a, a0, unused, sa0);
-        uint32_t v[kB];
+        // All loads first (the shuffles wait for them): word x of each row,
+        // and on rows that start at an odd unit lane 31's extra word.
+        uint32_t w[kB], last[kB], odd = 0;
 #pragma unroll
         for (int j = 0; j < kB; ++j) {
             const uint32_t ib = b0 + y + j * kTileThreadsY;
-            v[j] = 0;
+            w[j] = last[j] = 0;
             if (ib < p.len_b) { // the same for the whole warp
                 int64_t sb;
                 groupOffset(p.b, ib, unused, sb);
                 const uint16_t *row = reinterpret_cast<const uint16_t *>(src + os + sb + sa0); // unit a0
-                const int odd = (int)(reinterpret_cast<uintptr_t>(row) / 2 % 2);
-                const int64_t e = (int64_t)a0 - odd + 2 * x; // the word's first unit along a
-                const uint32_t w = loadWord(row - odd + 2 * x, e >= 0 && e < p.len_a, e + 1 < p.len_a);
-                if (odd) { // pair x = high half of word x, low half of word x + 1
-                    const uint32_t last = x == kTileThreadsX - 1
-                                              ? loadWord(row + 63, a0 + 63 < p.len_a, a0 + 64 < p.len_a)
-                                              : 0u;
-                    const uint32_t next = __shfl_down_sync(0xffffffffu, w, 1);
-                    v[j] = (w >> 16) | ((x == kTileThreadsX - 1 ? last : next) << 16);
-                } else {
-                    v[j] = w;
+                const uint32_t o = (uint32_t)(reinterpret_cast<uintptr_t>(row) / 2 % 2);
+                odd |= o << j;
+                const int64_t e = (int64_t)a0 - o + 2 * x; // the word's first unit along a
+                w[j] = loadWord(row - o + 2 * x, e >= 0 && e < p.len_a, e + 1 < p.len_a);
+                if (o && x == kTileThreadsX - 1) {
+                    last[j] = loadWord(row + 63, a0 + 63 < p.len_a, a0 + 64 < p.len_a);
                 }
             }
+        }
+        uint32_t v[kB];
+#pragma unroll
+        for (int j = 0; j < kB; ++j) { // odd rows: pair x = high half of word x, low half of word x + 1
+            const uint32_t next = __shfl_down_sync(0xffffffffu, w[j], 1);
+            v[j] = (odd >> j) & 1u ? (w[j] >> 16) | ((x == kTileThreadsX - 1 ? last[j] : next) << 16) : w[j];
         }
 #pragma unroll
         for (int j = 0; j < kB; ++j) {
@@ -188,25 +191,29 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
     if constexpr (PAIR) {
         int64_t db0, unused;
         groupOffset(p.b, b0, db0, unused);
+        const uint32_t ib = b0 + 2 * x;
+        uint32_t pair[kB];
+#pragma unroll
+        for (int j = 0; j < kB; ++j) { // units (2x, 2x+1) of column j of the tile
+            pair[j] = (uint32_t)(uint16_t)tile[2 * x][y + j * kTileThreadsY] |
+                      (uint32_t)(uint16_t)tile[2 * x + 1][y + j * kTileThreadsY] << 16;
+        }
 #pragma unroll
         for (int j = 0; j < kB; ++j) {
+            const uint32_t prev = __shfl_up_sync(0xffffffffu, pair[j], 1);
             const uint32_t ia = a0 + y + j * kTileThreadsY;
             if (ia < p.len_a) { // the same for the whole warp
                 int64_t da;
                 groupOffset(p.a, ia, da, unused);
                 uint16_t *col = reinterpret_cast<uint16_t *>(dst + od + da + db0); // unit b0
-                const uint32_t pair = (uint32_t)(uint16_t)tile[2 * x][y + j * kTileThreadsY] |
-                                      (uint32_t)(uint16_t)tile[2 * x + 1][y + j * kTileThreadsY] << 16;
-                const uint32_t ib = b0 + 2 * x;
                 if (reinterpret_cast<uintptr_t>(col) / 2 % 2) { // word x = units 2x-1, 2x of the tile
-                    const uint32_t prev = __shfl_up_sync(0xffffffffu, pair, 1);
-                    storeWord(col - 1 + 2 * x, (prev >> 16) | (pair << 16), x > 0 && ib - 1 < p.len_b,
+                    storeWord(col - 1 + 2 * x, (prev >> 16) | (pair[j] << 16), x > 0 && ib - 1 < p.len_b,
                               ib < p.len_b);
                     if (x == kTileThreadsX - 1 && ib + 1 < p.len_b) {
-                        col[63] = (uint16_t)(pair >> 16);
+                        col[63] = (uint16_t)(pair[j] >> 16);
                     }
                 } else {
-                    storeWord(col + 2 * x, pair, ib < p.len_b, ib + 1 < p.len_b);
+                    storeWord(col + 2 * x, pair[j], ib < p.len_b, ib + 1 < p.len_b);
                 }
             }
         }
