@@ -33,6 +33,22 @@ __device__ __forceinline__ T apply(const T (&x)[sizeof...(I)], std::index_sequen
     return narrow<T>(Op{}(widen(x[I])...));
 }
 
+// op on each lane of N 16-byte vectors.
+template <class Op, class T, int N>
+__device__ __forceinline__ Vec<T> applyVec(const Vec<T> (&x)[N]) {
+    Vec<T> y;
+#pragma unroll
+    for (int e = 0; e < (int)(16 / sizeof(T)); ++e) {
+        T xe[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            xe[k] = x[k].v[e];
+        }
+        y.v[e] = apply<Op>(xe, std::make_index_sequence<N>{});
+    }
+    return y;
+}
+
 // Every operand one run of stride 1. Accesses of V elements (V > 1: 16-byte
 // vectors, every base aligned; V == 1: any alignment), U of them per thread:
 // each block moves one chunk of kBlock * U accesses, so that the blocks in
@@ -68,15 +84,7 @@ __global__ void __launch_bounds__(kBlock) contiguousKernel(T *out, Inputs<T, N> 
             if (i < nacc) {
                 A y;
                 if constexpr (V > 1) {
-#pragma unroll
-                    for (int e = 0; e < V; ++e) {
-                        T xe[N];
-#pragma unroll
-                        for (int k = 0; k < N; ++k) {
-                            xe[k] = x[u][k].v[e];
-                        }
-                        y.v[e] = apply<Op>(xe, std::make_index_sequence<N>{});
-                    }
+                    y = applyVec<Op>(x[u]);
                 } else {
                     y = apply<Op>(x[u], std::make_index_sequence<N>{});
                 }
@@ -183,17 +191,7 @@ __global__ void __launch_bounds__(kBlock) stridedVecKernel(T *out, Inputs<T, N> 
 #pragma unroll
         for (int u = 0; u < U; ++u) {
             if (base + u * blockDim.x < a.numel) {
-                Vec<T> y;
-#pragma unroll
-                for (int j = 0; j < V; ++j) {
-                    T xe[N];
-#pragma unroll
-                    for (int k = 0; k < N; ++k) {
-                        xe[k] = x[u][k].v[j];
-                    }
-                    y.v[j] = apply<Op>(xe, std::make_index_sequence<N>{});
-                }
-                *reinterpret_cast<Vec<T> *>(out + off[u][0]) = y;
+                *reinterpret_cast<Vec<T> *>(out + off[u][0]) = applyVec<Op>(x[u]);
             }
         }
     }
