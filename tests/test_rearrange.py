@@ -227,9 +227,10 @@ def test_misaligned_pointers(device, rng, dtype):
     ((2, 4, 33, 70), (9240, 2310, 70, 1), (9240, 1, 280, 4)),  # grouped dims on both sides
 ])
 @pytest.mark.parametrize("shifts", [(0, 0), (1, 0), (0, 1), (1, 1)], ids=str)
-def test_two_byte_transposes_pair_where_aligned(device, rng, dtype, case, shifts):
-    """The 2-byte tile kernel moves pairs as 4-byte accesses where aligned and
-    single units elsewhere: odd pitches, odd lengths, shifted pointers."""
+def test_two_byte_transposes_odd_pitches_and_shifts(device, rng, dtype, case, shifts):
+    """2-byte transposes with even and odd pitches and lengths and shifted
+    pointers: the paired (4-byte) tile kernel where every pair is aligned,
+    the unit kernel elsewhere."""
     check_copy(device, rng, *case, dtype, src_shift=shifts[0], dst_shift=shifts[1])
 
 

@@ -69,34 +69,11 @@ __device__ __forceinline__ void groupOffset(const Group &g, uint32_t i, int64_t 
     os += (int64_t)i * g.dims[0].src_stride;
 }
 
-// The 4-byte word at `w` (aligned) of two 2-byte units, of which only those
-// that belong to the tensor (lo_ok, hi_ok) are read.
-__device__ __forceinline__ uint32_t loadWord(const uint16_t *w, bool lo_ok, bool hi_ok) {
-    if (lo_ok && hi_ok) {
-        return *reinterpret_cast<const uint32_t *>(w);
-    }
-    return (lo_ok ? (uint32_t)w[0] : 0u) | (hi_ok ? (uint32_t)w[1] << 16 : 0u);
-}
-
-// Stores the units of the word at `w` (aligned) that belong to the tile.
-__device__ __forceinline__ void storeWord(uint16_t *w, uint32_t v, bool lo_ok, bool hi_ok) {
-    if (lo_ok && hi_ok) {
-        *reinterpret_cast<uint32_t *>(w) = v;
-    } else if (lo_ok) {
-        w[0] = (uint16_t)v;
-    } else if (hi_ok) {
-        w[1] = (uint16_t)(v >> 16);
-    }
-}
-
-// PAIR (2-byte units, T = 64 only): lane x of a warp holds the pair of units
-// (2x, 2x+1) of a tile row, and every global access is an aligned 4-byte
-// word, so a warp moves 128 contiguous bytes per access on both sides. A row
-// (or column) that starts at an odd unit (odd pitches such as 4097) is read
-// and written as the aligned words around it, the pairs rebuilt with one
-// warp shuffle; units outside the tensor or the tile are never touched. The
-// plan allows it when a and b run forwards with unit stride (each group is
-// one run, so a pair never straddles two dims); a warp is one tile row.
+// PAIR (2-byte units, T = 64 only): each thread reads two neighbours along a
+// as one 4-byte load and writes two neighbours along b as one 4-byte store, so
+// a warp moves 128 contiguous bytes per access on both sides. The plan allows
+// it only when a and b run forwards with unit stride, both lengths are even
+// and every other offset is even; Calculate checks the pointers.
 template <class U, int T, bool PAIR = false>
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const __grid_constant__ TileParams p,
                                                                           U *__restrict__ dst,
@@ -123,33 +100,17 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
     // are issued before the first shared-memory store.
     if constexpr (PAIR) {
         static_assert(sizeof(U) == 2 && T == 2 * kTileThreadsX, "pairs of 2-byte units over 64-wide tiles");
-        int64_t unused, sa0;
-        groupOffset(p.a, a0, unused, sa0);
-        // All loads first (the shuffles wait for them): word x of each row,
-        // and on rows that start at an odd unit lane 31's extra word.
-        uint32_t w[kB], last[kB], odd = 0;
+        const uint32_t ia = a0 + 2 * x;
+        const bool va = ia < p.len_a; // len_a is even: ia + 1 is in range too
+        int64_t unused, sa;
+        groupOffset(p.a, va ? ia : 0, unused, sa);
+        uint32_t v[kB];
 #pragma unroll
         for (int j = 0; j < kB; ++j) {
             const uint32_t ib = b0 + y + j * kTileThreadsY;
-            w[j] = last[j] = 0;
-            if (ib < p.len_b) { // the same for the whole warp
-                int64_t sb;
-                groupOffset(p.b, ib, unused, sb);
-                const uint16_t *row = reinterpret_cast<const uint16_t *>(src + os + sb + sa0); // unit a0
-                const uint32_t o = (uint32_t)(reinterpret_cast<uintptr_t>(row) / 2 % 2);
-                odd |= o << j;
-                const int64_t e = (int64_t)a0 - o + 2 * x; // the word's first unit along a
-                w[j] = loadWord(row - o + 2 * x, e >= 0 && e < p.len_a, e + 1 < p.len_a);
-                if (o && x == kTileThreadsX - 1) {
-                    last[j] = loadWord(row + 63, a0 + 63 < p.len_a, a0 + 64 < p.len_a);
-                }
-            }
-        }
-        uint32_t v[kB];
-#pragma unroll
-        for (int j = 0; j < kB; ++j) { // odd rows: pair x = high half of word x, low half of word x + 1
-            const uint32_t next = __shfl_down_sync(0xffffffffu, w[j], 1);
-            v[j] = (odd >> j) & 1u ? (w[j] >> 16) | ((x == kTileThreadsX - 1 ? last[j] : next) << 16) : w[j];
+            int64_t sb;
+            groupOffset(p.b, ib < p.len_b ? ib : 0, unused, sb);
+            v[j] = va && ib < p.len_b ? *reinterpret_cast<const uint32_t *>(src + os + sb + sa) : 0u;
         }
 #pragma unroll
         for (int j = 0; j < kB; ++j) {
@@ -189,32 +150,19 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
     __syncthreads();
     // Write along b: consecutive threads, consecutive dst addresses.
     if constexpr (PAIR) {
-        int64_t db0, unused;
-        groupOffset(p.b, b0, db0, unused);
         const uint32_t ib = b0 + 2 * x;
-        uint32_t pair[kB];
-#pragma unroll
-        for (int j = 0; j < kB; ++j) { // units (2x, 2x+1) of column j of the tile
-            pair[j] = (uint32_t)(uint16_t)tile[2 * x][y + j * kTileThreadsY] |
-                      (uint32_t)(uint16_t)tile[2 * x + 1][y + j * kTileThreadsY] << 16;
-        }
+        const bool vb = ib < p.len_b; // len_b is even
+        int64_t db, unused;
+        groupOffset(p.b, vb ? ib : 0, db, unused);
 #pragma unroll
         for (int j = 0; j < kB; ++j) {
-            const uint32_t prev = __shfl_up_sync(0xffffffffu, pair[j], 1);
             const uint32_t ia = a0 + y + j * kTileThreadsY;
-            if (ia < p.len_a) { // the same for the whole warp
+            if (vb && ia < p.len_a) {
                 int64_t da;
                 groupOffset(p.a, ia, da, unused);
-                uint16_t *col = reinterpret_cast<uint16_t *>(dst + od + da + db0); // unit b0
-                if (reinterpret_cast<uintptr_t>(col) / 2 % 2) { // word x = units 2x-1, 2x of the tile
-                    storeWord(col - 1 + 2 * x, (prev >> 16) | (pair[j] << 16), x > 0 && ib - 1 < p.len_b,
-                              ib < p.len_b);
-                    if (x == kTileThreadsX - 1 && ib + 1 < p.len_b) {
-                        col[63] = (uint16_t)(pair[j] >> 16);
-                    }
-                } else {
-                    storeWord(col + 2 * x, pair[j], ib < p.len_b, ib + 1 < p.len_b);
-                }
+                const uint32_t lo = (uint16_t)tile[2 * x][y + j * kTileThreadsY];
+                const uint32_t hi = (uint16_t)tile[2 * x + 1][y + j * kTileThreadsY];
+                *reinterpret_cast<uint32_t *>(dst + od + da + db) = lo | (hi << 16);
             }
         }
     } else {

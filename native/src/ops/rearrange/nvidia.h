@@ -60,11 +60,11 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
 // The tile edge of a copy unit: 64 up to 8-byte units (128 bytes or more per
 // row for all but 1-byte units); 32 for 16-byte units (a 64 x 64 tile of
 // them is beyond static shared memory).
+constexpr int tileEdge(size_t unit) { return unit <= 8 ? 64 : 32; }
 template <size_t Unit>
-constexpr int kTileEdge = Unit <= 8 ? 64 : 32;
-inline int tileEdge(size_t unit) { return unit <= 8 ? 64 : 32; }
+constexpr int kTileEdge = tileEdge(Unit);
 
-// pair: two 2-byte units per access where aligned (Unit 2 only).
+// pair: 4-byte accesses of two 2-byte units (Unit 2; the plan and the pointers allow it).
 template <size_t Unit>
 cudaError_t launchTile(const TileParams &p, bool pair, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 

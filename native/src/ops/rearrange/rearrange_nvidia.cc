@@ -31,7 +31,7 @@ struct Plan {
     ptrdiff_t dst_offset = 0, src_offset = 0; // bytes, on top of the layout's
     size_t bytes = 0;                         // Memcpy
     int variant = 0;                          // Generic
-    bool pair = false;                        // Tile: pairs of 2-byte units
+    bool pair = false;                        // Tile: 4-byte accesses when the pointers allow
     std::vector<Dim> outer;                   // Tile, while planning
     unsigned grid = 0;
     GenericParams generic{};
@@ -187,9 +187,15 @@ struct NvidiaDesc final : Desc {
         if (plan->outer.size() <= (size_t)kMaxDims) {
             std::copy(plan->outer.begin(), plan->outer.end(), t.outer);
         }
-        // Pairs of 2-byte units as 4-byte accesses where aligned: a and b run
-        // forwards with unit stride.
-        const bool pair = plan->unit == 2 && edge == 64 && ss[a] == 1 && ds[b] == 1;
+        // Pairs of 2-byte units as 4-byte accesses: a and b run forwards with
+        // unit stride, even lengths, every other stride even (then every pair
+        // is aligned when the pointers are; Calculate checks them).
+        bool pair = plan->unit == 2 && edge == 64 && ss[a] == 1 && ds[b] == 1 && len_a % 2 == 0 && len_b % 2 == 0;
+        for (size_t d = 0; d < nd && pair; ++d) {
+            bool in_a = std::find(ga.begin(), ga.end(), d) != ga.end();
+            bool in_b = std::find(gb.begin(), gb.end(), d) != gb.end();
+            pair = (in_a || ss[d] % 2 == 0) && (in_b || ds[d] % 2 == 0);
+        }
         plan->pair = pair;
         plan->kind = Kind::Tile;
         plan->grid = (unsigned)blocks;
@@ -294,11 +300,13 @@ struct NvidiaDesc final : Desc {
                     return launchGeneric<decltype(u)::value>(p.generic, p.variant, p.grid, d, s, stream);
                 }));
                 break;
-            case Kind::Tile:
+            case Kind::Tile: {
+                const bool pair = p.pair && ((uintptr_t)d | (uintptr_t)s) % 4 == 0;
                 CUDA_TRY(launchUnit(p.unit, [&](auto u) {
-                    return launchTile<decltype(u)::value>(p.tile, p.pair, p.grid, d, s, stream);
+                    return launchTile<decltype(u)::value>(p.tile, pair, p.grid, d, s, stream);
                 }));
                 break;
+            }
             case Kind::None:
                 break;
             }
