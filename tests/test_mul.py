@@ -139,19 +139,106 @@ def _scaled(x, scale, device):
     return ip.DeviceArray.from_numpy(host)
 
 
+def _rounded_once(p, dtype):
+    """The float64 values `p` rounded once to F16/BF16 (nearest even): on the
+    dtype's subnormal grid directly where F32 would be subnormal, else through
+    F32, which holds every 16-bit-float product there exactly."""
+    if np.dtype(dtype) == BF16:
+        tiny = np.abs(p) < 2.0 ** -126
+        p = np.where(tiny, np.round(p * 2.0 ** 133) * 2.0 ** -133, p)  # BF16's subnormal step is 2^-133
+    return p.astype(np.float32).astype(dtype)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype,scale", [(np.float16, 1.0), (np.float16, 1e-3), (BF16, 1.0), (BF16, 1e-19)],
                          ids=["float16", "float16-subnormal", "bfloat16", "bfloat16-subnormal"])
 def test_half_rounded_once(rng, device, dtype, scale):
-    """The product of two 16-bit floats is exact in F32: one rounding gives
-    exactly NumPy's float64 product cast to the dtype (subnormal results too)."""
+    """The product of two 16-bit floats rounded once from the exact (float64)
+    product, subnormal results too."""
     a, _ = operand(rng, (4099,), None, dtype, device)
     b, _ = operand(rng, (4099,), None, dtype, device)
     a, b = _scaled(a, scale, device), _scaled(b, scale, device)
     av, bv = to_host(a), to_host(b)
     out = ip.mul(a, b)
-    ref = (av.astype(np.float64) * bv.astype(np.float64)).astype(np.float32).astype(dtype)
+    ref = _rounded_once(av.astype(np.float64) * bv.astype(np.float64), dtype)
     np.testing.assert_array_equal(to_host(out).view(np.uint16), ref.view(np.uint16))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_bf16_products_below_f32_normals(rng, device):
+    """Every pair of BF16 significands (1..255, random signs) at product
+    exponents from 2^-175 to 2^-121 (F32-subnormal products and their
+    neighbours, some inputs BF16-subnormal): rounded once from the exact
+    product, bit for bit."""
+    m = np.arange(1, 256, dtype=np.float64)
+    ma, mb = (x.ravel() for x in np.meshgrid(m, m))
+    a_parts, b_parts = [], []
+    for e in range(-175, -120, 3):
+        ea = -60 if e % 2 else -133  # -133: a is BF16-subnormal below 128
+        a_parts.append(ma * 2.0 ** ea)
+        b_parts.append(mb * 2.0 ** (e - ea))
+    n = sum(len(x) for x in a_parts)
+    signs = rng.choice([-1.0, 1.0], size=(2, n))
+    a = (np.concatenate(a_parts) * signs[0]).astype(BF16)
+    b = (np.concatenate(b_parts) * signs[1]).astype(BF16)
+    assert np.array_equal(a.astype(np.float64), np.concatenate(a_parts) * signs[0])  # inputs exact
+    ref = _rounded_once(a.astype(np.float64) * b.astype(np.float64), BF16)
+    if device == "cpu":
+        out = ip.mul(a, b)
+    else:
+        out = ip.mul(ip.DeviceArray.from_numpy(a), ip.DeviceArray.from_numpy(b))
+    np.testing.assert_array_equal(to_host(out).view(np.uint16), ref.view(np.uint16))
+
+
+# ---- an output that partly overlaps an input: computed through a copy ----
+
+OVERLAPS = [
+    # backing length, c (shape, strides, offset), overlapped input (shape, strides, offset), other input shape
+    (1001, ((1000,), (1,), 1), ((1000,), (1,), 0), (1000,)),             # shifted forwards by one
+    (1001, ((1000,), (1,), 0), ((1000,), (1,), 1), (1000,)),             # shifted backwards by one
+    (1000, ((1000,), (-1,), 999), ((1000,), (1,), 0), (1000,)),          # c is the input reversed
+    (96 * 96, ((96, 96), (1, 96), 0), ((96, 96), (96, 1), 0), (96, 96)),  # c is the input transposed
+    (33 * 40, ((33, 40), (40, 1), 0), ((40,), (1,), 0), (33, 40)),       # the input broadcasts c's first row
+    (2000, ((1000,), (2,), 0), ((1000,), (2,), 1), (1000,)),             # interleaved: no shared element
+    (4 * 4100, ((4099, 4), (4, 1), 0), ((4099, 4), (4, 1), 4), (4,)),    # rows shifted by one, y broadcast
+]
+
+
+def _view(backing, shape, strides, offset, device):
+    if device == "cpu":
+        item = backing.dtype.itemsize
+        return np.lib.stride_tricks.as_strided(backing[offset:], shape, [s * item for s in strides])
+    return backing.view(shape, strides, offset)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float16], ids=["f32", "f16"])
+@pytest.mark.parametrize("which", ["a", "b"])
+@pytest.mark.parametrize("n,c_spec,x_spec,y_shape", OVERLAPS, ids=[str(i) for i in range(len(OVERLAPS))])
+def test_partial_overlap_reads_a_copy(rng, device, dtype, which, n, c_spec, x_spec, y_shape):
+    """c overlaps an input in another layout (or at another address): the
+    result is the product of the inputs as they were, as in NumPy."""
+    host = _random(rng, n, dtype)
+    backing = host.copy() if device == "cpu" else ip.DeviceArray.from_numpy(host)
+    c = _view(backing, *c_spec, device)
+    x = _view(backing, *x_spec, device)
+    x_vals = np.array(_view(host, *x_spec, "cpu"))
+    y, y_vals = operand(rng, y_shape, None, dtype, device)
+    a, b, av, bv = (x, y, x_vals, y_vals) if which == "a" else (y, x, y_vals, x_vals)
+    assert ip.mul(a, b, out=c) is c
+    check(c, av, bv, dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_exactly_in_place_is_not_copied(rng, device):
+    """c is a with a's layout (here reversed): in place, element by element."""
+    host = _random(rng, 3001, np.float32)
+    backing = host.copy() if device == "cpu" else ip.DeviceArray.from_numpy(host)
+    a = _view(backing, (1500,), (-2,), 3000, device)
+    b, bv = operand(rng, (1500,), None, np.float32, device)
+    ip.mul(a, b, out=a)
+    check(a, np.array(_view(host, (1500,), (-2,), 3000, "cpu")), bv, np.float32)
+    np.testing.assert_array_equal(to_host(backing)[1::2], host[1::2])  # the gaps untouched
 
 
 # ---- broadcasting, transposes, odd sizes, alignment ----
@@ -233,7 +320,7 @@ def test_odd_sizes(rng, device, dtype, n):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", [np.float16, np.float32], ids=["f16", "f32"])
 def test_large_contiguous(rng, device, dtype):
-    """More vectors than one wave of GPU threads: the unrolled contiguous kernel."""
+    """Many blocks of the contiguous kernel, an odd tail after the last vector."""
     n = 3_000_017
     run_case(rng, device, dtype, (n,), ((n,), None), ((n,), None))
 

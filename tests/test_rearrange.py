@@ -218,6 +218,22 @@ def test_misaligned_pointers(device, rng, dtype):
         check_copy(device, rng, shape, dst_strides, src_strides, dtype, dst_shift=1)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
+@pytest.mark.parametrize("case", [
+    ((130, 66), (66, 1), (1, 130)),          # even pitches
+    ((129, 67), (67, 1), (1, 129)),          # odd pitches: every other row and column 4-byte aligned
+    ((3, 65, 97), (6305, 97, 1), (6306, 1, 65)),  # batched, odd inner lengths, even outer stride
+    ((2, 4, 33, 70), (9240, 2310, 70, 1), (9240, 1, 280, 4)),  # grouped dims on both sides
+])
+@pytest.mark.parametrize("shifts", [(0, 0), (1, 0), (0, 1), (1, 1)], ids=str)
+def test_two_byte_transposes_odd_pitches_and_shifts(device, rng, dtype, case, shifts):
+    """2-byte transposes with even and odd pitches and lengths and shifted
+    pointers: the paired (4-byte) tile kernel where every pair is aligned,
+    the unit kernel elsewhere."""
+    check_copy(device, rng, *case, dtype, src_shift=shifts[0], dst_shift=shifts[1])
+
+
 # ---- errors through the C ABI ----
 
 def _tensor(shape, strides=None, dtype=ip.Dtype.F32):

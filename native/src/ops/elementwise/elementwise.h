@@ -78,6 +78,12 @@ struct Info {
     size_t numel = 0;
     // Every operand walks one run of stride 1 (or it is a single element).
     bool contiguous = false;
+    // Overlap between the output and an input (see calculate below): each
+    // operand's byte extent [lo, hi) relative to its pointer, and per input
+    // whether it has the output's layout (then one shared pointer is exact in
+    // place, which is allowed; a broadcast input never has it).
+    ptrdiff_t extent_lo[kMaxOperands] = {}, extent_hi[kMaxOperands] = {};
+    bool same_layout[kMaxInputs] = {};
 };
 
 // Validates `out` = f(inputs...) and fills `info`:
@@ -97,7 +103,17 @@ struct Descriptor : InfiniopDescriptor {
     Descriptor(const InfiniopHandle &h, OpKind kind, const Info &i) : InfiniopDescriptor(h, kind), info(i) {}
     // `inputs` has info.ninputs pointers. Pointers are already checked.
     virtual infiniStatus_t calculate(void *out, const void *const *inputs, void *stream) const = 0;
+    // calculate() with the inputs of bit k of `staged` first copied (their
+    // byte extents) to temporaries: the output partly overlaps them. This
+    // default is for host memory; device backends override it.
+    virtual infiniStatus_t calculateStaged(void *out, const void *const *inputs, unsigned staged, void *stream) const;
 };
+
+// The inputs that the output partly overlaps, as a bit mask: their byte
+// extents intersect and they are not exactly in place (the same pointer with
+// the same layout). An interval test, so conservative: interleaved views that
+// share no element are staged too, which is correct, only slower.
+unsigned overlappedInputs(const Info &info, const void *out, const void *const *inputs);
 
 using Factory = BackendFactory<Descriptor, Info>;
 
@@ -140,7 +156,13 @@ infiniStatus_t calculate(InfiniopDescriptor *desc, void *workspace, size_t works
     for (const void *p : inputs) {
         INFINI_REQUIRE(p != nullptr, INFINI_STATUS_NULL_POINTER);
     }
-    return guard([&] { return op->calculate(out, inputs.begin(), stream); });
+    // An output that partly overlaps an input reads it through a temporary
+    // copy, as NumPy does; exact in place needs none.
+    const unsigned staged = overlappedInputs(op->info, out, inputs.begin());
+    return guard([&] {
+        return staged == 0 ? op->calculate(out, inputs.begin(), stream)
+                           : op->calculateStaged(out, inputs.begin(), staged, stream);
+    });
 }
 
 inline infiniStatus_t workspaceSize(InfiniopDescriptor *desc, OpKind kind, size_t *size) {

@@ -1,5 +1,7 @@
 // Backend-independent validation and layout of the elementwise framework.
 #include "elementwise.h"
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace infini::elementwise {
@@ -62,7 +64,54 @@ infiniStatus_t makeInfo(const InfiniopTensorDescriptor *out, const InfiniopTenso
         }
     }
     info->contiguous = contiguous && !info->layout.empty;
+
+    // What Calculate needs to tell an exact in-place call from a partial
+    // overlap: byte extents and whether an input has the output's layout.
+    const ptrdiff_t es = (ptrdiff_t)dtypeSize(out->dtype);
+    for (size_t k = 0; k <= ninputs; ++k) {
+        const InfiniopTensorDescriptor &t = k == 0 ? *out : *inputs[k - 1];
+        info->extent_lo[k] = t.minOffset() * es;
+        info->extent_hi[k] = (t.maxOffset() + 1) * es;
+    }
+    for (size_t k = 0; k < ninputs; ++k) {
+        bool same = true;
+        for (size_t d = 0; d < nd; ++d) {
+            same = same && (out->shape[d] <= 1 || strides[k + 1][d] == out->strides[d]);
+        }
+        info->same_layout[k] = same;
+    }
     return INFINI_STATUS_SUCCESS;
+}
+
+unsigned overlappedInputs(const Info &info, const void *out, const void *const *inputs) {
+    const uintptr_t o = reinterpret_cast<uintptr_t>(out);
+    const uintptr_t o_lo = o + info.extent_lo[0], o_hi = o + info.extent_hi[0];
+    unsigned mask = 0;
+    for (size_t k = 0; k < info.ninputs; ++k) {
+        const uintptr_t p = reinterpret_cast<uintptr_t>(inputs[k]);
+        const uintptr_t lo = p + info.extent_lo[k + 1], hi = p + info.extent_hi[k + 1];
+        const bool in_place = p == o && info.same_layout[k];
+        if (lo < o_hi && o_lo < hi && !in_place) {
+            mask |= 1u << k;
+        }
+    }
+    return mask;
+}
+
+infiniStatus_t Descriptor::calculateStaged(void *out, const void *const *inputs, unsigned staged,
+                                           void *stream) const {
+    std::vector<unsigned char> copies[kMaxInputs];
+    const void *in[kMaxInputs] = {};
+    for (size_t k = 0; k < info.ninputs; ++k) {
+        in[k] = inputs[k];
+        if ((staged >> k) & 1u) {
+            const ptrdiff_t lo = info.extent_lo[k + 1];
+            copies[k].resize((size_t)(info.extent_hi[k + 1] - lo));
+            std::memcpy(copies[k].data(), static_cast<const unsigned char *>(inputs[k]) + lo, copies[k].size());
+            in[k] = reinterpret_cast<const void *>(reinterpret_cast<uintptr_t>(copies[k].data()) - lo);
+        }
+    }
+    return calculate(out, in, stream);
 }
 
 } // namespace infini::elementwise

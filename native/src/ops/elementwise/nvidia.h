@@ -5,7 +5,7 @@
 // vector or scalar form of the contiguous path by the pointers' alignment.
 //
 // Paths:
-//   contiguous  every operand one run of stride 1: flat grid-stride loop,
+//   contiguous  every operand one run of stride 1: one chunk per block,
 //               16-byte vector loads/stores, no index arithmetic
 //   strided     anything else: per-dim sizes (as fast-division constants) and
 //               strides in the kernel's parameters; when the innermost dim is
@@ -67,10 +67,7 @@ struct Plan {
     // contiguous
     uint64_t numel = 0;
     int64_t offset[kMaxOperands] = {};
-    unsigned grid_vec = 1, grid_scalar = 1;
-    // kUnroll vectors per thread and round (large sizes), else one (up to
-    // one wave of threads: more blocks, more SMs busy)
-    bool vec_unrolled = true;
+    unsigned grid_vec = 1, grid_scalar = 1; // one chunk per block
     // strided: one or more launches
     std::vector<StridedArgs> launches;
     std::vector<unsigned> grids;
@@ -84,10 +81,10 @@ struct Plan {
     unsigned grid_tiled = 1;
 };
 
-// Resident blocks per SM of each kernel of one operator and dtype (from the
-// occupancy calculator at Create): grids are sized to exactly fill the GPU.
+// Resident blocks per SM of the grid-stride kernels of one operator and dtype
+// (from the occupancy calculator at Create): their grids exactly fill the GPU.
 struct Occupancy {
-    int contiguous_vec = 1, contiguous_vec1 = 1, contiguous_scalar = 1, strided = 1, strided_vec = 1, tiled = 1;
+    int strided = 1, strided_vec = 1, tiled = 1;
 };
 
 // Builds the plan from the validated info, the device's properties and the
@@ -110,6 +107,9 @@ struct NvidiaDescriptor final : Descriptor {
     NvidiaDescriptor(const InfiniopHandle &h, OpKind kind, const Info &i, Plan p, LaunchFn f)
         : Descriptor(h, kind, i), plan(std::move(p)), fn(f) {}
     infiniStatus_t calculate(void *out, const void *const *inputs, void *stream) const override;
+    // Temporaries from the stream-ordered allocator (capturable): copy, run, free.
+    infiniStatus_t calculateStaged(void *out, const void *const *inputs, unsigned staged,
+                                   void *stream) const override;
 };
 
 // The NVIDIA factory of an operator: pass &nvidia::create<Op> (from a file

@@ -26,6 +26,12 @@ unsigned gridFor(uint64_t work_items, int block, const InfiniopHandle &h, int pe
     return (unsigned)std::max<uint64_t>(1, want);
 }
 
+// Blocks that each take one chunk of `per_block` work items (capped: the
+// kernels loop over further chunks then).
+unsigned chunks(uint64_t work_items, uint64_t per_block) {
+    return (unsigned)std::min<uint64_t>((work_items + per_block - 1) / per_block, INT32_MAX);
+}
+
 // The tiled path, when an input walks the output's innermost dim with a
 // stride but another dim with stride 1 (a transposed operand).
 bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
@@ -233,13 +239,10 @@ infiniStatus_t makePlan(const Info &info, const InfiniopHandle &h, const Occupan
         for (size_t k = 0; k < plan->nops; ++k) {
             plan->offset[k] = info.layout.offset[k];
         }
-        const uint64_t per_vec = 16 / plan->elem_size;
-        const uint64_t nvec = (info.numel + per_vec - 1) / per_vec;
-        const uint64_t wave = (uint64_t)std::max(1, h.sm_count) * std::max(1, occ.contiguous_vec1) * plan->block;
-        plan->vec_unrolled = nvec > wave;
-        plan->grid_vec = plan->vec_unrolled ? gridFor((nvec + kUnroll - 1) / kUnroll, plan->block, h, occ.contiguous_vec)
-                                            : gridFor(nvec, plan->block, h, occ.contiguous_vec1);
-        plan->grid_scalar = gridFor((info.numel + kUnroll - 1) / kUnroll, plan->block, h, occ.contiguous_scalar);
+        // One chunk per block: a vector per thread, or kUnroll elements per
+        // thread for unaligned pointers (see nvidia.cuh).
+        plan->grid_vec = chunks(std::max<uint64_t>(info.numel / (16 / plan->elem_size), 1), plan->block);
+        plan->grid_scalar = chunks(info.numel, kUnroll * plan->block);
         return INFINI_STATUS_SUCCESS;
     }
     if (planTiled(info, h, occ, plan)) {
@@ -252,6 +255,39 @@ infiniStatus_t NvidiaDescriptor::calculate(void *out, const void *const *inputs,
     ScopedCudaDevice device(device_id);
     INFINI_TRY(device.status());
     return fn(plan, out, inputs, stream);
+}
+
+infiniStatus_t NvidiaDescriptor::calculateStaged(void *out, const void *const *inputs, unsigned staged,
+                                                 void *stream) const {
+    ScopedCudaDevice device(device_id);
+    INFINI_TRY(device.status());
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    const void *in[kMaxInputs] = {};
+    void *copies[kMaxInputs] = {};
+    infiniStatus_t status = INFINI_STATUS_SUCCESS;
+    for (size_t k = 0; k < info.ninputs && status == INFINI_STATUS_SUCCESS; ++k) {
+        in[k] = inputs[k];
+        if ((staged >> k) & 1u) {
+            const ptrdiff_t lo = info.extent_lo[k + 1];
+            const size_t bytes = (size_t)(info.extent_hi[k + 1] - lo);
+            status = cudaStatus(cudaMallocAsync(&copies[k], bytes, s));
+            if (status == INFINI_STATUS_SUCCESS) {
+                status = cudaStatus(cudaMemcpyAsync(copies[k], static_cast<const char *>(inputs[k]) + lo, bytes,
+                                                    cudaMemcpyDeviceToDevice, s));
+                in[k] = reinterpret_cast<const void *>(reinterpret_cast<uintptr_t>(copies[k]) - lo);
+            }
+        }
+    }
+    if (status == INFINI_STATUS_SUCCESS) {
+        status = fn(plan, out, in, stream);
+    }
+    for (void *p : copies) {
+        if (p != nullptr) {
+            const infiniStatus_t freed = cudaStatus(cudaFreeAsync(p, s));
+            status = status == INFINI_STATUS_SUCCESS ? freed : status;
+        }
+    }
+    return status;
 }
 
 } // namespace infini::elementwise::nvidia

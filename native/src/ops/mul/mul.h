@@ -21,6 +21,18 @@ struct MulOp {
             using W = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
             return static_cast<T>(static_cast<W>(a) * static_cast<W>(b));
         } else {
+            // F16/BF16 arrive as float and the engine rounds the result to the
+            // dtype once (round to nearest even). That equals rounding the
+            // exact product once, subnormal results included, as long as
+            // this multiply is IEEE F32 with subnormals (no flush to zero):
+            // F16: an 11-bit x 11-bit product is >= 2^-48 and exact in F32.
+            // BF16: an 8 x 8-bit product is exact in F32 unless it is below
+            // 2^-134 with bits under F32's 2^-149; it then lies below
+            // 2^-134 - 2^-150 (its 16-bit significand would have to be
+            // 2^16 - 1 = 3*5*17*257, not a product of two 8-bit ones), so
+            // the F32 rounding cannot land on BF16's only midpoint there,
+            // 2^-134, and the second rounding gives 0 as the exact one does.
+            // tests/test_mul.py checks every significand pair over that range.
             return a * b;
         }
     }

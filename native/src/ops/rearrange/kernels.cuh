@@ -22,28 +22,19 @@ __global__ void __launch_bounds__(kGenericBlock) genericKernel(const __grid_cons
         return;
     }
     int64_t od = 0, os = 0;
-    if constexpr (NDIM > 0) {
+    if constexpr (NDIM >= 0) { // 32-bit: multiply-high division; NDIM > 0 unrolls
         const Dim *dims = p.dims;
+        const int nd = NDIM > 0 ? NDIM : p.ndim;
         uint32_t i = (uint32_t)linear;
 #pragma unroll
-        for (int d = NDIM - 1; d > 0; --d) {
-            uint32_t q = dims[d].div.div(i);
-            uint32_t r = i - q * (uint32_t)dims[d].size;
-            od += (int64_t)r * dims[d].dst_stride;
-            os += (int64_t)r * dims[d].src_stride;
-            i = q;
-        }
-        od += (int64_t)i * dims[0].dst_stride;
-        os += (int64_t)i * dims[0].src_stride;
-    } else if constexpr (NDIM == 0) {
-        const Dim *dims = p.dims;
-        uint32_t i = (uint32_t)linear;
-        for (int d = p.ndim - 1; d > 0; --d) {
-            uint32_t q = dims[d].div.div(i);
-            uint32_t r = i - q * (uint32_t)dims[d].size;
-            od += (int64_t)r * dims[d].dst_stride;
-            os += (int64_t)r * dims[d].src_stride;
-            i = q;
+        for (int d = (NDIM > 0 ? NDIM : kMaxDims) - 1; d > 0; --d) {
+            if (d < nd) {
+                uint32_t q = dims[d].div.div(i);
+                uint32_t r = i - q * (uint32_t)dims[d].size;
+                od += (int64_t)r * dims[d].dst_stride;
+                os += (int64_t)r * dims[d].src_stride;
+                i = q;
+            }
         }
         od += (int64_t)i * dims[0].dst_stride;
         os += (int64_t)i * dims[0].src_stride;
@@ -219,26 +210,23 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
 }
 
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, int tile, bool pair, unsigned grid, void *dst, const void *src,
-                       cudaStream_t stream) {
+cudaError_t launchTile(const TileParams &p, bool pair, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
     using U = typename UnitOf<Unit>::type;
     const dim3 block(kTileThreadsX, kTileThreadsY);
+    auto *d = static_cast<U *>(dst);
+    auto *s = static_cast<const U *>(src);
     if constexpr (Unit == 2) {
-        if (pair && tile == 64) {
-            tileKernel<U, 64, true><<<grid, block, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+        if (pair) {
+            tileKernel<U, kTileEdge<Unit>, true><<<grid, block, 0, stream>>>(p, d, s);
             return cudaGetLastError();
         }
     }
-    if (Unit <= 8 && tile == 64) { // a 64 x 64 tile of 16-byte units is beyond static shared memory
-        tileKernel<U, Unit <= 8 ? 64 : 32><<<grid, block, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
-    } else {
-        tileKernel<U, 32><<<grid, block, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
-    }
+    tileKernel<U, kTileEdge<Unit>><<<grid, block, 0, stream>>>(p, d, s);
     return cudaGetLastError();
 }
 
 #define INFINI_REARRANGE_INSTANTIATE(N)                                                                        \
     template cudaError_t launchGeneric<N>(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t); \
-    template cudaError_t launchTile<N>(const TileParams &, int, bool, unsigned, void *, const void *, cudaStream_t);
+    template cudaError_t launchTile<N>(const TileParams &, bool, unsigned, void *, const void *, cudaStream_t);
 
 } // namespace infini::rearrange::nvidia

@@ -57,8 +57,15 @@ constexpr int kGenericBlock = 256;
 template <size_t Unit>
 cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned grid, void *dst, const void *src,
                           cudaStream_t stream);
-// tile: the tile edge, 32 or 64; pair: 4-byte accesses of two 2-byte units (Unit 2, tile 64).
+// The tile edge of a copy unit: 64 up to 8-byte units (128 bytes or more per
+// row for all but 1-byte units); 32 for 16-byte units (a 64 x 64 tile of
+// them is beyond static shared memory).
+constexpr int tileEdge(size_t unit) { return unit <= 8 ? 64 : 32; }
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, int tile, bool pair, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+constexpr int kTileEdge = tileEdge(Unit);
+
+// pair: 4-byte accesses of two 2-byte units (Unit 2; the plan and the pointers allow it).
+template <size_t Unit>
+cudaError_t launchTile(const TileParams &p, bool pair, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
 } // namespace infini::rearrange::nvidia

@@ -31,7 +31,6 @@ struct Plan {
     ptrdiff_t dst_offset = 0, src_offset = 0; // bytes, on top of the layout's
     size_t bytes = 0;                         // Memcpy
     int variant = 0;                          // Generic
-    int tile_edge = 32;                       // Tile
     bool pair = false;                        // Tile: 4-byte accesses when the pointers allow
     std::vector<Dim> outer;                   // Tile, while planning
     unsigned grid = 0;
@@ -105,7 +104,6 @@ struct NvidiaDesc final : Desc {
     // grows outward over dims contiguous in dst, group a over dims contiguous
     // in src, each until it spans a few tiles; the rest are outer dims.
     bool planTile(const SimpleLayout &l, Plan *plan) {
-        static const bool off = std::getenv("INFINI_REARRANGE_NO_TILE") != nullptr; // measuring aid
         const size_t nd = l.ndim();
         const auto &ds = l.strides[kDst];
         const auto &ss = l.strides[kSrc];
@@ -116,7 +114,7 @@ struct NvidiaDesc final : Desc {
                 a = d;
             }
         }
-        if (off || nd < 2 || a == nd || std::llabs(ss[b]) == 1) {
+        if (nd < 2 || a == nd || std::llabs(ss[b]) == 1) {
             return false;
         }
         const int edge = tileEdge(plan->unit);
@@ -190,7 +188,8 @@ struct NvidiaDesc final : Desc {
             std::copy(plan->outer.begin(), plan->outer.end(), t.outer);
         }
         // Pairs of 2-byte units as 4-byte accesses: a and b run forwards with
-        // unit stride, even lengths, every other stride even.
+        // unit stride, even lengths, every other stride even (then every pair
+        // is aligned when the pointers are; Calculate checks them).
         bool pair = plan->unit == 2 && edge == 64 && ss[a] == 1 && ds[b] == 1 && len_a % 2 == 0 && len_b % 2 == 0;
         for (size_t d = 0; d < nd && pair; ++d) {
             bool in_a = std::find(ga.begin(), ga.end(), d) != ga.end();
@@ -199,17 +198,8 @@ struct NvidiaDesc final : Desc {
         }
         plan->pair = pair;
         plan->kind = Kind::Tile;
-        plan->tile_edge = edge;
         plan->grid = (unsigned)blocks;
         return true;
-    }
-
-    static int tileEdge(size_t unit) {
-        static const char *forced = std::getenv("INFINI_REARRANGE_TILE"); // measuring aid: 32 or 64
-        if (forced != nullptr) {
-            return std::atoi(forced) == 64 && unit <= 8 ? 64 : 32;
-        }
-        return unit <= 8 ? 64 : 32;
     }
 
     infiniStatus_t uploadDeep(Plan *plan) {
@@ -313,7 +303,7 @@ struct NvidiaDesc final : Desc {
             case Kind::Tile: {
                 const bool pair = p.pair && ((uintptr_t)d | (uintptr_t)s) % 4 == 0;
                 CUDA_TRY(launchUnit(p.unit, [&](auto u) {
-                    return launchTile<decltype(u)::value>(p.tile, p.tile_edge, pair, p.grid, d, s, stream);
+                    return launchTile<decltype(u)::value>(p.tile, pair, p.grid, d, s, stream);
                 }));
                 break;
             }
