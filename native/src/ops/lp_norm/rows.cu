@@ -20,42 +20,66 @@ enum class Mode { Rows, Stats, Apply, Cluster };
 
 // Threads per block and packs per thread of the chunked modes (Rows: from the plan).
 constexpr int kSplitThreads = 256, kSplitItems = 8;
-constexpr int kClusterThreads = 512, kClusterItems = 16, kMaxCluster = 16;
+// Cluster: a thread holds 12 packs in registers and 20 in shared memory
+// (160 KB a block, one block per SM), so that a cluster of 8 holds a 2 MB row.
+constexpr int kClusterThreads = 512, kClusterItems = 12, kClusterShared = 20, kMaxCluster = 16;
+constexpr size_t kClusterSmem = (size_t)kClusterThreads * kClusterShared * 16;
 
 constexpr int maxThreads(Mode m) {
     return m == Mode::Rows ? 1024 : m == Mode::Cluster ? kClusterThreads : kSplitThreads;
 }
-// Cluster: one block per SM holds 128 KB of the row in registers.
 constexpr int minBlocks(Mode m) { return m == Mode::Apply ? 3 : 1; }
 
-// The packs of one thread's slice: buf[k] is pack lane + k * tpr (zeros past the end).
-template <class T, int VEC, int ITEMS>
-using Slice = Pack<T, VEC>[ITEMS];
-
-// (max |x|, sum (|x| / max)^p) over the group of tpr threads.
-template <class T, int VEC, int ITEMS, class A = ComputeType<T>>
-__device__ __forceinline__ Stats<A> scaledStats(const Slice<T, VEC, ITEMS> &buf, int tpr, int p, A *red_m, A *red_s) {
-    A m = 0;
+// The packs of one thread's slice: pack lane + k * tpr is reg[k] for k < ITEMS,
+// then (Cluster) sm[(k - ITEMS) * kClusterThreads] in shared memory, which
+// only this thread uses. Zeros past the end.
+template <class T, int VEC, int ITEMS, int SHARED>
+struct Slice {
+    static constexpr int kVec = VEC;
+    Pack<T, VEC> reg[ITEMS];
+    const Pack<T, VEC> *sm;
+    // f(pack, k) for every pack, k as above.
+    template <class F>
+    __device__ __forceinline__ void forEach(F &&f) const {
 #pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
+        for (int k = 0; k < ITEMS; ++k) {
+            f(reg[k], k);
+        }
 #pragma unroll
-        for (int j = 0; j < VEC; ++j) {
-            m = absMax(m, widen(buf[k].v[j]));
+        for (int k = 0; k < SHARED; ++k) {
+            f(sm[k * kClusterThreads], ITEMS + k);
         }
     }
+};
+
+// 16 bytes global -> shared without registers (sm_80+); `bytes` < 16 zero-fills the rest.
+__device__ __forceinline__ void copyAsync16(void *dst, const void *src, int bytes) {
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes) : "memory");
+}
+
+// (max |x|, sum (|x| / max)^p) over the group of tpr threads.
+template <class S, class A>
+__device__ __forceinline__ Stats<A> scaledStats(const S &buf, int tpr, int p, A *red_m, A *red_s) {
+    A m = 0;
+    buf.forEach([&](const auto &pk, int) {
+#pragma unroll
+        for (int j = 0; j < S::kVec; ++j) {
+            m = absMax(m, widen(pk.v[j]));
+        }
+    });
     m = groupReduce(m, tpr, red_m, MaxNanOp{});
     A s = 0;
     if (scaledSumNeeded(m)) {
         const Factor<A> f = sumScale(m);
         withP(p, [&](auto pc) {
             constexpr int kP = decltype(pc)::value;
+            buf.forEach([&](const auto &pk, int) {
 #pragma unroll
-            for (int k = 0; k < ITEMS; ++k) {
-#pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    s += powP<kP>(f.apply(absA<A>(widen(buf[k].v[j]))), p);
+                for (int j = 0; j < S::kVec; ++j) {
+                    s += powP<kP>(f.apply(absA<A>(widen(pk.v[j]))), p);
                 }
-            }
+            });
         });
     }
     s = groupReduce(s, tpr, red_s, SumOp{});
@@ -63,33 +87,32 @@ __device__ __forceinline__ Stats<A> scaledStats(const Slice<T, VEC, ITEMS> &buf,
 }
 
 // Sum |x|^p over the group, unscaled (math.h's one-pass form).
-template <class T, int VEC, int ITEMS, class A = ComputeType<T>>
-__device__ __forceinline__ A plainSum(const Slice<T, VEC, ITEMS> &buf, int tpr, int p, A *red_t) {
+template <class S, class A>
+__device__ __forceinline__ A plainSum(const S &buf, int tpr, int p, A *red_t) {
     A t = 0;
     withP(p, [&](auto pc) {
         constexpr int kP = decltype(pc)::value;
+        buf.forEach([&](const auto &pk, int) {
 #pragma unroll
-        for (int k = 0; k < ITEMS; ++k) {
-#pragma unroll
-            for (int j = 0; j < VEC; ++j) {
-                t += powP<kP>(absA<A>(widen(buf[k].v[j])), p);
+            for (int j = 0; j < S::kVec; ++j) {
+                t += powP<kP>(absA<A>(widen(pk.v[j])), p);
             }
-        }
+        });
     });
     return groupReduce(t, tpr, red_t, SumOp{});
 }
 
 // A whole row per group: the one-pass sum first (one reduction); the scaled
 // statistics only where it is not usable (zeros, NaN, inf, extreme values).
-template <class T, int VEC, int ITEMS, class A = ComputeType<T>>
-__device__ __forceinline__ Factor<A> wholeRowFactor(const Slice<T, VEC, ITEMS> &buf, int tpr, const Plan &plan,
-                                                    A *red_t, A *red_m, A *red_s) {
-    const A t = plainSum<T, VEC, ITEMS>(buf, tpr, plan.p, red_t);
+template <class S, class A>
+__device__ __forceinline__ Factor<A> wholeRowFactor(const S &buf, int tpr, const Plan &plan, A *red_t, A *red_m,
+                                                    A *red_s) {
+    const A t = plainSum(buf, tpr, plan.p, red_t);
     const bool plain = plainSumUsable(t);
     Factor<A> f = plainFactor(t, plan.p, plan.eps);
     // The slow path's reductions need the whole warp (or block, uniform there).
     if (tpr > 32 ? !plain : __any_sync(0xffffffffu, !plain)) {
-        const Stats<A> st = scaledStats<T, VEC, ITEMS>(buf, tpr, plan.p, red_m, red_s);
+        const Stats<A> st = scaledStats(buf, tpr, plan.p, red_m, red_s);
         if (!plain) {
             f = rowFactor(st.m, st.s, plan.p, plan.eps);
         }
@@ -148,11 +171,10 @@ __device__ __forceinline__ Factor<A> clusterMerge(Stats<A> mine, Merge &&merge) 
 
 // The row's factor from the cluster's chunks: the one-pass sums first; the
 // scaled statistics (a second exchange) only where they are not usable.
-template <class T, int VEC, int ITEMS, class A = ComputeType<T>>
-__device__ __forceinline__ Factor<A> clusterFactor(const Slice<T, VEC, ITEMS> &buf, const Plan &plan, A *red_t,
-                                                   A *red_m, A *red_s) {
+template <class S, class A>
+__device__ __forceinline__ Factor<A> clusterFactor(const S &buf, const Plan &plan, A *red_t, A *red_m, A *red_s) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    const A t = plainSum<T, VEC, ITEMS>(buf, kClusterThreads, plan.p, red_t);
+    const A t = plainSum(buf, kClusterThreads, plan.p, red_t);
     const Factor<A> f = clusterMerge(Stats<A>{0, t}, [&](Stats<A> st) {
         const A total = warpReduce(st.s, SumOp{});
         // q1 = 0 marks "not usable" (a real factor's q1 is a power of two).
@@ -161,7 +183,7 @@ __device__ __forceinline__ Factor<A> clusterFactor(const Slice<T, VEC, ITEMS> &b
     if (f.q1 != A(0)) {
         return f;
     }
-    const Stats<A> mine = scaledStats<T, VEC, ITEMS>(buf, kClusterThreads, plan.p, red_m, red_s);
+    const Stats<A> mine = scaledStats(buf, kClusterThreads, plan.p, red_m, red_s);
     return clusterMerge(mine, [&](Stats<A> st) {
         const A m = warpReduce(st.m, MaxNanOp{});
         const A term = scaledSumNeeded(m) && st.m > A(0) ? st.s * powInt(st.m / m, plan.p) : A(0);
@@ -201,22 +223,38 @@ __global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
     const T *xr = x + ox + first * VEC * plan.sxr;
 
     // Every load issued before any math; zeros past the end count for nothing.
-    P buf[ITEMS];
+    // Cluster: the shared part first (asynchronous copies, VEC > 1 there).
+    constexpr int kShared = MODE == Mode::Cluster ? kClusterShared : 0;
+    Slice<T, VEC, ITEMS, kShared> buf;
+    if constexpr (kShared > 0) {
+        extern __shared__ int4 slice_smem[];
+        P *sm = reinterpret_cast<P *>(slice_smem) + threadIdx.x;
+#pragma unroll
+        for (int k = 0; k < kShared; ++k) {
+            const int64_t v = lane + (int64_t)(ITEMS + k) * tpr;
+            copyAsync16(sm + k * kClusterThreads, v < count ? xr + v * VEC : xr, v < count ? 16 : 0);
+        }
+        asm volatile("cp.async.commit_group;" ::: "memory");
+        buf.sm = sm;
+    }
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
         const int64_t v = lane + (int64_t)k * tpr;
-        buf[k] = valid && v < count ? loadPack<T, VEC>(xr, v, plan.sxr, plan.cs) : P{};
+        buf.reg[k] = valid && v < count ? loadPack<T, VEC>(xr, v, plan.sxr, plan.cs) : P{};
+    }
+    if constexpr (kShared > 0) {
+        asm volatile("cp.async.wait_group 0;" ::: "memory"); // this thread's copies only: no barrier
     }
 
     Factor<A> f;
     if constexpr (MODE == Mode::Rows) {
-        f = wholeRowFactor<T, VEC, ITEMS>(buf, tpr, plan, red_t, red_m, red_s);
+        f = wholeRowFactor(buf, tpr, plan, red_t, red_m, red_s);
     } else if constexpr (MODE == Mode::Apply) {
         f = mergedFactor(stats + row * plan.chunks, plan, red_m, red_s);
     } else if constexpr (MODE == Mode::Cluster) {
-        f = clusterFactor<T, VEC, ITEMS>(buf, plan, red_t, red_m, red_s);
+        f = clusterFactor(buf, plan, red_t, red_m, red_s);
     } else {
-        const Stats<A> st = scaledStats<T, VEC, ITEMS>(buf, tpr, plan.p, red_m, red_s);
+        const Stats<A> st = scaledStats(buf, tpr, plan.p, red_m, red_s);
         if (threadIdx.x == 0) {
             stats[blockIdx.x] = st;
         }
@@ -224,13 +262,12 @@ __global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
     }
 
     T *yr = y + oy + first * VEC * plan.syr;
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
+    buf.forEach([&](const P &pk, int k) {
         const int64_t v = lane + (int64_t)k * tpr;
         if (valid && v < count) {
-            storePack<T, VEC>(yr, v, plan.syr, scalePack(buf[k], f), plan.cs);
+            storePack<T, VEC>(yr, v, plan.syr, scalePack(pk, f), plan.cs);
         }
-    }
+    });
 }
 
 template <class T, int VEC, int ITEMS, Mode MODE>
@@ -267,6 +304,7 @@ cudaLaunchConfig_t clusterConfig(const Plan &plan, cudaStream_t stream, cudaLaun
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(plan.grid_x);
     cfg.blockDim = dim3(plan.threads);
+    cfg.dynamicSmemBytes = kClusterSmem;
     cfg.stream = stream;
     attr->id = cudaLaunchAttributeClusterDimension;
     attr->val.clusterDim.x = (unsigned)plan.chunks;
@@ -280,9 +318,10 @@ cudaLaunchConfig_t clusterConfig(const Plan &plan, cudaStream_t stream, cudaLaun
 } // namespace
 
 bool planCluster(const InfiniopHandle &h, Plan &plan) {
-    const int64_t per_block = (int64_t)kClusterThreads * kClusterItems; // packs
+    const int64_t per_block = (int64_t)kClusterThreads * (kClusterItems + kClusterShared); // packs
     const int64_t chunks = (plan.len / plan.vec + per_block - 1) / per_block;
     if (h.cc_major < 9 || plan.vec * (int64_t)dtypeSize(plan.dtype) != 16 || chunks < 2 || chunks > kMaxCluster ||
+        (size_t)h.max_shared_memory_per_block_optin < kClusterSmem + 1024 ||
         plan.rows * chunks < h.sm_count || plan.rows * chunks >= INT32_MAX) {
         return false;
     }
@@ -298,7 +337,8 @@ bool planCluster(const InfiniopHandle &h, Plan &plan) {
     // The device must be able to run such clusters (a cluster of 16 is beyond the portable 8).
     int active = 0;
     const infiniStatus_t st = withClusterKernel(plan.dtype, [&](auto kernel, auto) {
-        if (chunks > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kClusterSmem) != cudaSuccess ||
+            (chunks > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)) {
             return INFINI_STATUS_INTERNAL_ERROR;
         }
         cudaLaunchAttribute attr;
