@@ -45,7 +45,7 @@ struct Slice {
         for (int k = 0; k < ITEMS; ++k) {
             f(reg[k], k);
         }
-#pragma unroll
+#pragma unroll 4 // shared memory takes a run-time index: a short loop keeps the kernel small
         for (int k = 0; k < SHARED; ++k) {
             f(sm[k * kClusterThreads], ITEMS + k);
         }
@@ -58,8 +58,9 @@ __device__ __forceinline__ void copyAsync16(void *dst, const void *src, int byte
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes) : "memory");
 }
 
-// (max |x|, sum (|x| / max)^p) over the group of tpr threads.
-template <class S, class A>
+// (max |x|, sum (|x| / max)^p) over the group of tpr threads. RARE: the
+// fallback of the one-pass sum, compiled once for any p (smaller kernels).
+template <bool RARE = false, class S, class A>
 __device__ __forceinline__ Stats<A> scaledStats(const S &buf, int tpr, int p, A *red_m, A *red_s) {
     A m = 0;
     buf.forEach([&](const auto &pk, int) {
@@ -72,7 +73,7 @@ __device__ __forceinline__ Stats<A> scaledStats(const S &buf, int tpr, int p, A 
     A s = 0;
     if (scaledSumNeeded(m)) {
         const Factor<A> f = sumScale(m);
-        withP(p, [&](auto pc) {
+        auto sum = [&](auto pc) {
             constexpr int kP = decltype(pc)::value;
             buf.forEach([&](const auto &pk, int) {
 #pragma unroll
@@ -80,7 +81,12 @@ __device__ __forceinline__ Stats<A> scaledStats(const S &buf, int tpr, int p, A 
                     s += powP<kP>(f.apply(absA<A>(widen(pk.v[j]))), p);
                 }
             });
-        });
+        };
+        if constexpr (RARE) {
+            sum(std::integral_constant<int, 0>{});
+        } else {
+            withP(p, sum);
+        }
     }
     s = groupReduce(s, tpr, red_s, SumOp{});
     return {m, s};
@@ -112,7 +118,7 @@ __device__ __forceinline__ Factor<A> wholeRowFactor(const S &buf, int tpr, const
     Factor<A> f = plainFactor(t, plan.p, plan.eps);
     // The slow path's reductions need the whole warp (or block, uniform there).
     if (tpr > 32 ? !plain : __any_sync(0xffffffffu, !plain)) {
-        const Stats<A> st = scaledStats(buf, tpr, plan.p, red_m, red_s);
+        const Stats<A> st = scaledStats<true>(buf, tpr, plan.p, red_m, red_s);
         if (!plain) {
             f = rowFactor(st.m, st.s, plan.p, plan.eps);
         }
@@ -183,7 +189,7 @@ __device__ __forceinline__ Factor<A> clusterFactor(const S &buf, const Plan &pla
     if (f.q1 != A(0)) {
         return f;
     }
-    const Stats<A> mine = scaledStats(buf, kClusterThreads, plan.p, red_m, red_s);
+    const Stats<A> mine = scaledStats<true>(buf, kClusterThreads, plan.p, red_m, red_s);
     return clusterMerge(mine, [&](Stats<A> st) {
         const A m = warpReduce(st.m, MaxNanOp{});
         const A term = scaledSumNeeded(m) && st.m > A(0) ? st.s * powInt(st.m / m, plan.p) : A(0);
