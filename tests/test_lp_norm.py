@@ -23,14 +23,27 @@ BAD_DTYPE, BAD_SHAPE, BAD_STRIDES, INSUFFICIENT = 10, 11, 12, 13
 
 
 def reference(x, axis, p, eps):
+    """torch.nn.functional.normalize's definition in float64: y = x / max(||x||_p, eps),
+    the norm scaled by the row's max so that it never overflows. Non-finite
+    inputs as torch: a NaN makes its row's norm NaN (the row all NaN); else an
+    inf makes the norm inf (y = x / inf: 0, NaN at the infs). All-zero rows give
+    zeros, also for eps = 0 (torch: NaN), as the README says."""
     eps = float(np.float32(eps))  # the C ABI takes eps as a float
     x = x.astype(np.float64)
-    a = np.abs(x)
-    m = a.max(axis=axis, keepdims=True)
+    finite = np.isfinite(x)
+    a = np.where(finite, np.abs(x), 0.0)
+    m = a.max(axis=axis, keepdims=True) if a.size else a
     safe = np.where(m > 0, m, 1.0)
     norm = m * ((a / safe) ** p).sum(axis=axis, keepdims=True) ** (1.0 / p)
     d = np.maximum(norm, eps)
-    return np.where(d > 0, x / np.where(d > 0, d, 1.0), 0.0)
+    y = np.where(d > 0, x / np.where(d > 0, d, 1.0), 0.0)
+    if not finite.all():
+        with np.errstate(invalid="ignore"):
+            has_nan = np.isnan(x).any(axis=axis, keepdims=True)
+            has_inf = np.isinf(x).any(axis=axis, keepdims=True)
+            y = np.where(has_inf, x / np.inf, y)
+            y = np.where(has_nan, np.nan, y)
+    return y
 
 
 def assert_close(got, ref, axis, dtype):
@@ -276,6 +289,89 @@ def test_all_zero_rows_give_zeros(device, rng, dtype, eps):
         assert (zero == 0).all()
 
 
+# Rows of each kind of non-finite content; the rest random.
+NONFINITE_ROWS = [
+    ("+inf", [np.inf]), ("-inf and +inf", [-np.inf, np.inf]), ("NaN", [np.nan]), ("NaN and inf", [np.nan, np.inf]),
+    ("zeros and NaN", "zeros+nan"), ("zeros and -inf", "zeros+inf"), ("all inf", "all inf"), ("finite", []),
+]
+
+
+def nonfinite_input(rng, shape, axis, dtype):
+    """Row r (along `axis`) gets NONFINITE_ROWS[r % 8]'s content at random places."""
+    x = np.moveaxis(random_input(rng, shape, dtype).astype(np.float64), axis, -1).copy()
+    rows = x.reshape(-1, x.shape[-1])
+    for r in range(rows.shape[0]):
+        kind = NONFINITE_ROWS[r % len(NONFINITE_ROWS)][1]
+        if kind == "zeros+nan":
+            rows[r] = 0.0
+            kind = [np.nan]
+        elif kind == "zeros+inf":
+            rows[r] = 0.0
+            kind = [-np.inf]
+        elif kind == "all inf":
+            rows[r] = np.where(rng.random(rows.shape[1]) < 0.5, -np.inf, np.inf)
+            kind = []
+        at = rng.choice(rows.shape[1], size=min(len(kind), rows.shape[1]), replace=False)
+        rows[r, at] = kind[: len(at)]
+    return np.moveaxis(x, -1, axis).astype(dtype)
+
+
+def assert_nonfinite(got, ref, axis, dtype):
+    """NaN exactly where the reference has NaN; elsewhere close, zeros with the reference's sign."""
+    got = np.asarray(got).astype(np.float64)
+    assert np.array_equal(np.isnan(got), np.isnan(ref)), (
+        f"NaN at {np.argwhere(np.isnan(got) != np.isnan(ref))[:3].tolist()}: got "
+        f"{got[np.isnan(got) != np.isnan(ref)][:3]}, want {ref[np.isnan(got) != np.isnan(ref)][:3]}")
+    num = ~np.isnan(ref)
+    zero = num & (ref == 0)
+    assert (got[zero] == 0).all() and np.array_equal(np.signbit(got[zero]), np.signbit(ref[zero]))
+    assert_close(np.where(num, got, 0.0), np.where(num, ref, 0.0), axis, dtype)
+
+
+NONFINITE_SHAPES = [((8, 40), 1), ((16, 5000), 1), ((8, 70000), 1), ((40, 8), 0), ((70000, 8), 0),
+                    ((3, 8, 5), 1)]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("shape,axis", NONFINITE_SHAPES, ids=str)
+def test_nonfinite_inputs_as_torch(device, rng, dtype, shape, axis):
+    # Short rows, a block per row, split rows, columns held and streamed.
+    dtype = DTYPES[dtype]
+    x = nonfinite_input(rng, shape, axis, dtype)
+    for p, eps in ((2, 1e-12), (1, 0.0), (3, 1e-12)):
+        ref = reference(x, axis, p, eps)
+        xa, _ = placed(x, device, layout_strides(shape, "contig"), rng)
+        ya, _ = poisoned(shape, dtype, device)
+        ip.lp_norm(xa, axis=axis, p=p, eps=eps, out=ya)
+        assert_nonfinite(to_host(ya), ref, axis, dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["bf16", "f32"])
+def test_nonfinite_inputs_long_rows_gpu(rng, dtype):
+    # Rows held by a cluster of blocks (sm_90: 8 for BF16, 16 for F32) or split (earlier GPUs).
+    dtype = DTYPES[dtype]
+    shape = (24, 1 << 20)
+    x = nonfinite_input(rng, shape, 1, dtype)
+    ref = reference(x, 1, 2, 1e-12)
+    ya, _ = poisoned(shape, dtype, "nvidia")
+    ip.lp_norm(ip.DeviceArray.from_numpy(x), axis=1, out=ya)
+    assert_nonfinite(to_host(ya), ref, 1, dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["bf16", "f16", "f32", "f64"])
+@pytest.mark.parametrize("shape", [(70, 1 << 17), (140, 8 * (2 * 8192 + 1)), (20, 1 << 20), (4, 1 << 20)], ids=str)
+def test_long_rows_many_gpu(rng, dtype, shape):
+    # Enough long rows to fill the GPU: one cluster of blocks per row on sm_90
+    # (2 to 16 blocks of 16384 packs, the last chunk partly filled in the
+    # second shape); a split row otherwise (the last shape, shorter rows, F64).
+    x = random_input(rng, shape, DTYPES[dtype])
+    for p in (2, 1):
+        run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", ["f32", "f16", "f64"])
 def test_eps_larger_than_the_norm(device, rng, dtype):
@@ -457,7 +553,7 @@ def test_torch_stream_and_graph_capture(rng):
     s.synchronize()
     assert torch.allclose(y.double(), ref, rtol=1e-5, atol=1e-7)
     # Calculate is capturable: no allocation or synchronisation inside.
-    for shape, dim in (((64, 3000), 1), ((8, 1 << 20), 1), ((300, 7, 64), 0)):
+    for shape, dim in (((64, 3000), 1), ((8, 1 << 20), 1), ((300, 7, 64), 0), ((70, 1 << 17), 1)):
         x = torch.randn(*shape, device="cuda")
         y = torch.empty_like(x)
         op = ip.LPNorm(ip.Handle("nvidia"), y, x, axis=dim, p=2)

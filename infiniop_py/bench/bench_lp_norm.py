@@ -1,18 +1,16 @@
 """LPNorm benchmark: ours against torch.nn.functional.normalize on the same
 inputs (NumPy on the CPU), reported against the measured copy roofline.
 
-    python3 -m infiniop_py.bench.bench_lp_norm [--device nvidia|cpu] [--json PATH] [--tune A;B;...] [--profile]
+    python3 -m infiniop_py.bench.bench_lp_norm [--device nvidia|cpu] [--json PATH] [--profile]
     (or all operators: python3 -m infiniop_py bench --op lp_norm)
 
 Every case is checked against a float64 reference before it is timed
 (harness.run_case). Cases smaller than twice L2 rotate among buffer sets so
 that they are not timed out of the cache. Bytes moved: x read once, y written
-once. `--tune` repeats the GPU cases under each INFINIOP_LP_NORM_TUNE setting
-(the planner's overrides, see native/src/ops/lp_norm/nvidia.cc).
+once. `--profile` adds each GPU case's per-kernel device times.
 """
 from __future__ import annotations
 
-import os
 from typing import List
 
 import infiniop_py as ip
@@ -152,7 +150,7 @@ def profile_case(case: harness.Case) -> str:
     times: dict = {}
     for e in prof.events():
         if e.device_type.name == "CUDA":
-            m = re.search(r"(rowsKernel|splitApplyKernel|colsKernel)<[^>]*>", e.name)
+            m = re.search(r"(rowsKernel|colsKernel)<[^>]*>", e.name)
             times.setdefault(m.group(0) if m else e.name[:40], []).append(
                 getattr(e, "device_time", None) or e.cuda_time)
     med = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
@@ -162,25 +160,17 @@ def profile_case(case: harness.Case) -> str:
 
 def main(argv=None) -> List[harness.Row]:
     parser = harness.arguments(__doc__)
-    parser.add_argument("--tune", default="", help="';'-separated INFINIOP_LP_NORM_TUNE settings to compare")
     parser.add_argument("--no-graph", action="store_true", help="skip the CUDA-graph rows")
     parser.add_argument("--profile", action="store_true", help="also print per-kernel times (torch.profiler)")
     args = parser.parse_args(argv)
     rows = []
-    for tune in ([""] + args.tune.split(";") if args.tune else [""]):
-        os.environ["INFINIOP_LP_NORM_TUNE"] = tune
-        for case in cases(args.device):
-            new = [harness.run_case(case)]
-            if args.device == "nvidia" and not args.no_graph:
-                new.append(graph_row(case))
-            if args.profile and args.device == "nvidia":
-                print("kernels [" + (tune or "default") + "] " + profile_case(case), flush=True)
-            for row in new:
-                if tune:
-                    row.note = (row.note + "; tune " + tune).strip("; ")
-            rows += new
-            del case
-    os.environ.pop("INFINIOP_LP_NORM_TUNE", None)
+    for case in cases(args.device):
+        rows.append(harness.run_case(case))
+        if args.device == "nvidia" and not args.no_graph:
+            rows.append(graph_row(case))
+        if args.profile and args.device == "nvidia":
+            print("kernels " + profile_case(case), flush=True)
+        del case
     return harness.report(rows, "LPNorm", args)
 
 

@@ -2,8 +2,8 @@
 // (bx, by) block owns VEC consecutive inner positions (tx) and the rows ty,
 // ty + by, ... of the reduced axis, so that each warp's loads are contiguous.
 // With ITEMS > 0 the thread holds its rows in registers (each element read
-// once); with ITEMS == 0 it streams them (three reads). The by partial
-// statistics of a column merge in shared memory.
+// once, every load issued before any math); with ITEMS == 0 it streams them
+// (three reads). The by partial statistics of a column merge in shared memory.
 #include "device.cuh"
 
 namespace infini::lp_norm::nvidia {
@@ -12,7 +12,7 @@ namespace {
 
 constexpr int kColsThreads = 256;
 
-template <class T, int VEC, int ITEMS, bool BATCH>
+template <class T, int VEC, int ITEMS>
 __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, const T *__restrict__ x, T *y) {
     using A = ComputeType<T>;
     using P = Pack<T, VEC>;
@@ -55,26 +55,18 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
         }
         P buf[ITEMS > 0 ? ITEMS : 1];
         if constexpr (ITEMS > 0) {
-            // Zeros past the end count for nothing. BATCH: every load issued
-            // before any math; else as the compiler schedules them.
-            if constexpr (BATCH) {
-#pragma unroll
-                for (int k = 0; k < ITEMS; ++k) {
-                    const int64_t r = ty + (int64_t)k * by;
-                    buf[k] = valid && r < len ? load(r) : P{};
-                }
-            }
+            // Every load issued before any math (more bytes in flight); zeros
+            // past the end count for nothing.
 #pragma unroll
             for (int k = 0; k < ITEMS; ++k) {
                 const int64_t r = ty + (int64_t)k * by;
-                if (BATCH || (valid && r < len)) {
-                    if constexpr (!BATCH) {
-                        buf[k] = load(r);
-                    }
+                buf[k] = valid && r < len ? load(r) : P{};
+            }
 #pragma unroll
-                    for (int j = 0; j < VEC; ++j) {
-                        m[j] = fmax(m[j], absA<A>(widen(buf[k].v[j])));
-                    }
+            for (int k = 0; k < ITEMS; ++k) {
+#pragma unroll
+                for (int j = 0; j < VEC; ++j) {
+                    m[j] = absMax(m[j], widen(buf[k].v[j]));
                 }
             }
         } else if (valid) {
@@ -82,26 +74,23 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
                 const P v = load(r);
 #pragma unroll
                 for (int j = 0; j < VEC; ++j) {
-                    m[j] = fmax(m[j], absA<A>(widen(v.v[j])));
+                    m[j] = absMax(m[j], widen(v.v[j]));
                 }
             }
         }
         Factor<A> f[VEC];
 #pragma unroll
         for (int j = 0; j < VEC; ++j) {
-            f[j] = (m[j] > A(0) && m[j] < A(INFINITY)) ? sumScale(m[j]) : Factor<A>{A(0), A(0)};
+            f[j] = scaledSumNeeded(m[j]) ? sumScale(m[j]) : Factor<A>{A(0), A(0)}; // else s is not read
         }
         withP(plan.p, [&](auto pc) {
             constexpr int kP = decltype(pc)::value;
             if constexpr (ITEMS > 0) {
 #pragma unroll
                 for (int k = 0; k < ITEMS; ++k) {
-                    const int64_t r = ty + (int64_t)k * by;
-                    if (BATCH || (valid && r < len)) {
 #pragma unroll
-                        for (int j = 0; j < VEC; ++j) {
-                            s[j] += powP<kP>(f[j].apply(absA<A>(widen(buf[k].v[j]))), plan.p);
-                        }
+                    for (int j = 0; j < VEC; ++j) {
+                        s[j] += powP<kP>(f[j].apply(absA<A>(widen(buf[k].v[j]))), plan.p);
                     }
                 }
             } else if (valid) {
@@ -184,11 +173,7 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
 template <class T, int VEC, int ITEMS>
 infiniStatus_t launchColsT(const Plan &plan, const void *x, void *y, cudaStream_t stream) {
     dim3 block(plan.bx, plan.by), grid(plan.grid_x, plan.grid_y);
-    if (ITEMS > 0 && plan.batch) {
-        colsKernel<T, VEC, ITEMS, true><<<grid, block, 0, stream>>>(plan, (const T *)x, (T *)y);
-    } else {
-        colsKernel<T, VEC, ITEMS, false><<<grid, block, 0, stream>>>(plan, (const T *)x, (T *)y);
-    }
+    colsKernel<T, VEC, ITEMS><<<grid, block, 0, stream>>>(plan, (const T *)x, (T *)y);
     CUDA_TRY_LAUNCH();
     return INFINI_STATUS_SUCCESS;
 }

@@ -77,22 +77,22 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
         sy = 1;
     }
     auto at = [&](size_t i) { return w(x[(ptrdiff_t)i * sx]); };
-    // max |x|: NaN is skipped here and poisons the sum below.
+    // max |x|, NaN propagated (math.h's rules decide the row from it).
     A mk[kLanes] = {};
     size_t i = 0;
     for (; i + kLanes <= n; i += kLanes) {
         for (size_t k = 0; k < kLanes; ++k) {
             const A v = std::abs(at(i + k));
-            mk[k] = v > mk[k] ? v : mk[k];
+            mk[k] = maxNan(mk[k], v);
         }
     }
     for (; i < n; ++i) {
         const A v = std::abs(at(i));
-        mk[0] = v > mk[0] ? v : mk[0];
+        mk[0] = maxNan(mk[0], v);
     }
     A m = 0;
     for (size_t k = 0; k < kLanes; ++k) {
-        m = mk[k] > m ? mk[k] : m;
+        m = maxNan(m, mk[k]);
     }
     A s = 0;
     if (m > 0 && m < A(INFINITY)) {
@@ -149,7 +149,7 @@ void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, 
         const T *row = x + (ptrdiff_t)r * sxr;
         for (size_t j = 0; j < cols; ++j) {
             const A v = std::abs(w(row[(ptrdiff_t)j * sxi]));
-            m[j] = v > m[j] ? v : m[j];
+            m[j] = maxNan(m[j], v);
         }
     }
     for (size_t j = 0; j < cols; ++j) {

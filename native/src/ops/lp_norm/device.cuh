@@ -1,17 +1,19 @@
 #pragma once
-// LPNorm device code shared by the NVIDIA kernels.
+// LPNorm device code shared by the NVIDIA kernels (rows.cu, cols.cu); the
+// generic pieces are in common/cuda (vector.cuh, reduce.cuh).
 #include "../../common/cuda/check.cuh"
 #include "../../common/cuda/dtype.cuh"
+#include "../../common/cuda/reduce.cuh"
+#include "../../common/cuda/vector.cuh"
 #include "math.h"
 #include "nvidia_plan.h"
+#include <type_traits>
 
 namespace infini::lp_norm::nvidia {
 
-// VEC consecutive elements, loaded and stored as one access (16 bytes when VEC > 1).
-template <class T, int VEC>
-struct alignas(sizeof(T) * VEC) Pack {
-    T v[VEC];
-};
+using infini::loadPack;
+using infini::Pack;
+using infini::storePack;
 
 // Element offsets of outer index i in x and y.
 __device__ __forceinline__ void outerOffsets(const Outer &o, int64_t i, int64_t &ox, int64_t &oy) {
@@ -38,82 +40,49 @@ __device__ __forceinline__ void outerOffsets(const Outer &o, int64_t i, int64_t 
     }
 }
 
-// One pack from memory; `cs` marks data used once (evict-first in the caches),
-// for tensors larger than L2.
+// Element j of a pack -> compute type; BF16 pairs read as one 32-bit word.
 template <class T, int VEC>
-__device__ __forceinline__ Pack<T, VEC> ldPack(const T *p, bool cs) {
-    using P = Pack<T, VEC>;
-    P r;
-    if constexpr (sizeof(P) == 16) {
-        if (cs) {
-            int4 v = __ldcs(reinterpret_cast<const int4 *>(p));
-            memcpy(&r, &v, 16);
-            return r;
-        }
-    } else if constexpr (sizeof(P) == 8) {
-        if (cs) {
-            int2 v = __ldcs(reinterpret_cast<const int2 *>(p));
-            memcpy(&r, &v, 8);
-            return r;
-        }
-    }
-    return *reinterpret_cast<const P *>(p);
-}
-
-template <class T, int VEC>
-__device__ __forceinline__ void stPack(T *p, const Pack<T, VEC> &v, bool cs) {
-    using P = Pack<T, VEC>;
-    if constexpr (sizeof(P) == 16) {
-        if (cs) {
-            int4 w;
-            memcpy(&w, &v, 16);
-            __stcs(reinterpret_cast<int4 *>(p), w);
-            return;
-        }
-    } else if constexpr (sizeof(P) == 8) {
-        if (cs) {
-            int2 w;
-            memcpy(&w, &v, 8);
-            __stcs(reinterpret_cast<int2 *>(p), w);
-            return;
-        }
-    }
-    *reinterpret_cast<P *>(p) = v;
-}
-
-// Pack v of a row that starts at `base`: packs are contiguous when VEC > 1,
-// single elements `stride` apart otherwise.
-template <class T, int VEC>
-__device__ __forceinline__ Pack<T, VEC> loadPack(const T *base, int64_t v, int64_t stride, bool cs) {
-    if constexpr (VEC > 1) {
-        return ldPack<T, VEC>(base + v * VEC, cs);
+__device__ __forceinline__ ComputeType<T> wideAt(const Pack<T, VEC> &p, int j) {
+    if constexpr (std::is_same_v<T, __nv_bfloat16> && VEC % 2 == 0) {
+        unsigned w;
+        memcpy(&w, &p.v[j & ~1], 4);
+        return __uint_as_float((j & 1) ? (w & 0xffff0000u) : (w << 16));
     } else {
-        Pack<T, VEC> p;
-        p.v[0] = base[v * stride];
-        return p;
+        return widen(p.v[j]);
     }
 }
 
-template <class T, int VEC>
-__device__ __forceinline__ void storePack(T *base, int64_t v, int64_t stride, const Pack<T, VEC> &p, bool cs) {
-    if constexpr (VEC > 1) {
-        stPack<T, VEC>(base + v * VEC, p, cs);
+// y = f(x) for a pack. 16-bit types round pairs with one instruction into
+// one register (rounding element by element made BF16 kernels keep every
+// half-word in its own register and spill).
+template <class T, int VEC, class A>
+__device__ __forceinline__ Pack<T, VEC> scalePack(const Pack<T, VEC> &x, const Factor<A> &f) {
+    Pack<T, VEC> y;
+    if constexpr (sizeof(T) == 2 && VEC % 2 == 0) {
+#pragma unroll
+        for (int j = 0; j < VEC; j += 2) {
+            const A a = f.apply(wideAt(x, j)), b = f.apply(wideAt(x, j + 1));
+            if constexpr (std::is_same_v<T, __half>) {
+                const __half2 h = __floats2half2_rn(a, b);
+                memcpy(&y.v[j], &h, 4);
+            } else {
+                const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
+                memcpy(&y.v[j], &h, 4);
+            }
+        }
     } else {
-        base[v * stride] = p.v[0];
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+            y.v[j] = narrow<T>(f.apply(widen(x.v[j])));
+        }
     }
+    return y;
 }
 
 template <class A>
 __device__ __forceinline__ A absA(A v) {
     return v < A(0) ? -v : v;
 }
-
-// The max of |x| ignores NaN (one instruction); a NaN still reaches the result
-// through the sum, which it poisons.
-struct MaxOp {
-    template <class A>
-    __device__ __forceinline__ A operator()(A a, A b) const { return fmax(a, b); }
-};
 
 // v^p with p known at compile time for 1 and 2 (P = 0: any p, out of line).
 template <class A>
@@ -144,44 +113,8 @@ __device__ __forceinline__ void withP(int p, F &&f) {
         f(std::integral_constant<int, 0>{});
     }
 }
-struct SumOp {
-    template <class A>
-    __device__ __forceinline__ A operator()(A a, A b) const { return a + b; }
-};
 
-// Reduce over the `tpr` consecutive threads of a group (tpr a power of two;
-// tpr > 32 means the whole block). Every thread of the block must call it;
-// `smem` holds 32 values and is not reused by another reduction.
-template <class A, class Op>
-__device__ __forceinline__ A groupReduce(A v, int tpr, A *smem, Op op) {
-    const int width = tpr < 32 ? tpr : 32;
-    for (int o = width / 2; o > 0; o >>= 1) {
-        v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
-    }
-    if (tpr <= 32) {
-        return v;
-    }
-    if ((threadIdx.x & 31) == 0) {
-        smem[threadIdx.x >> 5] = v;
-    }
-    __syncthreads();
-    const int nw = blockDim.x >> 5;
-    A r = smem[0];
-    for (int i = 1; i < nw; ++i) {
-        r = op(r, smem[i]);
-    }
-    return r;
-}
-
-template <class A, class Op>
-__device__ __forceinline__ A warpReduce(A v, Op op) {
-    for (int o = 16; o > 0; o >>= 1) {
-        v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
-    }
-    return v;
-}
-
-// Partial statistics of one chunk of a row (Split plans).
+// Partial statistics of one chunk of a row (Split and Cluster plans).
 template <class A>
 struct Stats {
     A m, s;

@@ -9,6 +9,19 @@
 // neither factor overflows even for subnormal or huge m (1 / m alone would).
 // Partial results over pieces of a row merge: (m, s) over the union is
 // (M, sum s_k * (m_k / M)^p) with M = max m_k.
+//
+// How a backend uses it, per row (the interface both backends share):
+//   m = absMax over the row (starting from 0; NaN propagates);
+//   s = scaledSumNeeded(m) ? sum powInt(sumScale(m).apply(|x_i|), p) : 0;
+//   f = rowFactor(m, s, p, eps); y_i = f.apply(x_i).
+// Optionally first the one-pass form, which needs no max: t = sum |x_i|^p
+// unscaled; if plainSumUsable(t), f = plainFactor(t, p, eps) (the same
+// result up to rounding), else the two steps above.
+//
+// Non-finite inputs, as torch.nn.functional.normalize: a NaN anywhere in a
+// row makes its norm NaN and the whole row NaN; otherwise an inf makes the
+// norm inf and y_i = x_i / inf: a signed 0 for finite x_i, NaN at the infs.
+// (All-zero rows give zeros even with eps = 0, where torch gives NaN.)
 #include "../../common/host_device.h"
 #include <cmath>
 
@@ -70,6 +83,27 @@ template <class A>
 LPN_HD A maxNan(A a, A b) {
     return (b > a || b != b) ? b : a;
 }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+template <>
+__device__ __forceinline__ float maxNan(float a, float b) { // one instruction
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+}
+#endif
+
+// The running max of |x| over a row: m = absMax(m, x_i) from m = 0.
+template <class A>
+LPN_HD A absMax(A m, A x) {
+    return maxNan(m, x < A(0) ? -x : x);
+}
+
+// Whether the scaled sum is needed after the max: only for 0 < m < inf (a
+// NaN, inf or all-zero row is decided by m alone).
+template <class A>
+LPN_HD bool scaledSumNeeded(A m) {
+    return m > A(0) && m < A(INFINITY);
+}
 
 // x / v == (x * q1) * c for positive finite v.
 template <class A>
@@ -121,13 +155,17 @@ LPN_HD void mergeStats(A &m, A &s, A mk, A sk, int p) {
     }
 }
 
+// s is read only when scaledSumNeeded(m).
 template <class A>
 LPN_COLD Factor<A> rowFactorSlow(A m, A s, int p, float eps) {
-    if (m != m || s != s || m == A(INFINITY)) { // NaN or inf in the row
+    if (m != m) { // NaN in the row: all NaN
         return {A(1), A(NAN)};
     }
-    if (m == 0) { // all zero: x * 0 keeps the zeros (eps = 0 gives no NaN either)
+    if (m == A(INFINITY) || m == 0) { // x / inf (0, or NaN at the infs); all zero: x * 0 keeps the zeros
         return {A(1), A(0)};
+    }
+    if (s != s) {
+        return {A(1), A(NAN)};
     }
     const A r = rootInt(s, p);
     // Compared in double so that m * r cannot overflow.
@@ -148,6 +186,27 @@ LPN_HD Factor<A> rowFactor(A m, A s, int p, float eps) {
         return norm >= A(eps) ? Factor<A>{A(1), A(1) / norm} : reciprocal(A(eps));
     }
     return rowFactorSlow(m, s, p, eps);
+}
+
+// The one-pass form: t = sum |x_i|^p without scaling. Usable when t lies in
+// [2^-64, 2^64] (F32; [1e-200, 1e200] for F64): then no term overflowed (no
+// NaN or inf in the row either), terms flushed to zero are negligible, and
+// the norm t^(1/p) and its reciprocal are normal numbers.
+template <class A> struct PlainLimits;
+template <> struct PlainLimits<float> {
+    static constexpr float kMin = 1.0f / 18446744073709551616.0f, kMax = 18446744073709551616.0f; // 2^-64, 2^64
+};
+template <> struct PlainLimits<double> { static constexpr double kMin = 1e-200, kMax = 1e200; };
+
+template <class A>
+LPN_HD bool plainSumUsable(A t) {
+    return t >= PlainLimits<A>::kMin && t <= PlainLimits<A>::kMax;
+}
+
+template <class A>
+LPN_HD Factor<A> plainFactor(A t, int p, float eps) {
+    const A norm = rootInt(t, p);
+    return norm >= A(eps) ? Factor<A>{A(1), A(1) / norm} : reciprocal(A(eps));
 }
 
 } // namespace infini::lp_norm

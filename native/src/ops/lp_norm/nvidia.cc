@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <vector>
 
 namespace infini::lp_norm::nvidia {
@@ -21,30 +20,6 @@ int64_t nextPow2(int64_t n) {
 }
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-// Overrides of the planner's choices for tuning runs, read at Create from
-// INFINIOP_LP_NORM_TUNE="key=value,...": rows_items (short rows: packs per
-// thread), rows_tpr (longer rows: threads per row), cols_by, cols_items
-// (0 = stream), cs (0/1 streaming cache hints), batch (0/1 all loads first).
-struct Tune {
-    int rows_items = 0, rows_tpr = 0, cols_by = 0, cols_items = -1, cs = -1, batch = -1;
-};
-
-Tune readTune() {
-    Tune t;
-    const char *env = std::getenv("INFINIOP_LP_NORM_TUNE");
-    if (env == nullptr) {
-        return t;
-    }
-    const char *keys[] = {"rows_items=", "rows_tpr=", "cols_by=", "cols_items=", "cs=", "batch="};
-    int *vals[] = {&t.rows_items, &t.rows_tpr, &t.cols_by, &t.cols_items, &t.cs, &t.batch};
-    for (int k = 0; k < 6; ++k) {
-        if (const char *at = std::strstr(env, keys[k])) {
-            *vals[k] = std::atoi(at + std::strlen(keys[k]));
-        }
-    }
-    return t;
-}
 
 size_t computeSize(infiniDtype_t dt) { return dt == INFINI_DTYPE_F64 ? 8 : 4; }
 
@@ -100,7 +75,7 @@ bool stridesDivisible(const Info &in, size_t end, int vec) {
 
 // A row per group of threads, or the split form for rows too long to hold or
 // too few to fill the GPU.
-infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, const Tune &tune, Plan &plan,
+infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &plan,
                         std::vector<int64_t> &table) {
     plan.kind = Kind::Rows;
     plan.vec = vec;
@@ -110,6 +85,9 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, const 
     const bool too_long = nv > 1024 * 4;
     const bool too_few = nv > 4 * kChunkVecs && plan.rows < 2 * (int64_t)h.sm_count;
     if (too_long || too_few) {
+        if (planCluster(h, plan)) { // sm_90: each element read once
+            return INFINI_STATUS_SUCCESS;
+        }
         plan.kind = Kind::Split;
         plan.threads = (int)kChunkThreads;
         plan.tpr = (int)kChunkThreads;
@@ -125,7 +103,7 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, const 
     if (nv <= 32) {
         // Short rows: a few threads per row, each with `items` packs, so that
         // the per-row arithmetic is shared by more elements.
-        plan.items = (int)std::min<int64_t>(tune.rows_items > 0 ? tune.rows_items : 2, nextPow2(nv));
+        plan.items = (int)std::min<int64_t>(2, nextPow2(nv));
         plan.tpr = (int)nextPow2(ceilDiv(std::max<int64_t>(nv, 1), plan.items));
     } else if (nv <= 128) {
         plan.tpr = 32;
@@ -133,11 +111,6 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, const 
     } else {
         plan.items = 4;
         plan.tpr = (int)nextPow2(ceilDiv(nv, 4));
-        if (tune.rows_tpr >= 32 && tune.rows_tpr <= 1024 && nextPow2(tune.rows_tpr) == tune.rows_tpr &&
-            ceilDiv(nv, tune.rows_tpr) <= 4) {
-            plan.tpr = tune.rows_tpr;
-            plan.items = (int)nextPow2(ceilDiv(nv, plan.tpr));
-        }
     }
     plan.threads = plan.tpr <= 32 ? 256 : plan.tpr; // several rows per block, or one
     const int64_t rows_per_block = plan.threads / plan.tpr;
@@ -148,7 +121,7 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, const 
 }
 
 // Threads own inner positions (the last outer dim) and walk the axis.
-infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, const Tune &tune, Plan &plan,
+infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &plan,
                         std::vector<int64_t> &table) {
     plan.kind = Kind::Cols;
     plan.vec = vec;
@@ -168,15 +141,9 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, const 
     while (by < by_max && (columns * by < target || ceilDiv(plan.len, by) > 16)) {
         by *= 2;
     }
-    if (tune.cols_by > 0) {
-        by = std::min<int64_t>(tune.cols_by, kThreads);
-    }
     bx = std::min<int64_t>(bx, kThreads / by);
     const int64_t held = ceilDiv(plan.len, by);
     plan.items = held <= 4 ? 4 : held <= 8 ? 8 : held <= 16 ? 16 : 0;
-    if (tune.cols_items >= 0 && (tune.cols_items == 0 || held <= tune.cols_items)) {
-        plan.items = tune.cols_items;
-    }
     plan.bx = (int)bx;
     plan.by = (int)by;
     const int64_t gx = ceilDiv(plan.inner, bx);
@@ -211,7 +178,6 @@ struct NvidiaDescriptor final : Descriptor {
         base.len = (int64_t)in.len;
         base.sxr = in.x_red;
         base.syr = in.y_red;
-        const Tune tune = readTune();
         // Data used once and larger than L2: evict-first loads and stores.
         const size_t bytes = in.rows * in.len * (in.dtype == INFINI_DTYPE_F64 ? 8 : in.dtype == INFINI_DTYPE_F32 ? 4 : 2);
         base.cs = bytes > (size_t)h.l2_cache_bytes;
@@ -227,17 +193,17 @@ struct NvidiaDescriptor final : Descriptor {
         std::vector<int64_t> table;
         if (cols) {
             vec = es == 2 ? 4 : vec;
-            INFINI_TRY(planCols(h, in, 1, tune, scalar_plan, table));
+            INFINI_TRY(planCols(h, in, 1, scalar_plan, table));
             has_vec = in.outer_x[nd - 1] == 1 && in.outer_y[nd - 1] == 1 && in.outer_shape[nd - 1] % vec == 0 &&
                       in.x_red % vec == 0 && in.y_red % vec == 0 && stridesDivisible(in, nd - 1, vec);
             if (has_vec) {
-                INFINI_TRY(planCols(h, in, vec, tune, vec_plan, table));
+                INFINI_TRY(planCols(h, in, vec, vec_plan, table));
             }
         } else {
-            INFINI_TRY(planRows(h, in, 1, tune, scalar_plan, table));
+            INFINI_TRY(planRows(h, in, 1, scalar_plan, table));
             has_vec = in.x_red == 1 && in.y_red == 1 && base.len % vec == 0 && stridesDivisible(in, nd, vec);
             if (has_vec) {
-                INFINI_TRY(planRows(h, in, vec, tune, vec_plan, table));
+                INFINI_TRY(planRows(h, in, vec, vec_plan, table));
             }
         }
         if (!table.empty()) {
@@ -249,21 +215,11 @@ struct NvidiaDescriptor final : Descriptor {
             scalar_plan.outer.table = vec_plan.outer.table = offsets;
         }
         // Measured on an H100 (notes/lp_norm.md): the cache hints help the
-        // Split and Cols kernels a little and cost the Rows kernel a few
-        // percent; issuing every load before the math takes the Cols kernel
-        // from 191 to 152 us on (12,16,512,512) F32 axis 1 and does nothing
-        // for the Rows kernel.
-        if (scalar_plan.kind == Kind::Rows) {
-            scalar_plan.cs = vec_plan.cs = false;
-        }
-        if (scalar_plan.kind == Kind::Cols) {
-            scalar_plan.batch = vec_plan.batch = true;
-        }
-        if (tune.cs >= 0) {
-            scalar_plan.cs = vec_plan.cs = tune.cs != 0;
-        }
-        if (tune.batch >= 0) {
-            scalar_plan.batch = vec_plan.batch = tune.batch != 0;
+        // Split and Cols kernels a little and cost the Rows kernel a few percent.
+        for (Plan *pl : {&scalar_plan, &vec_plan}) {
+            if (pl->kind == Kind::Rows) {
+                pl->cs = false;
+            }
         }
         workspace_size = std::max(scalar_plan.workspace, has_vec ? vec_plan.workspace : 0);
         return INFINI_STATUS_SUCCESS;
@@ -282,6 +238,7 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Rows: return launchRows(plan, xp, yp, workspace, stream);
         case Kind::Split: return launchSplit(plan, xp, yp, workspace, stream);
         case Kind::Cols: return launchCols(plan, xp, yp, workspace, stream);
+        case Kind::Cluster: return launchCluster(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;
     }

@@ -1,6 +1,7 @@
 #pragma once
 // LPNorm on NVIDIA GPUs: the launch plan decided at Create (plain C++, shared
 // by the host planner nvidia.cc and the kernels' launchers in *.cu).
+#include "../../common/handle.h"
 #include "infinicore.h"
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +22,7 @@ struct Outer {
 enum class Kind {
     Rows,  // a group of threads (up to a block) per row, the row held in registers
     Split, // long rows: per-chunk stats into the workspace, then merge and scale
+    Cluster, // long rows on sm_90: a cluster of blocks per row, stats merged in shared memory
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
 };
 
@@ -30,7 +32,6 @@ struct Plan {
     int vec = 1; // elements per load: 16 bytes' worth, or 1
     int p = 2;
     bool cs = false;    // streaming cache hints (tensor larger than L2)
-    bool batch = false; // Rows/Cols: issue every load before the math
     float eps = 0;
     int64_t len = 0;          // reduced length, in elements
     int64_t sxr = 0, syr = 0; // reduced strides
@@ -40,7 +41,7 @@ struct Plan {
     int tpr = 1;        // threads per row (power of two)
     int items = 1;      // vectors held per thread
     int threads = 256;  // block size
-    int64_t chunks = 1; // Split: chunks per row
+    int64_t chunks = 1; // Split / Cluster: chunks per row (Cluster: blocks per cluster)
     int64_t chunk_vecs = 0;
     // Cols
     int64_t inner = 0; // inner positions, in vectors
@@ -55,5 +56,10 @@ struct Plan {
 infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+infiniStatus_t launchCluster(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+
+// Turn a Rows/Split plan (vector packs) into a Cluster plan when the device
+// can run one cluster per row; false leaves the plan as it is.
+bool planCluster(const InfiniopHandle &h, Plan &plan);
 
 } // namespace infini::lp_norm::nvidia

@@ -1,176 +1,285 @@
-// LPNorm kernels for a reduced axis that is innermost (or walked with a stride):
-// a group of threads per row holding the row in registers (Rows), and the
-// split form for long rows (Split): per-chunk statistics, then merge and scale.
+// LPNorm kernels for a reduced axis that is innermost (or walked with a
+// stride). One template, rowsKernel, serves four plans that differ only in
+// where a row's factor comes from:
+//   Rows:    a group of plan.tpr threads holds a whole row in registers;
+//   Cluster: (sm_90) the blocks of a thread-block cluster hold one row's
+//            chunks and merge their statistics through distributed shared
+//            memory, so each element is read once however long the row;
+//   Stats, Apply: the Split plan for long rows elsewhere: per-chunk statistics
+//            into the workspace, then a second kernel merges them and scales.
 #include "device.cuh"
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#include <cooperative_groups.h>
+#endif
 
 namespace infini::lp_norm::nvidia {
 
 namespace {
 
-// One row (Rows) or one chunk of a row (STATS) per group of plan.tpr threads;
-// each thread holds up to ITEMS packs, thread t owning packs t, t + tpr, ...
-// so that a group's loads are contiguous.
-template <class T, int VEC, int ITEMS, bool STATS, bool BATCH>
-__global__ void __launch_bounds__(STATS ? 256 : 1024) rowsKernel(const Plan plan, const T *__restrict__ x, T *y,
-                                                   Stats<ComputeType<T>> *stats) {
+enum class Mode { Rows, Stats, Apply, Cluster };
+
+// Threads per block and packs per thread of the chunked modes (Rows: from the plan).
+constexpr int kSplitThreads = 256, kSplitItems = 8;
+// Cluster: a thread holds 12 packs in registers and 20 in shared memory
+// (160 KB a block, one block per SM), so that a cluster of 8 holds a 2 MB row.
+constexpr int kClusterThreads = 512, kClusterItems = 12, kClusterShared = 20, kMaxCluster = 16;
+constexpr size_t kClusterSmem = (size_t)kClusterThreads * kClusterShared * 16;
+
+constexpr int maxThreads(Mode m) {
+    return m == Mode::Rows ? 1024 : m == Mode::Cluster ? kClusterThreads : kSplitThreads;
+}
+constexpr int minBlocks(Mode m) { return m == Mode::Apply ? 3 : 1; }
+
+// The packs of one thread's slice: pack lane + k * tpr is reg[k] for k < ITEMS,
+// then (Cluster) sm[(k - ITEMS) * kClusterThreads] in shared memory, which
+// only this thread uses. Zeros past the end.
+template <class T, int VEC, int ITEMS, int SHARED>
+struct Slice {
+    static constexpr int kVec = VEC;
+    Pack<T, VEC> reg[ITEMS];
+    const Pack<T, VEC> *sm;
+    // f(pack, k) for every pack, k as above.
+    template <class F>
+    __device__ __forceinline__ void forEach(F &&f) const {
+#pragma unroll
+        for (int k = 0; k < ITEMS; ++k) {
+            f(reg[k], k);
+        }
+#pragma unroll 4 // shared memory takes a run-time index: a short loop keeps the kernel small
+        for (int k = 0; k < SHARED; ++k) {
+            f(sm[k * kClusterThreads], ITEMS + k);
+        }
+    }
+};
+
+// 16 bytes global -> shared without registers (sm_80+); `bytes` < 16 zero-fills the rest.
+__device__ __forceinline__ void copyAsync16(void *dst, const void *src, int bytes) {
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes) : "memory");
+}
+
+// (max |x|, sum (|x| / max)^p) over the group of tpr threads. RARE: the
+// fallback of the one-pass sum, compiled once for any p (smaller kernels).
+template <bool RARE = false, class S, class A>
+__device__ __forceinline__ Stats<A> scaledStats(const S &buf, int tpr, int p, A *red_m, A *red_s) {
+    A m = 0;
+    buf.forEach([&](const auto &pk, int) {
+#pragma unroll
+        for (int j = 0; j < S::kVec; ++j) {
+            m = absMax(m, widen(pk.v[j]));
+        }
+    });
+    m = groupReduce(m, tpr, red_m, MaxNanOp{});
+    A s = 0;
+    if (scaledSumNeeded(m)) {
+        const Factor<A> f = sumScale(m);
+        auto sum = [&](auto pc) {
+            constexpr int kP = decltype(pc)::value;
+            buf.forEach([&](const auto &pk, int) {
+#pragma unroll
+                for (int j = 0; j < S::kVec; ++j) {
+                    s += powP<kP>(f.apply(absA<A>(widen(pk.v[j]))), p);
+                }
+            });
+        };
+        if constexpr (RARE) {
+            sum(std::integral_constant<int, 0>{});
+        } else {
+            withP(p, sum);
+        }
+    }
+    s = groupReduce(s, tpr, red_s, SumOp{});
+    return {m, s};
+}
+
+// Sum |x|^p over the group, unscaled (math.h's one-pass form).
+template <class S, class A>
+__device__ __forceinline__ A plainSum(const S &buf, int tpr, int p, A *red_t) {
+    A t = 0;
+    withP(p, [&](auto pc) {
+        constexpr int kP = decltype(pc)::value;
+        buf.forEach([&](const auto &pk, int) {
+#pragma unroll
+            for (int j = 0; j < S::kVec; ++j) {
+                t += powP<kP>(absA<A>(widen(pk.v[j])), p);
+            }
+        });
+    });
+    return groupReduce(t, tpr, red_t, SumOp{});
+}
+
+// A whole row per group: the one-pass sum first (one reduction); the scaled
+// statistics only where it is not usable (zeros, NaN, inf, extreme values).
+template <class S, class A>
+__device__ __forceinline__ Factor<A> wholeRowFactor(const S &buf, int tpr, const Plan &plan, A *red_t, A *red_m,
+                                                    A *red_s) {
+    const A t = plainSum(buf, tpr, plan.p, red_t);
+    const bool plain = plainSumUsable(t);
+    Factor<A> f = plainFactor(t, plan.p, plan.eps);
+    // The slow path's reductions need the whole warp (or block, uniform there).
+    if (tpr > 32 ? !plain : __any_sync(0xffffffffu, !plain)) {
+        const Stats<A> st = scaledStats<true>(buf, tpr, plan.p, red_m, red_s);
+        if (!plain) {
+            f = rowFactor(st.m, st.s, plan.p, plan.eps);
+        }
+    }
+    return f;
+}
+
+// Apply: merge the row's chunk statistics from the workspace (one chunk per thread).
+template <class A>
+__device__ __forceinline__ Factor<A> mergedFactor(const Stats<A> *st, const Plan &plan, A *red_m, A *red_s) {
+    A m = 0;
+    for (int64_t c = threadIdx.x; c < plan.chunks; c += blockDim.x) {
+        m = maxNan(m, st[c].m);
+    }
+    m = groupReduce(m, (int)blockDim.x, red_m, MaxNanOp{});
+    A s = 0;
+    if (scaledSumNeeded(m)) {
+        for (int64_t c = threadIdx.x; c < plan.chunks; c += blockDim.x) {
+            const Stats<A> sc = st[c];
+            s += sc.s * powInt(sc.m / m, plan.p); // m may be subnormal: divide
+        }
+    }
+    s = groupReduce(s, (int)blockDim.x, red_s, SumOp{});
+    return rowFactor(m, s, plan.p, plan.eps);
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// Cluster: every block publishes a value in its shared memory; warp 0 of each
+// block reads all of them (lane r: block r's, zeros past the cluster) and
+// `merge` turns them into the row's factor, the same in every block (same
+// order everywhere). Called by every thread of the cluster.
+template <class A, class Merge>
+__device__ __forceinline__ Factor<A> clusterMerge(Stats<A> mine, Merge &&merge) {
+    namespace cg = cooperative_groups;
+    __shared__ Stats<A> published;
+    __shared__ Factor<A> factor;
+    cg::cluster_group cluster = cg::this_cluster();
+    if (threadIdx.x == 0) {
+        published = mine;
+    }
+    cluster.sync();
+    if (threadIdx.x < 32) {
+        Stats<A> st{0, 0};
+        if (threadIdx.x < cluster.num_blocks()) {
+            st = *cluster.map_shared_rank(&published, threadIdx.x);
+        }
+        const Factor<A> f = merge(st);
+        if (threadIdx.x == 0) {
+            factor = f;
+        }
+    }
+    cluster.sync(); // no block leaves or republishes while another reads its `published`
+    return factor;
+}
+#endif
+
+// The row's factor from the cluster's chunks: the one-pass sums first; the
+// scaled statistics (a second exchange) only where they are not usable.
+template <class S, class A>
+__device__ __forceinline__ Factor<A> clusterFactor(const S &buf, const Plan &plan, A *red_t, A *red_m, A *red_s) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const A t = plainSum(buf, kClusterThreads, plan.p, red_t);
+    const Factor<A> f = clusterMerge(Stats<A>{0, t}, [&](Stats<A> st) {
+        const A total = warpReduce(st.s, SumOp{});
+        // q1 = 0 marks "not usable" (a real factor's q1 is a power of two).
+        return plainSumUsable(total) ? plainFactor(total, plan.p, plan.eps) : Factor<A>{A(0), A(0)};
+    });
+    if (f.q1 != A(0)) {
+        return f;
+    }
+    const Stats<A> mine = scaledStats<true>(buf, kClusterThreads, plan.p, red_m, red_s);
+    return clusterMerge(mine, [&](Stats<A> st) {
+        const A m = warpReduce(st.m, MaxNanOp{});
+        const A term = scaledSumNeeded(m) && st.m > A(0) ? st.s * powInt(st.m / m, plan.p) : A(0);
+        return rowFactor(m, warpReduce(term, SumOp{}), plan.p, plan.eps);
+    });
+#else
+    __trap(); // planned only on sm_90 and later
+    return {};
+#endif
+}
+
+// One row (Rows) or one chunk of a row per group of tpr threads; thread t of
+// the group holds packs t, t + tpr, ... so that the group's loads are contiguous.
+template <class T, int VEC, int ITEMS, Mode MODE>
+__global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
+    rowsKernel(const Plan plan, const T *__restrict__ x, T *y, Stats<ComputeType<T>> *stats) {
     using A = ComputeType<T>;
     using P = Pack<T, VEC>;
-    __shared__ A red_max[32], red_sum[32];
-    const int tpr = plan.tpr;
+    __shared__ A red_t[32], red_m[32], red_s[32];
+    // The chunked modes know their block size at compile time: the packs'
+    // addresses are then one base plus constant offsets (fewer registers).
+    const int tpr = MODE == Mode::Rows ? plan.tpr : maxThreads(MODE);
     const int lane = threadIdx.x & (tpr - 1);
-    int64_t row, first, count; // packs [first, first + count) of the row
-    if constexpr (STATS) {
-        row = blockIdx.x / plan.chunks;
-        const int64_t chunk = blockIdx.x - row * plan.chunks;
-        first = chunk * plan.chunk_vecs;
-        const int64_t nv = plan.len / VEC;
-        count = nv - first < plan.chunk_vecs ? nv - first : plan.chunk_vecs;
-    } else {
+    int64_t row, first = 0, count = plan.len / VEC; // packs [first, first + count) of the row
+    if constexpr (MODE == Mode::Rows) {
         row = (int64_t)blockIdx.x * (blockDim.x / tpr) + threadIdx.x / tpr;
-        first = 0;
-        count = plan.len / VEC;
+    } else {
+        // Apply runs in the reverse order of Stats: the chunks read last there are still in L2.
+        const int64_t b = MODE == Mode::Apply ? (int64_t)gridDim.x - 1 - blockIdx.x : (int64_t)blockIdx.x;
+        row = b / plan.chunks;
+        first = (b - row * plan.chunks) * plan.chunk_vecs;
+        count = count - first < plan.chunk_vecs ? count - first : plan.chunk_vecs;
     }
     const bool valid = row < plan.rows;
     int64_t ox, oy;
     outerOffsets(plan.outer, valid ? row : 0, ox, oy);
     const T *xr = x + ox + first * VEC * plan.sxr;
 
-    // Zeros past the end count for nothing. BATCH: every load issued before
-    // any math (more bytes in flight, more registers); else as the compiler
-    // schedules them.
-    P buf[ITEMS];
-    A m = 0;
-    if constexpr (BATCH) {
+    // Every load issued before any math; zeros past the end count for nothing.
+    // Cluster: the shared part first (asynchronous copies, VEC > 1 there).
+    constexpr int kShared = MODE == Mode::Cluster ? kClusterShared : 0;
+    Slice<T, VEC, ITEMS, kShared> buf;
+    if constexpr (kShared > 0) {
+        extern __shared__ int4 slice_smem[];
+        P *sm = reinterpret_cast<P *>(slice_smem) + threadIdx.x;
 #pragma unroll
-        for (int k = 0; k < ITEMS; ++k) {
-            const int64_t v = lane + (int64_t)k * tpr;
-            buf[k] = valid && v < count ? loadPack<T, VEC>(xr, v, plan.sxr, plan.cs) : P{};
+        for (int k = 0; k < kShared; ++k) {
+            const int64_t v = lane + (int64_t)(ITEMS + k) * tpr;
+            copyAsync16(sm + k * kClusterThreads, v < count ? xr + v * VEC : xr, v < count ? 16 : 0);
         }
+        asm volatile("cp.async.commit_group;" ::: "memory");
+        buf.sm = sm;
     }
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
         const int64_t v = lane + (int64_t)k * tpr;
-        if (BATCH || (valid && v < count)) {
-            if constexpr (!BATCH) {
-                buf[k] = loadPack<T, VEC>(xr, v, plan.sxr, plan.cs);
-            }
-#pragma unroll
-            for (int j = 0; j < VEC; ++j) {
-                m = fmax(m, absA<A>(widen(buf[k].v[j])));
-            }
-        }
+        buf.reg[k] = valid && v < count ? loadPack<T, VEC>(xr, v, plan.sxr, plan.cs) : P{};
     }
-    m = groupReduce(m, tpr, red_max, MaxOp{});
-    A s = 0;
-    if (m > A(0) && m < A(INFINITY)) {
-        const Factor<A> f = sumScale(m);
-        withP(plan.p, [&](auto pc) {
-            constexpr int kP = decltype(pc)::value;
-#pragma unroll
-            for (int k = 0; k < ITEMS; ++k) {
-                const int64_t v = lane + (int64_t)k * tpr;
-                if (BATCH || (valid && v < count)) {
-#pragma unroll
-                    for (int j = 0; j < VEC; ++j) {
-                        s += powP<kP>(f.apply(absA<A>(widen(buf[k].v[j]))), plan.p);
-                    }
-                }
-            }
-        });
+    if constexpr (kShared > 0) {
+        asm volatile("cp.async.wait_group 0;" ::: "memory"); // this thread's copies only: no barrier
     }
-    s = groupReduce(s, tpr, red_sum, SumOp{});
-    if constexpr (STATS) {
+
+    Factor<A> f;
+    if constexpr (MODE == Mode::Rows) {
+        f = wholeRowFactor(buf, tpr, plan, red_t, red_m, red_s);
+    } else if constexpr (MODE == Mode::Apply) {
+        f = mergedFactor(stats + row * plan.chunks, plan, red_m, red_s);
+    } else if constexpr (MODE == Mode::Cluster) {
+        f = clusterFactor(buf, plan, red_t, red_m, red_s);
+    } else {
+        const Stats<A> st = scaledStats(buf, tpr, plan.p, red_m, red_s);
         if (threadIdx.x == 0) {
-            stats[blockIdx.x] = {m, s};
+            stats[blockIdx.x] = st;
         }
-    } else {
-        const Factor<A> f = rowFactor(m, s, plan.p, plan.eps);
-        T *yr = y + oy;
-#pragma unroll
-        for (int k = 0; k < ITEMS; ++k) {
-            const int64_t v = lane + (int64_t)k * tpr;
-            if (valid && v < count) {
-                P out;
-#pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    out.v[j] = narrow<T>(f.apply(widen(buf[k].v[j])));
-                }
-                storePack<T, VEC>(yr, v, plan.syr, out, plan.cs);
-            }
-        }
+        return;
     }
-}
 
-// Split, second pass: merge the row's chunk statistics (warp 0), then scale
-// the chunk. Blocks run in the reverse order of the first pass so that the
-// chunks read last there are still in L2.
-template <class T, int VEC, int ITEMS>
-__global__ void __launch_bounds__(256, 3) splitApplyKernel(const Plan plan, const T *__restrict__ x, T *y,
-                                                        const Stats<ComputeType<T>> *stats) {
-    using A = ComputeType<T>;
-    using P = Pack<T, VEC>;
-    const int64_t b = (int64_t)gridDim.x - 1 - blockIdx.x;
-    const int64_t row = b / plan.chunks;
-    const int64_t chunk = b - row * plan.chunks;
-    // Issue the chunk's loads first: they do not depend on the merge.
-    const int64_t first = chunk * plan.chunk_vecs;
-    const int64_t nv = plan.len / VEC;
-    const int64_t count = nv - first < plan.chunk_vecs ? nv - first : plan.chunk_vecs;
-    int64_t ox, oy;
-    outerOffsets(plan.outer, row, ox, oy);
-    const T *xr = x + ox + first * VEC * plan.sxr;
     T *yr = y + oy + first * VEC * plan.syr;
-    P buf[ITEMS];
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-        const int64_t v = threadIdx.x + (int64_t)k * blockDim.x;
-        if (v < count) {
-            buf[k] = loadPack<T, VEC>(xr, v, plan.sxr, plan.cs);
+    buf.forEach([&](const P &pk, int k) {
+        const int64_t v = lane + (int64_t)k * tpr;
+        if (valid && v < count) {
+            storePack<T, VEC>(yr, v, plan.syr, scalePack(pk, f), plan.cs);
         }
-    }
-    // Merge the row's chunk statistics: one chunk per thread, two block reductions.
-    __shared__ A red_max[32], red_sum[32];
-    const Stats<A> *st = stats + row * plan.chunks;
-    A m = 0;
-    for (int64_t c = threadIdx.x; c < plan.chunks; c += blockDim.x) {
-        m = maxNan(m, st[c].m);
-    }
-    m = groupReduce(m, (int)blockDim.x, red_max, MaxOp{});
-    A s = 0;
-    if (m > A(0) && m < A(INFINITY)) {
-        withP(plan.p, [&](auto pc) {
-            constexpr int kP = decltype(pc)::value;
-            for (int64_t c = threadIdx.x; c < plan.chunks; c += blockDim.x) {
-                const Stats<A> sc = st[c];
-                s += sc.s * powP<kP>(sc.m / m, plan.p); // m may be subnormal: divide
-            }
-        });
-    }
-    s = groupReduce(s, (int)blockDim.x, red_sum, SumOp{});
-    const Factor<A> f = rowFactor(m, s, plan.p, plan.eps);
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-        const int64_t v = threadIdx.x + (int64_t)k * blockDim.x;
-        if (v < count) {
-            P out;
-#pragma unroll
-            for (int j = 0; j < VEC; ++j) {
-                out.v[j] = narrow<T>(f.apply(widen(buf[k].v[j])));
-            }
-            storePack<T, VEC>(yr, v, plan.syr, out, plan.cs);
-        }
-    }
+    });
 }
 
-template <class T, int VEC, int ITEMS>
-infiniStatus_t launchRowsT(const Plan &plan, const void *x, void *y, cudaStream_t stream) {
-    if (plan.batch) {
-        rowsKernel<T, VEC, ITEMS, false, true><<<plan.grid_x, plan.threads, 0, stream>>>(plan, (const T *)x, (T *)y,
-                                                                                      nullptr);
-    } else {
-        rowsKernel<T, VEC, ITEMS, false, false><<<plan.grid_x, plan.threads, 0, stream>>>(plan, (const T *)x, (T *)y,
-                                                                                       nullptr);
-    }
+template <class T, int VEC, int ITEMS, Mode MODE>
+infiniStatus_t launch(const Plan &plan, const void *x, void *y, void *workspace, cudaStream_t stream) {
+    auto *stats = static_cast<Stats<ComputeType<T>> *>(workspace);
+    rowsKernel<T, VEC, ITEMS, MODE><<<plan.grid_x, plan.threads, 0, stream>>>(plan, (const T *)x, (T *)y, stats);
     CUDA_TRY_LAUNCH();
     return INFINI_STATUS_SUCCESS;
 }
@@ -188,20 +297,78 @@ infiniStatus_t withType(const Plan &plan, F &&f) {
     });
 }
 
+// The cluster kernel of a dtype (vector plans only), and its launch configuration.
+template <class F>
+infiniStatus_t withClusterKernel(infiniDtype_t dtype, F &&f) {
+    return dispatchDtype<INFINI_FLOAT_DTYPES>(dtype, [&](auto tag) {
+        using T = DeviceType<decltype(tag)>;
+        return f(rowsKernel<T, 16 / sizeof(T), kClusterItems, Mode::Cluster>, T{});
+    });
+}
+
+cudaLaunchConfig_t clusterConfig(const Plan &plan, cudaStream_t stream, cudaLaunchAttribute *attr) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(plan.grid_x);
+    cfg.blockDim = dim3(plan.threads);
+    cfg.dynamicSmemBytes = kClusterSmem;
+    cfg.stream = stream;
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = (unsigned)plan.chunks;
+    attr->val.clusterDim.y = 1;
+    attr->val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cfg;
+}
+
 } // namespace
 
-// Split holds 8 packs per thread (256 threads), Rows at most 4 (1024 threads).
-constexpr int kSplitItems = 8;
+bool planCluster(const InfiniopHandle &h, Plan &plan) {
+    const int64_t per_block = (int64_t)kClusterThreads * (kClusterItems + kClusterShared); // packs
+    const int64_t chunks = (plan.len / plan.vec + per_block - 1) / per_block;
+    if (h.cc_major < 9 || plan.vec * (int64_t)dtypeSize(plan.dtype) != 16 || chunks < 2 || chunks > kMaxCluster ||
+        (size_t)h.max_shared_memory_per_block_optin < kClusterSmem + 1024 ||
+        plan.rows * chunks < h.sm_count || plan.rows * chunks >= INT32_MAX) {
+        return false;
+    }
+    Plan c = plan;
+    c.kind = Kind::Cluster;
+    c.threads = kClusterThreads;
+    c.tpr = kClusterThreads;
+    c.items = kClusterItems;
+    c.chunks = chunks;
+    c.chunk_vecs = per_block;
+    c.grid_x = (unsigned)(plan.rows * chunks);
+    c.workspace = 0;
+    // The device must be able to run such clusters (a cluster of 16 is beyond the portable 8).
+    int active = 0;
+    const infiniStatus_t st = withClusterKernel(plan.dtype, [&](auto kernel, auto) {
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kClusterSmem) != cudaSuccess ||
+            (chunks > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)) {
+            return INFINI_STATUS_INTERNAL_ERROR;
+        }
+        cudaLaunchAttribute attr;
+        cudaLaunchConfig_t cfg = clusterConfig(c, nullptr, &attr);
+        return cudaOccupancyMaxActiveClusters(&active, kernel, &cfg) == cudaSuccess ? INFINI_STATUS_SUCCESS
+                                                                                  : INFINI_STATUS_INTERNAL_ERROR;
+    });
+    cudaGetLastError(); // a refusal above is an answer, not an error to report later
+    if (st != INFINI_STATUS_SUCCESS || active < 1) {
+        return false;
+    }
+    plan = c;
+    return true;
+}
 
-infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *, void *stream) {
+infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *workspace, void *stream) {
     auto s = (cudaStream_t)stream;
     return withType(plan, [&](auto t, auto vec) {
         using T = decltype(t);
         constexpr int V = decltype(vec)::value;
         switch (plan.items) {
-        case 1: return launchRowsT<T, V, 1>(plan, x, y, s);
-        case 2: return launchRowsT<T, V, 2>(plan, x, y, s);
-        case 4: return launchRowsT<T, V, 4>(plan, x, y, s);
+        case 1: return launch<T, V, 1, Mode::Rows>(plan, x, y, workspace, s);
+        case 2: return launch<T, V, 2, Mode::Rows>(plan, x, y, workspace, s);
+        case 4: return launch<T, V, 4, Mode::Rows>(plan, x, y, workspace, s);
         default: return INFINI_STATUS_INTERNAL_ERROR;
         }
     });
@@ -211,13 +378,18 @@ infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *works
     auto s = (cudaStream_t)stream;
     return withType(plan, [&](auto t, auto vec) {
         using T = decltype(t);
-        using A = ComputeType<T>;
         constexpr int V = decltype(vec)::value;
-        auto *stats = static_cast<Stats<A> *>(workspace);
-        rowsKernel<T, V, kSplitItems, true, true><<<plan.grid_x, plan.threads, 0, s>>>(plan, (const T *)x, (T *)y, stats);
-        CUDA_TRY_LAUNCH();
-        splitApplyKernel<T, V, kSplitItems><<<plan.grid_x, plan.threads, 0, s>>>(plan, (const T *)x, (T *)y, stats);
-        CUDA_TRY_LAUNCH();
+        INFINI_TRY((launch<T, V, kSplitItems, Mode::Stats>(plan, x, y, workspace, s)));
+        return launch<T, V, kSplitItems, Mode::Apply>(plan, x, y, workspace, s);
+    });
+}
+
+infiniStatus_t launchCluster(const Plan &plan, const void *x, void *y, void *, void *stream) {
+    return withClusterKernel(plan.dtype, [&](auto kernel, auto t) {
+        using T = decltype(t);
+        cudaLaunchAttribute attr;
+        cudaLaunchConfig_t cfg = clusterConfig(plan, (cudaStream_t)stream, &attr);
+        CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, plan, (const T *)x, (T *)y, (Stats<ComputeType<T>> *)nullptr));
         return INFINI_STATUS_SUCCESS;
     });
 }

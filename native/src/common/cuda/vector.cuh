@@ -1,0 +1,79 @@
+#pragma once
+// VEC consecutive elements moved as one memory access (16 or 8 bytes), with an
+// optional streaming hint (evict-first in the caches) for data used once in
+// tensors larger than L2.
+#include <cuda_runtime.h>
+#include <cstring>
+
+namespace infini {
+
+template <class T, int VEC>
+struct alignas(sizeof(T) * VEC) Pack {
+    T v[VEC];
+};
+
+// One pack from p (aligned to the pack); `cs`: evict-first. Loaded as whole
+// words either way, so that the two forms meet as words (meeting as 16-bit
+// elements made the compiler hold each element in its own register).
+template <class T, int VEC>
+__device__ __forceinline__ Pack<T, VEC> ldPack(const T *p, bool cs) {
+    using P = Pack<T, VEC>;
+    P r;
+    if constexpr (sizeof(P) == 16) {
+        const int4 *q = reinterpret_cast<const int4 *>(p);
+        const int4 v = cs ? __ldcs(q) : *q;
+        memcpy(&r, &v, 16);
+    } else if constexpr (sizeof(P) == 8) {
+        const int2 *q = reinterpret_cast<const int2 *>(p);
+        const int2 v = cs ? __ldcs(q) : *q;
+        memcpy(&r, &v, 8);
+    } else {
+        r = *reinterpret_cast<const P *>(p);
+    }
+    return r;
+}
+
+template <class T, int VEC>
+__device__ __forceinline__ void stPack(T *p, const Pack<T, VEC> &v, bool cs) {
+    using P = Pack<T, VEC>;
+    if constexpr (sizeof(P) == 16) {
+        if (cs) {
+            int4 w;
+            memcpy(&w, &v, 16);
+            __stcs(reinterpret_cast<int4 *>(p), w);
+            return;
+        }
+    } else if constexpr (sizeof(P) == 8) {
+        if (cs) {
+            int2 w;
+            memcpy(&w, &v, 8);
+            __stcs(reinterpret_cast<int2 *>(p), w);
+            return;
+        }
+    }
+    *reinterpret_cast<P *>(p) = v;
+}
+
+// Pack v of a sequence starting at `base`: packs are contiguous when VEC > 1,
+// single elements `stride` apart otherwise.
+template <class T, int VEC>
+__device__ __forceinline__ Pack<T, VEC> loadPack(const T *base, int64_t v, int64_t stride, bool cs) {
+    if constexpr (VEC > 1) {
+        return ldPack<T, VEC>(base + v * VEC, cs);
+    } else {
+        Pack<T, VEC> p;
+        p.v[0] = base[v * stride];
+        return p;
+    }
+}
+
+template <class T, int VEC>
+__device__ __forceinline__ void storePack(T *base, int64_t v, int64_t stride, const Pack<T, VEC> &p, bool cs) {
+    if constexpr (VEC > 1) {
+        stPack<T, VEC>(base + v * VEC, p, cs);
+    } else {
+        base[v * stride] = p.v[0];
+    }
+}
+
+} // namespace infini
