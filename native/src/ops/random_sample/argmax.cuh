@@ -9,20 +9,19 @@
 
 namespace infini::random_sample::nvidia {
 
-constexpr int kArgmaxThreads = 1024;
+constexpr int kArgmaxThreads = 512;
 
-template <class T, int C>
-__global__ void __launch_bounds__(kArgmaxThreads) argmaxKernel(const __grid_constant__ RowsArgs a) {
+template <class T>
+__global__ void __launch_bounds__(kArgmaxThreads, 2) argmaxKernel(const __grid_constant__ RowsArgs a) {
     using K = KeyType<T>;
     using E = Entry<K>;
-    using Team = nvidia::Team<C>;
     __shared__ typename cub::BlockReduce<E, kArgmaxThreads>::TempStorage tmp;
-    __shared__ E s_parts[C];
+    __shared__ E s_parts[kCluster];
     Team::arrive(); // members start together; the push below waits for that
     const unsigned q = Team::rank();
     const T *row = static_cast<const T *>(a.probs) + (ptrdiff_t)blockIdx.y * a.row_stride;
     uint32_t begin, end;
-    chunkOf<T>(a.n, C, q, &begin, &end);
+    chunkOf<T>(a.n, Team::size(), q, &begin, &end);
     E best = noEntry<K>();
     forRange<kArgmaxThreads>(row, begin, end, [&](T v, uint32_t i, bool valid) {
         const E e{keyOf(v), i};
@@ -34,7 +33,7 @@ __global__ void __launch_bounds__(kArgmaxThreads) argmaxKernel(const __grid_cons
     Team::sync();
     if (q == 0 && threadIdx.x == 0) {
         E all = s_parts[0];
-        for (int k = 1; k < C; ++k) {
+        for (unsigned k = 1; k < Team::size(); ++k) {
             if (before(s_parts[k], all)) all = s_parts[k];
         }
         storeIndex(a.result, (ptrdiff_t)blockIdx.y * a.result_stride, a.result_size, all.idx);

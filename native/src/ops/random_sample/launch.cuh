@@ -1,5 +1,5 @@
 #pragma once
-// The launchers of one logit type: a team of kCluster blocks per row is a
+// The launchers of one logit type: a team of several blocks per row is a
 // cluster launch (cudaLaunchKernelEx with the cluster attribute, graph-capturable).
 #include "argmax.cuh"
 #include "sample.cuh"
@@ -27,25 +27,19 @@ inline infiniStatus_t launchTeams(Kernel kernel, const Args &args, int rows, int
 
 template <class T>
 infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, cudaStream_t stream) {
-    auto kernel = team > 1 ? argmaxKernel<T, kCluster> : argmaxKernel<T, 1>;
-    return launchTeams(kernel, args, rows, team, kArgmaxThreads, 0, stream);
+    return launchTeams(argmaxKernel<T>, args, rows, team, kArgmaxThreads, 0, stream);
 }
 
 template <class T, int R>
 infiniStatus_t launchSample(const SampleArgs<R> &args, int rows, int team, cudaStream_t stream) {
-    auto kernel = team > 1 ? sampleKernel<T, kCluster, R> : sampleKernel<T, 1, R>;
-    return launchTeams(kernel, args, rows, team, kThreads, sampleSharedBytes<T>(), stream);
+    return launchTeams(sampleKernel<T, R>, args, rows, team, kThreads, sampleSharedBytes<T>(), stream);
 }
 
 template <class T>
 infiniStatus_t prepareKernels() {
     const int bytes = (int)sampleSharedBytes<T>();
-    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, 1, kFewRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, 1, kMaxRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kCluster, kFewRows>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  bytes));
-    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kCluster, kMaxRows>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  bytes));
+    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     return INFINI_STATUS_SUCCESS;
 }
 

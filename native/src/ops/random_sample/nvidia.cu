@@ -8,11 +8,21 @@ namespace {
 
 struct NvidiaDesc final : Desc {
     Launchers launchers;
-    int team; // blocks per row: kCluster (sm_90, rows longer than kTeamMinN) or 1
+    int max_team; // blocks per row at most: kCluster (sm_90, rows longer than kTeamMinN) or 1
+    int sms;      // multiprocessors
 
-    NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t)
-        : Desc(h, i), launchers(l), team(t) {
+    NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, int s)
+        : Desc(h, i), launchers(l), max_team(t), sms(s) {
         workspace_size = 0;
+    }
+
+    // Blocks per row for `rows` rows: halved while the launch would still
+    // give every multiprocessor a block, so that batches read whole rows per
+    // block (no team overhead) and short launches still spread over the GPU.
+    int teamFor(size_t rows) const {
+        int team = max_team;
+        while (team > 1 && rows * (size_t)(team / 2) >= (size_t)sms) team /= 2;
+        return team;
     }
 
     infiniStatus_t calculate(void *, void *result, const void *probs, const ParamArrays &params,
@@ -34,7 +44,7 @@ struct NvidiaDesc final : Desc {
         if (all_argmax) { // no per-row parameters: one launch for up to kMaxGridRows rows
             for (size_t b0 = 0; b0 < info.batch; b0 += kMaxGridRows) {
                 const int n_rows = (int)std::min<size_t>(kMaxGridRows, info.batch - b0);
-                INFINI_TRY(launchers.argmax(at(b0), n_rows, team, stream));
+                INFINI_TRY(launchers.argmax(at(b0), n_rows, teamFor(n_rows), stream));
             }
             return INFINI_STATUS_SUCCESS;
         }
@@ -48,13 +58,13 @@ struct NvidiaDesc final : Desc {
         if (info.batch <= (size_t)kFewRows) {
             SampleArgs<kFewRows> args;
             fill(args, 0, info.batch);
-            return launchers.sampleFew(args, (int)info.batch, team, stream);
+            return launchers.sampleFew(args, (int)info.batch, teamFor(info.batch), stream);
         }
         SampleArgs<kMaxRows> args; // parameters travel by value: kMaxRows rows per launch
         for (size_t b0 = 0; b0 < info.batch; b0 += kMaxRows) {
             const size_t n_rows = std::min<size_t>(kMaxRows, info.batch - b0);
             fill(args, b0, n_rows);
-            INFINI_TRY(launchers.sampleMany(args, (int)n_rows, team, stream));
+            INFINI_TRY(launchers.sampleMany(args, (int)n_rows, teamFor(n_rows), stream));
         }
         return INFINI_STATUS_SUCCESS;
     }
@@ -73,11 +83,12 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     }
     ScopedCudaDevice scoped(handle.device_id);
     INFINI_TRY(scoped.status());
-    int major = 0;
+    int major = 0, sms = 1;
     CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, handle.device_id));
+    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, handle.device_id));
     INFINI_TRY(launchers.prepare());
     const int team = major >= 9 && info.n > kTeamMinN ? kCluster : 1;
-    *desc = new NvidiaDesc(handle, info, launchers, team);
+    *desc = new NvidiaDesc(handle, info, launchers, team, sms);
     return INFINI_STATUS_SUCCESS;
 }
 

@@ -9,6 +9,15 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
+// Tuning aid (off unless built with -DINFINI_RS_TRACE): member 0 of each row
+// prints the cycles spent in each stage.
+#ifdef INFINI_RS_TRACE
+#include <cstdio>
+#define RS_MARK(i) (trace[i] = clock64())
+#else
+#define RS_MARK(i) ((void)0)
+#endif
+
 namespace infini::random_sample::nvidia {
 
 constexpr int kThreads = 512; // sampling block
@@ -31,13 +40,12 @@ struct SampleShared {
 template <class T>
 constexpr size_t sampleSharedBytes() { return sizeof(SampleShared<KeyType<T>>); }
 
-template <class T, int C>
+template <class T>
 __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     using K = KeyType<T>;
     constexpr int KB = FloatBits<T>::bits;
     using Cm = ComputeType<T>;
     using E = Entry<K>;
-    using Team = nvidia::Team<C>;
     using ReduceE = cub::BlockReduce<E, kThreads>;
     using ReduceD = cub::BlockReduce<double, kThreads>;
     using ScanU = cub::BlockScan<uint32_t, kThreads>;
@@ -56,9 +64,13 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     __shared__ E s_best, s_all;
     __shared__ Pick pick;
     __shared__ uint32_t s_count;  // candidates received (member 0)
-    __shared__ double s_totals[C]; // members' shares of the total weight (member 0)
+    __shared__ double s_totals[kCluster]; // members' shares of the total weight (member 0)
     __shared__ double s_bcast;
 
+#ifdef INFINI_RS_TRACE
+    long long trace[9] = {};
+#endif
+    RS_MARK(0);
     const unsigned q = Team::rank();
     const int tid = threadIdx.x;
     const uint32_t n = a.n;
@@ -67,7 +79,8 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     const int IB = indexBits(n);
     const RowMode mode = rowMode(p, n);
     uint32_t begin, end;
-    chunkOf<T>(n, C, q, &begin, &end);
+    const unsigned team = Team::size();
+    chunkOf<T>(n, team, q, &begin, &end);
     auto clear = [&](Hist &h, bool weights) {
         for (int i = tid; i < kBins; i += kThreads) {
             h.cnt[i] = 0;
@@ -97,10 +110,11 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     });
     best = ReduceE(tmp.re).Reduce(best, EntryMax<K>());
     if (tid == 0) s_best = best;
+    RS_MARK(1);
     Team::sync();
     if (tid < 32) {
         E e = noEntry<K>();
-        for (int k = tid; k < C; k += 32) {
+        for (unsigned k = tid; k < team; k += 32) {
             const E o = *Team::at(&s_best, k);
             if (before(o, e)) e = o;
         }
@@ -119,6 +133,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         Team::sync(); // members may still read this one's s_best
         return;
     }
+    RS_MARK(2);
     const Weigher<T> weigh = makeWeigher<T>(vmax, p.temperature);
     const double r = p.random_val;
     const double topp = p.topp < 1.0f ? (double)p.topp : 1.0;
@@ -128,19 +143,25 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     auto mergedCounts = [&](uint32_t (&c)[BPT]) {
 #pragma unroll
         for (int k = 0; k < BPT; ++k) c[k] = 0;
-        for (int m = 0; m < C; ++m) {
-            const uint32_t *h = Team::at(sh.hist[phase].cnt, m);
 #pragma unroll
-            for (int k = 0; k < BPT; ++k) c[k] += h[binOf<kThreads>(k)];
+        for (unsigned m = 0; m < kCluster; ++m) { // unrolled: every member's loads in flight at once
+            if (m < team) {
+                const uint32_t *h = Team::at(sh.hist[phase].cnt, m);
+#pragma unroll
+                for (int k = 0; k < BPT; ++k) c[k] += h[binOf<kThreads>(k)];
+            }
         }
     };
     auto mergedWeights = [&](double (&w)[BPT]) {
 #pragma unroll
         for (int k = 0; k < BPT; ++k) w[k] = 0.0;
-        for (int m = 0; m < C; ++m) {
-            const double *h = Team::at(sh.hist[phase].w, m);
 #pragma unroll
-            for (int k = 0; k < BPT; ++k) w[k] += h[binOf<kThreads>(k)];
+        for (unsigned m = 0; m < kCluster; ++m) {
+            if (m < team) {
+                const double *h = Team::at(sh.hist[phase].w, m);
+#pragma unroll
+                for (int k = 0; k < BPT; ++k) w[k] += h[binOf<kThreads>(k)];
+            }
         }
     };
 
@@ -188,6 +209,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         }
     }
 
+    RS_MARK(3);
     // ---- Descent 2 (|S| > kCap): the bucket of the weight crossing inside S.
     Prefix<K> p2;
     double base = 0.0, t = 0.0, total = 0.0;
@@ -228,7 +250,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
             if (l == 0) {
                 // c_{K-1} is the weight of S; topp * c_{n-1} needs the row's total.
                 if (sum_all) {
-                    for (int m = 0; m < C; ++m) total += *Team::at(&sh.hist[phase].total, m);
+                    for (unsigned m = 0; m < team; ++m) total += *Team::at(&sh.hist[phase].total, m);
                     total_known = true;
                 }
                 double cs = 0.0;
@@ -247,6 +269,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         }
     }
 
+    RS_MARK(4);
     // ---- Collect: every member pushes its candidates (and its share of the
     // total weight when still needed) into member 0.
     const bool collect_total = mode.need_total && !total_known;
@@ -289,10 +312,12 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         const double part = blockSum(my_total);
         if (tid == 0) *Team::at(&s_totals[q], 0) = part;
     }
+    RS_MARK(5);
     Team::sync();
+    RS_MARK(6);
     if (q != 0) return;
     if (collect_total) {
-        for (int m = 0; m < C; ++m) total += s_totals[m];
+        for (unsigned m = 0; m < team; ++m) total += s_totals[m];
     }
     const uint32_t m = s_count < (uint32_t)kCap ? s_count : (uint32_t)kCap;
 
@@ -302,6 +327,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     uint32_t *sidx;
     sortCandidates<kThreads>(sh.key, sh.idx, m, reinterpret_cast<K *>(sh.hist[0].w),
                              reinterpret_cast<uint32_t *>(sh.hist[1].w), &skey, &sidx);
+    RS_MARK(7);
     // Without descent 2 the candidates are a superset of the top K, in order:
     // only the first K count.
     const uint32_t limit = (!t_known && mode.K < m) ? mode.K : m;
@@ -337,11 +363,19 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     if (pick.pos < 0 && last >= 0) atomicMax(&pick.pos, last); // rounding only: the last weighted position
     __syncthreads();
     if (tid == 0) storeIndex(a.result, out_off, a.result_size, sidx[pick.pos >= 0 ? pick.pos : 0]);
+#ifdef INFINI_RS_TRACE
+    RS_MARK(8);
+    if (tid == 0)
+        printf("trace n=%u team=%u m=%u: sweep1 %lld merge %lld descent1 %lld descent2 %lld collect %lld sync %lld "
+               "sort %lld scan %lld cycles\n", n, team, m, trace[1] - trace[0], trace[2] - trace[1],
+               trace[3] - trace[2], trace[4] - trace[3], trace[5] - trace[4], trace[6] - trace[5],
+               trace[7] - trace[6], trace[8] - trace[7]);
+#endif
 }
 
-template <class T, int C, int R>
-__global__ void __launch_bounds__(kThreads) sampleKernel(const __grid_constant__ SampleArgs<R> args) {
-    sampleRow<T, C>(args.rows, args.p[blockIdx.y]);
+template <class T, int R>
+__global__ void __launch_bounds__(kThreads, 2) sampleKernel(const __grid_constant__ SampleArgs<R> args) {
+    sampleRow<T>(args.rows, args.p[blockIdx.y]);
 }
 
 } // namespace infini::random_sample::nvidia
