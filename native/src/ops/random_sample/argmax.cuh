@@ -23,9 +23,8 @@ __global__ void __launch_bounds__(kArgmaxThreads, 2) argmaxKernel(const __grid_c
     uint32_t begin, end;
     chunkOf<T>(a.n, Team::size(), q, &begin, &end);
     E best = noEntry<K>();
-    forRange<kArgmaxThreads>(row, begin, end, [&](T v, uint32_t i, bool valid) {
-        const E e{keyOf(v), i};
-        if (valid && before(e, best)) best = e;
+    forVectors<kArgmaxThreads>(row, begin, end, [&](const T (&v)[16 / sizeof(T)], uint32_t i0, uint32_t cnt) {
+        vecBest(v, i0, cnt, best);
     });
     best = cub::BlockReduce<E, kArgmaxThreads>(tmp).Reduce(best, EntryMax<K>());
     Team::wait();

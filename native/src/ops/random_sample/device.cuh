@@ -168,6 +168,42 @@ __device__ inline void vecMaxMin(const T (&v)[V], T &mx, T &mn) {
     }
 }
 
+// Folds v[0..cnt) = row[i0 ..] into this thread's best (key, lowest index)
+// and returns the largest key among them. A full vector costs one packed max
+// and one key; the element is looked up only when it beats `best` (rare), and
+// a thread's vectors come in increasing index order, so the first equal wins.
+template <class T, int V, class K>
+__device__ inline K vecBest(const T (&v)[V], uint32_t i0, uint32_t cnt, Entry<K> &best) {
+    if (cnt == (uint32_t)V) {
+        T mx = v[0];
+        if constexpr (sizeof(T) == 2) {
+            T mn;
+            vecMaxMin(v, mx, mn);
+        } else {
+#pragma unroll
+            for (int k = 1; k < V; ++k) mx = fmax(mx, v[k]);
+        }
+        const K kmax = keyOf(mx);
+        if (kmax > best.key || best.idx == 0xffffffffu) {
+#pragma unroll
+            for (int s = V - 1; s >= 0; --s) {
+                if (keyOf(v[s]) == kmax) best = Entry<K>{kmax, i0 + s};
+            }
+        }
+        return kmax;
+    }
+    K kmax = 0;
+#pragma unroll
+    for (int s = 0; s < V; ++s) {
+        if ((uint32_t)s < cnt) {
+            const Entry<K> e{keyOf(v[s]), i0 + s};
+            if (before(e, best)) best = e;
+            kmax = e.key > kmax ? e.key : kmax;
+        }
+    }
+    return kmax;
+}
+
 // Whether some of v[0..cnt) may lie in the range (a superset test).
 template <class T, int V>
 __device__ inline bool vecMaybe(const ValueRange<T> &r, const T (&v)[V], uint32_t cnt) {

@@ -96,17 +96,19 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         return s_bcast;
     };
 
-    // ---- Sweep 1: the argmax (+ descent 1's level 0) over the chunk.
+    // ---- Sweep 1: the argmax over the chunk, one packed max per vector; for
+    // a top K (K <= kCap) also the level-0 histogram of the vectors' maxima:
+    // if K vectors have their max at or above a bucket, so do >= K elements.
     Level lv0;
     levelAt(0, KB, IB, &lv0);
-    if (mode.descent1) clear(sh.hist[0], false);
+    bool fast = mode.descent1 && mode.K <= (uint32_t)kCap;
+    if (fast) clear(sh.hist[0], false);
     if (tid == 0) s_count = 0;
     __syncthreads();
     E best = noEntry<K>();
-    forRange<kThreads>(row, begin, end, [&](T v, uint32_t i, bool valid) {
-        const K key = keyOf(v);
-        if (valid && before(E{key, i}, best)) best = E{key, i};
-        if (mode.descent1) histAdd<false>(sh.hist[0].cnt, nullptr, valid, digitOf(lv0, key, n - 1 - i), 0.0);
+    forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+        const K kmax = vecBest(v, i0, cnt, best);
+        if (fast) histAdd<false>(sh.hist[0].cnt, nullptr, cnt > 0, digitOf(lv0, kmax, 0u), 0.0);
     });
     best = ReduceE(tmp.re).Reduce(best, EntryMax<K>());
     if (tid == 0) s_best = best;
@@ -140,40 +142,74 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     int phase = 0; // the histogram of the level just merged
 
     // This thread's bins of the merged histogram of `phase`.
+    // (A thread's BPT == 4 bins are contiguous: one 16-byte load per member,
+    // every member's issued before any is summed, in member order.)
+    static_assert(BPT == 4, "merges load 4 bins at once");
+    const int bin0 = binOf<kThreads>(BPT - 1);
     auto mergedCounts = [&](uint32_t (&c)[BPT]) {
+        uint4 h[kCluster];
+#pragma unroll
+        for (unsigned m = 0; m < kCluster; ++m) {
+            h[m] = m < team ? *reinterpret_cast<const uint4 *>(Team::at(sh.hist[phase].cnt + bin0, m))
+                            : make_uint4(0, 0, 0, 0);
+        }
 #pragma unroll
         for (int k = 0; k < BPT; ++k) c[k] = 0;
 #pragma unroll
-        for (unsigned m = 0; m < kCluster; ++m) { // unrolled: every member's loads in flight at once
-            if (m < team) {
-                const uint32_t *h = Team::at(sh.hist[phase].cnt, m);
-#pragma unroll
-                for (int k = 0; k < BPT; ++k) c[k] += h[binOf<kThreads>(k)];
-            }
+        for (unsigned m = 0; m < kCluster; ++m) {
+            c[3] += h[m].x;
+            c[2] += h[m].y;
+            c[1] += h[m].z;
+            c[0] += h[m].w;
         }
     };
     auto mergedWeights = [&](double (&w)[BPT]) {
+        double2 lo[kCluster], hi[kCluster];
+#pragma unroll
+        for (unsigned m = 0; m < kCluster; ++m) {
+            const double2 *h = reinterpret_cast<const double2 *>(Team::at(sh.hist[phase].w + bin0, m));
+            lo[m] = m < team ? h[0] : make_double2(0.0, 0.0);
+            hi[m] = m < team ? h[1] : make_double2(0.0, 0.0);
+        }
 #pragma unroll
         for (int k = 0; k < BPT; ++k) w[k] = 0.0;
 #pragma unroll
         for (unsigned m = 0; m < kCluster; ++m) {
-            if (m < team) {
-                const double *h = Team::at(sh.hist[phase].w, m);
-#pragma unroll
-                for (int k = 0; k < BPT; ++k) w[k] += h[binOf<kThreads>(k)];
-            }
+            w[3] += lo[m].x;
+            w[2] += lo[m].y;
+            w[1] += hi[m].x;
+            w[0] += hi[m].y;
         }
     };
 
+    Prefix<K> p1, p2;
+    double base = 0.0, t = 0.0, total = 0.0;
+    bool t_known = false, total_known = false;
+    // Fast top K: the bucket where the vectors' maxima reach K bounds the K-th
+    // element from below; everything at or above it is collected (a superset
+    // of the top K), unless more than kCap turn out to be (then exactSelect).
+    if (fast) {
+        uint32_t c[BPT];
+        mergedCounts(c);
+        if (tid == 0) pick.bin = 0xffffffffu;
+        selectByCount<kThreads>(c, mode.K, tmp.su, pick);
+        if (pick.bin == 0xffffffffu) {
+            fast = false; // fewer than K vectors
+        } else {
+            p1 = extend(p1, lv0, pick.bin);
+        }
+    }
+
+    // The exact selection: descents 1 and 2 over radix levels, a sweep each.
+    auto exactSelect = [&]() {
     // ---- Descent 1: the set S of everything at or above prefix p1.
-    Prefix<K> p1;
     uint32_t s_size = n;
     if (mode.descent1) {
         uint32_t above = 0;
         for (int l = 0;; ++l) {
             Level lv;
             levelAt(l, KB, IB, &lv);
-            if (l > 0) {
+            {
                 phase ^= 1;
                 Hist &h = sh.hist[phase];
                 clear(h, false);
@@ -211,9 +247,6 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
 
     RS_MARK(3);
     // ---- Descent 2 (|S| > kCap): the bucket of the weight crossing inside S.
-    Prefix<K> p2;
-    double base = 0.0, t = 0.0, total = 0.0;
-    bool t_known = false, total_known = false;
     if (s_size > (uint32_t)kCap) {
         for (int l = 0;; ++l) {
             Level lv;
@@ -269,15 +302,19 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         }
     }
 
+    };
+    if (!fast) exactSelect();
+
     RS_MARK(4);
     // ---- Collect: every member pushes its candidates (and its share of the
     // total weight when still needed) into member 0.
-    const bool collect_total = mode.need_total && !total_known;
-    double my_total = 0.0;
-    const ValueRange<T> range = candidateRange<T>(p1, p2);
     uint32_t *count0 = Team::at(&s_count, 0);
     K *key0 = Team::at(sh.key, 0);
     uint32_t *idx0 = Team::at(sh.idx, 0);
+    auto collect = [&]() {
+    const bool collect_total = mode.need_total && !total_known;
+    double my_total = 0.0;
+    const ValueRange<T> range = candidateRange<T>(p1, p2);
     forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
         if (collect_total) {
 #pragma unroll
@@ -314,6 +351,16 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     }
     RS_MARK(5);
     Team::sync();
+    };
+    collect();
+    if (fast && *count0 > (uint32_t)kCap) { // too many at or above the bound: the exact way
+        Team::sync(); // everyone has read the count
+        if (q == 0 && tid == 0) s_count = 0;
+        p1 = Prefix<K>{};
+        exactSelect();
+        collect();
+    }
+    const bool collect_total = mode.need_total && !total_known;
     RS_MARK(6);
     if (q != 0) return;
     if (collect_total) {
