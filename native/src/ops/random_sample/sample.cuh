@@ -25,8 +25,9 @@ constexpr int kBinsPerThread = kBins / kThreads;
 constexpr int kItems = kCap / kThreads;
 
 // One radix level's histogram; two alternate, so that a member may clear the
-// next level's while another still reads this one.
-struct Hist {
+// next level's while another still reads this one. (16-byte aligned: merges
+// read 4 bins at once.)
+struct alignas(16) Hist {
     uint32_t cnt[kBins];
     double w[kBins];
     double total; // this member's share of the row's total weight
@@ -61,7 +62,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         typename ScanU::TempStorage su;
         typename ScanD::TempStorage sd;
     } tmp;
-    __shared__ E s_best, s_all;
+    __shared__ E s_bests[kCluster], s_all; // every member's argmax, pushed by each
     __shared__ Pick pick;
     __shared__ uint32_t s_count;  // candidates received (member 0)
     __shared__ double s_totals[kCluster]; // members' shares of the total weight (member 0)
@@ -71,6 +72,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     long long trace[9] = {};
 #endif
     RS_MARK(0);
+    Team::arrive(); // members start together; the first push below waits for that
     const unsigned q = Team::rank();
     const int tid = threadIdx.x;
     const uint32_t n = a.n;
@@ -111,14 +113,16 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         if (fast) histAdd<false>(sh.hist[0].cnt, nullptr, cnt > 0, digitOf(lv0, kmax, 0u), 0.0);
     });
     best = ReduceE(tmp.re).Reduce(best, EntryMax<K>());
-    if (tid == 0) s_best = best;
+    Team::wait();
+    if (tid == 0) s_all = best;
+    __syncthreads();
+    if (tid < team) *Team::at(&s_bests[q], tid) = s_all; // pushed into member tid
     RS_MARK(1);
     Team::sync();
     if (tid < 32) {
         E e = noEntry<K>();
         for (unsigned k = tid; k < team; k += 32) {
-            const E o = *Team::at(&s_best, k);
-            if (before(o, e)) e = o;
+            if (before(s_bests[k], e)) e = s_bests[k];
         }
 #pragma unroll
         for (int o = 16; o > 0; o >>= 1) {
@@ -132,7 +136,6 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     const Cm vmax = widen(row[best.idx]);
     if (mode.argmax || !(vmax > -(Cm)INFINITY) || !(vmax < (Cm)INFINITY)) {
         if (q == 0 && tid == 0) storeIndex(a.result, out_off, a.result_size, best.idx);
-        Team::sync(); // members may still read this one's s_best
         return;
     }
     RS_MARK(2);
