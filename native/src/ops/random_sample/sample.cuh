@@ -65,6 +65,8 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     __shared__ E s_bests[kCluster], s_all; // every member's argmax, pushed by each
     __shared__ Pick pick;
     __shared__ uint32_t s_count;  // candidates received (member 0)
+    __shared__ uint32_t s_mine;   // candidates this member found
+    __shared__ uint32_t s_counts[kCluster]; // every member's s_mine, pushed by each
     __shared__ double s_totals[kCluster]; // members' shares of the total weight (member 0)
     __shared__ double s_bcast;
 
@@ -315,6 +317,8 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     K *key0 = Team::at(sh.key, 0);
     uint32_t *idx0 = Team::at(sh.idx, 0);
     auto collect = [&]() {
+    if (tid == 0) s_mine = 0;
+    __syncthreads();
     const bool collect_total = mode.need_total && !total_known;
     double my_total = 0.0;
     const ValueRange<T> range = candidateRange<T>(p1, p2);
@@ -337,7 +341,10 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
             const int lane = tid & 31;
             const int leader = __ffs(m) - 1;
             uint32_t start = 0;
-            if (lane == leader) start = atomicAdd(count0, (uint32_t)__popc(m));
+            if (lane == leader) {
+                start = atomicAdd(count0, (uint32_t)__popc(m));
+                atomicAdd(&s_mine, (uint32_t)__popc(m));
+            }
             start = __shfl_sync(0xffffffffu, start, leader);
             if (take) {
                 const uint32_t pos = start + __popc(m & ((1u << lane) - 1u));
@@ -352,12 +359,19 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         const double part = blockSum(my_total);
         if (tid == 0) *Team::at(&s_totals[q], 0) = part;
     }
+    __syncthreads();
+    // Every member learns the count from pushes: no member reads another
+    // after this barrier, so members may leave once past it.
+    if (tid < (int)team) *Team::at(&s_counts[q], tid) = s_mine;
     RS_MARK(5);
     Team::sync();
     };
     collect();
-    if (fast && *count0 > (uint32_t)kCap) { // too many at or above the bound: the exact way
-        Team::sync(); // everyone has read the count
+    uint32_t found_all = 0;
+    for (unsigned k = 0; k < team; ++k) found_all += s_counts[k];
+    if (fast && found_all > (uint32_t)kCap) { // too many at or above the bound: the exact way
+        // (member 0 resets its counter before its first barrier in exactSelect;
+        // the others push again only after that barrier)
         if (q == 0 && tid == 0) s_count = 0;
         p1 = Prefix<K>{};
         exactSelect();
