@@ -3,21 +3,31 @@
 // one Calculate launches. No sort of the vocabulary, no workspace, no host
 // synchronisation, parameters by value (graph-capturable, deterministic).
 //
-// A row is read by a team: one thread-block cluster of kCluster blocks on
-// sm_90 (each block a contiguous chunk; histograms and partial results meet
-// in distributed shared memory at cluster barriers), or a single block (sm_80,
-// and rows of n <= kTeamMinN, which one block reads fastest). Stages:
+// A row is read by a team of 1, 2, 4 or kCluster blocks (the grid's x; y is
+// the row). More than one block is a thread-block cluster (sm_90): each block
+// reads a contiguous chunk, and partial results meet in distributed shared
+// memory at cluster barriers (pushed into the reader, or pulled between two
+// barriers, never after a member's last one). Team size per launch
+// (nvidia.cu): kCluster on sm_90 for n > kTeamMinN, halved while the launch
+// still gives every SM a block (batches read whole rows per block); 1 on
+// sm_80 and for short rows. Stages:
 //   argmax.cuh  argmaxKernel: every row of the launch takes its argmax. Each
-//               block reduces (order key, lowest index) over its chunk and
-//               pushes it to block 0, which writes the result.
+//               block reduces (order key, lowest index) over its chunk, one
+//               packed max per 16-byte vector, and pushes it to block 0,
+//               which writes the result.
 //   sample.cuh  sampleKernel: one team per row, all in shared memory:
-//     1. sweep 1: the argmax and the level-0 count histogram (top-K rows);
-//        argmax rows and rows with a +inf maximum or no finite logit end here;
-//     2. descent 1 (K < n, n > kCap): radix select of the K-th element over
-//        (key, reversed index) digits until the set S at or above the bucket
-//        holds <= kSortSmall / <= kCap / exactly K elements (select.cuh);
-//     3. descent 2 (|S| > kCap: large K, or top-p only): radix select on the
-//        cumulative weight inside S down to a bucket of <= kCap elements;
+//     1. sweep 1: the argmax (as above) and, for K <= kCap, the level-0
+//        histogram of the vectors' maxima; argmax rows and rows with a +inf
+//        maximum or no finite logit end here;
+//     2. small K (K <= kCap): the bucket where the vectors' maxima reach K
+//        bounds the K-th element from below; everything at or above it is
+//        the candidate set (if more than kCap, ties: the exact way, 3.);
+//     3. exact selection: descent 1 (K < n, n > kCap), a radix select of the
+//        K-th element over (key, reversed index) digits until the set S at
+//        or above the bucket holds <= kSortSmall / <= kCap / exactly K
+//        elements; descent 2 (|S| > kCap: large K, or top-p only), a radix
+//        select on the cumulative weight inside S down to <= kCap elements
+//        (select.cuh; one sweep and one team merge per level);
 //     4. collect: every block pushes its candidates into block 0 (and its
 //        share of the total weight); block 0 sorts them (rank sort or
 //        bitonic), scans their F64 weights and writes the first c_i >= t.
@@ -26,14 +36,14 @@
 //   launch.cuh  the launchers (cluster attribute, shared-memory size).
 //
 // Paths and kernel launches per Calculate (decided by host checks of the
-// parameters; the team size at Create):
-//   | path                                   | single row | batch of B rows      |
-//   | argmax (every row: r == 0, topp <= 0,  | 1 argmax   | 1 argmax             |
-//   |   topk == 1 or T <= 0)                 |            |                      |
-//   | small K (K <= kCap), top-p only, K > kCap, mixed argmax rows                 |
-//   |                                        | 1 sample   | 1 sample per kMaxRows|
-// (kMaxRows = 1024 rows travel by value in one launch; argmax launches carry
-// no per-row parameters and take up to 65535 rows.)
+// parameters in Calculate; team sizes by the row count):
+//   | path                                      | single row | batch of B rows        |
+//   | argmax (every row: r == 0, topp <= 0,     | 1 argmax   | 1 argmax (B <= 65535)  |
+//   |   topk == 1 or T <= 0)                    |            |                        |
+//   | small K (K <= kCap), top-p only, K > kCap,| 1 sample   | ceil(B / kMaxRows)     |
+//   |   rows mixing argmax and sampling         |            |   sample (1 to 1024)   |
+// (kMaxRows rows travel by value in one launch; argmax launches carry no
+// per-row parameters.)
 //
 // Weights: w = exp2((v - vmax) * (log2(e) / T)) in F32 (F64 logits: exp in
 // F64), accumulated in F64 in a fixed order (the same in every block of a
