@@ -284,6 +284,44 @@ def test_gpu_batch_matches_cpu(rng):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("n", [4096, 4097, 151936, 262144])
+def test_gpu_team_paths(n, rng):
+    """Rows read by one block (n <= 4096) and by a team of blocks (longer rows, a
+    cluster on sm_90): small K, K beyond the candidate cap, top-p only, argmax,
+    F16 and F32, and the same call twice gives the same index."""
+    for dtype in (np.float16, np.float32):
+        logits = (rng.standard_normal(n) * 3).astype(dtype)
+        for params in [(0.5, 0.9, 50, 0.8), (0.9, 0.95, 3000, 1.0), (0.3, 0.9, 0, 0.8), (0.7, 1.0, n - 1, 2.0),
+                       (0.0, 0.9, 50, 0.8), (0.999999, 0.5, 0, 0.3)]:
+            got = sample(logits, params, "nvidia")
+            assert_sample(got, logits, params, "nvidia")
+            assert sample(logits, params, "nvidia") == got
+
+
+@pytest.mark.gpu
+def test_gpu_team_batches(rng):
+    """Batches of long rows: few rows (one small parameter block), more rows, rows
+    mixing argmax and sampling, and all-argmax batches (the argmax launch)."""
+    for batch in (3, 40):
+        n = 20000
+        logits = (rng.standard_normal((batch, n)) * 2).astype(ip.bfloat16)
+        rv = rng.uniform(0, 1, batch).astype(np.float32)
+        rv[::4] = 0  # argmax rows among sampled ones
+        tp = rng.uniform(0.1, 1.1, batch).astype(np.float32)
+        tk = rng.choice([0, 1, 20, 3000, n], batch).astype(np.int32)
+        tt = rng.uniform(0.2, 2, batch).astype(np.float32)
+        out, _ = poisoned((batch,), np.int64, "nvidia")
+        ip.random_sample_batch(to_device(logits, "nvidia"), rv, tp, tk, tt, out=out)
+        gpu = to_host(out)
+        for b in range(batch):
+            assert_sample(int(gpu[b]), logits[b], (rv[b], tp[b], int(tk[b]), tt[b]), "nvidia")
+        out, _ = poisoned((batch,), np.int32, "nvidia")
+        ip.random_sample_batch(to_device(logits, "nvidia"), np.zeros(batch, np.float32), tp, tk, tt, out=out)
+        want = [reference(logits[b], 0.0, 1.0, 0, 1.0) for b in range(batch)]
+        assert [int(g) for g in to_host(out)] == want
+
+
+@pytest.mark.gpu
 def test_gpu_torch_inputs_and_stream():
     torch = pytest.importorskip("torch")
     x = torch.randn(151936, device="cuda", dtype=torch.bfloat16)
@@ -297,22 +335,26 @@ def test_gpu_torch_inputs_and_stream():
 @pytest.mark.gpu
 def test_gpu_graph_capture():
     torch = pytest.importorskip("torch")
-    x = torch.randn(4, 32000, device="cuda", dtype=torch.float16)
-    out = torch.full((4,), -1, device="cuda", dtype=torch.int64)
-    rv, tp, tk, tt = [0.2, 0.4, 0.6, 0.8], [0.9] * 4, [50, 0, 1, 20], [0.8] * 4
-    s = torch.cuda.Stream()
-    with torch.cuda.stream(s):  # warm the descriptor and workspace caches (kept per stream) outside capture
-        ip.random_sample_batch(x, rv, tp, tk, tt, out=out, stream=s)
-    torch.cuda.synchronize()
-    expect = out.clone()
-    out.fill_(-1)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.stream(s):
-        with torch.cuda.graph(g, stream=s):
-            ip.random_sample_batch(x, rv, tp, tk, tt, out=out, stream=s)
-    g.replay()
-    torch.cuda.synchronize()
-    assert out.tolist() == expect.tolist()
+    for rows, n in ((4, 32000), (4, 3000), (1, 151936)):
+        x = torch.randn(rows, n, device="cuda", dtype=torch.float16)
+        out = torch.full((rows,), -1, device="cuda", dtype=torch.int64)
+        rv, tp, tk, tt = [0.2, 0.4, 0.6, 0.8][:rows], [0.9] * rows, [50, 0, 1, 20][:rows], [0.8] * rows
+        for params in ((rv, tp, tk, tt), ([0.0] * rows, tp, tk, tt)):  # sampling, then the argmax launch
+            s = torch.cuda.Stream()
+            with torch.cuda.stream(s):  # warm the descriptor and workspace caches (kept per stream) outside capture
+                ip.random_sample_batch(x, *params, out=out, stream=s)
+            torch.cuda.synchronize()
+            expect = out.clone()
+            out.fill_(-1)
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.stream(s):
+                with torch.cuda.graph(g, stream=s):
+                    ip.random_sample_batch(x, *params, out=out, stream=s)
+            for _ in range(3):  # replays start from the same state (no counters left behind)
+                g.replay()
+                torch.cuda.synchronize()
+                assert out.tolist() == expect.tolist()
+                out.fill_(-1)
 
 
 # ---- statistics ----

@@ -3,15 +3,20 @@ softmax, cumsum, searchsorted) and torch.argmax, on the same inputs, same run.
 
     python3 -m infiniop_py.bench.bench_random_sample [--device nvidia|cpu] [--eager] [--profile] [--json PATH]
 
-Times are medians of CUDA-event timings of a CUDA graph holding `PER_GRAPH`
-calls over rotating input buffers (more bytes than L2 holds), divided by
-`PER_GRAPH`: the kernels' time without Python. `--eager` adds rows timing one
-functional call from Python (harness.run_case). Correctness is checked
+Two times per case, same run, same inputs: "ABI eager", a loop of
+`PER_GRAPH` eager calls of the C ABI (infiniopRandomSample[Batch] through
+cffi, no Python layer of ours) between two CUDA events, what a serving loop
+pays per token; and "graph", `PER_GRAPH` calls captured in a CUDA graph
+(device time without launch gaps). Both over rotating input buffers (more
+bytes than L2 holds), medians, divided by `PER_GRAPH`. PyTorch (sort
+pipeline, or torch.argmax) is timed as a graph too. `--eager` adds rows
+timing one functional call from Python (harness.run_case). Correctness is checked
 against a float64 NumPy reference before timing. On the CPU the baseline is
 the same sort-based pipeline in NumPy.
 """
 from __future__ import annotations
 
+import statistics
 import sys
 
 import numpy as np
@@ -50,15 +55,19 @@ def torch_pipeline(x, r, topp, topk, temp):
     return idx.gather(-1, pos)
 
 
+SAMPLE = (0.5, 0.9, 50, 0.8)
+TOPP_ONLY = (0.5, 0.9, 0, 0.8)
 GPU_SPECS = [
     # name, batch, vocab, torch dtype name, (random_val, topp, topk, T) or None for argmax
     *[(f"{kind} v={voc} {dt}" + (" k=50 p=0.9 T=0.8" if kind == "sample" else ""), 1, voc, dt,
-       (0.5, 0.9, 50, 0.8) if kind == "sample" else None)
-      for voc in (32000, 151936) for dt in ("float16", "bfloat16") for kind in ("sample", "argmax")],
-    ("sample 64x151936 float16 k=50 p=0.9 T=0.8", 64, 151936, "float16", (0.5, 0.9, 50, 0.8)),
-    ("argmax 64x151936 float16", 64, 151936, "float16", None),
-    ("sample v=151936 float16 top-p only p=0.9 T=0.8", 1, 151936, "float16", (0.5, 0.9, 0, 0.8)),
-    ("sample 64x151936 float16 top-p only p=0.9 T=0.8", 64, 151936, "float16", (0.5, 0.9, 0, 0.8)),
+       SAMPLE if kind == "sample" else None)
+      for voc, dts in ((32000, ("float16",)), (151936, ("float16", "bfloat16")), (262144, ("float16",)))
+      for dt in dts for kind in ("sample", "argmax")],
+    *[(f"{kind} {b}x151936 float16" + (" k=50 p=0.9 T=0.8" if kind == "sample" else ""), b, 151936, "float16",
+       SAMPLE if kind == "sample" else None)
+      for b in (8, 64, 256) for kind in ("sample", "argmax")],
+    ("sample v=151936 float16 top-p only p=0.9 T=0.8", 1, 151936, "float16", TOPP_ONLY),
+    ("sample 64x151936 float16 top-p only p=0.9 T=0.8", 64, 151936, "float16", TOPP_ONLY),
 ]
 CPU_SPECS = [
     ("sample v=32000 float32 k=50 p=0.9 T=0.8", 32000, (0.5, 0.9, 50, 0.8)),
@@ -89,6 +98,34 @@ class _Prepared:
             ip.random_sample(self.xs[k], self.r, self.topp, self.topk, self.temp, out=self.out, stream=stream)
         else:
             ip.random_sample_batch(self.xs[k], self.rv, self.tp, self.tk, self.tt, out=self.out, stream=stream)
+
+    def abi_calls(self):
+        """Per buffer, a zero-argument call of the C ABI itself (cffi, the descriptor made
+        once here), on torch's current stream: the eager cost a serving loop pays."""
+        from infiniop_py._ffi import ffi, lib
+
+        torch = harness.torch()
+        handle = ip.Handle("nvidia", torch.cuda.current_device())
+        if self.batch == 1:
+            desc = ip.RandomSample(handle, self.out, self.xs[0])
+        else:
+            desc = ip.RandomSampleBatch(handle, self.out, self.xs[0])
+        self._keep = (handle, desc)
+        ws = torch.empty(max(desc.workspace_size, 1), dtype=torch.uint8, device="cuda")
+        self._keep += (ws,)
+        wsp, wss = ffi.cast("void *", ws.data_ptr()), desc.workspace_size
+        out = ffi.cast("void *", self.out.data_ptr())
+        stream = ffi.cast("void *", torch.cuda.current_stream().cuda_stream)
+        if self.batch == 1:
+            r, tp, tk, tt = float(self.r), float(self.topp), int(self.topk), float(self.temp)
+            return [lambda x=ffi.cast("void *", x.data_ptr()): lib.infiniopRandomSample(
+                desc.ptr, wsp, wss, out, x, r, tp, tk, tt, stream) for x in self.xs]
+        arrays = (ffi.new("float[]", self.rv), ffi.new("float[]", self.tp), ffi.new("int[]", self.tk),
+                  ffi.new("float[]", self.tt))
+        self._keep += arrays
+        rv, tp, tk, tt = arrays
+        return [lambda x=ffi.cast("void *", x.data_ptr()): lib.infiniopRandomSampleBatch(
+            desc.ptr, wsp, wss, out, x, rv, tp, tk, tt, self.batch, stream) for x in self.xs]
 
     def theirs(self, k, stream):
         if self.params is None:
@@ -154,6 +191,25 @@ def cases(device: str = "nvidia"):
     return out
 
 
+def abi_eager_us(p: _Prepared, reps: int = 50) -> float:
+    """Median µs per call of PER_GRAPH back-to-back eager ABI calls between two CUDA events."""
+    torch = harness.torch()
+    calls = p.abi_calls()
+    for k in range(10):
+        assert calls[k % len(calls)]() == 0, "the C call failed"
+    torch.cuda.synchronize()
+    times = []
+    for rep in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for j in range(PER_GRAPH):
+            calls[(rep * PER_GRAPH + j) % len(calls)]()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3 / PER_GRAPH)
+    return statistics.median(times)
+
+
 def graph_row(case) -> "harness.Row":
     """Ours and PyTorch as CUDA-graph replays (PER_GRAPH calls per graph over
     rotating buffers): the kernels' own time, without Python. Checked first."""
@@ -167,7 +223,8 @@ def graph_row(case) -> "harness.Row":
     torch_ok = all(int(g) == w for g, w in zip(theirs_got, want))
     ours_us = harness.time_cuda_graph([lambda s, k=k: p.ours(k, s) for k in range(p.nbuf)], per_graph=PER_GRAPH)
     torch_us = harness.time_cuda_graph([lambda s, k=k: p.theirs(k, s) for k in range(p.nbuf)], per_graph=PER_GRAPH)
-    note = "" if torch_ok else "PyTorch pipeline differs from the reference"
+    p.abi_us = abi_eager_us(p)
+    note = f"ABI eager {p.abi_us:.1f} µs" + ("" if torch_ok else "; PyTorch pipeline differs from the reference")
     return harness.Row("random_sample", p.name, ours_us, torch_us, p.nbytes, harness.copy_roofline_gbps(),
                        verdict is True, note if verdict is True else str(verdict))
 
@@ -187,6 +244,20 @@ def profile(device_cases) -> None:
         for ev in prof.key_averages():
             if ev.device_time_total > 0:
                 print(f"   {ev.key[:90]:90s} n={ev.count:3d} avg={ev.device_time_total / max(ev.count, 1):8.2f} us")
+
+
+def latency_table(rows) -> str:
+    """The issue's view: ABI eager next to graph device time and PyTorch (graph), µs per call."""
+    lines = ["", f"device: {harness.device_name()}", "",
+             "| case | ours, ABI eager | ours, graph | PyTorch, graph | PyTorch / ours (eager) | ok |",
+             "|---|---:|---:|---:|---:|---|"]
+    for r in rows:
+        if "ABI eager" not in r.note:
+            continue
+        eager = float(r.note.split("ABI eager ")[1].split(" ")[0])
+        lines.append(f"| {r.case} | {eager:.1f} | {r.ours_us:.1f} | {r.torch_us:.1f} | {r.torch_us / eager:.2f}x | "
+                     f"{'yes' if r.ok else 'NO'} |")
+    return "\n".join(lines)
 
 
 def main(argv=None):
@@ -211,6 +282,8 @@ def main(argv=None):
         if args.device == "nvidia":
             eager.case += " (eager, from Python)"
         rows.append(eager)
+    if args.device == "nvidia":
+        print(latency_table(rows))
     title = "RandomSample" + (" (CUDA-graph replays, median µs per call)" if args.device == "nvidia" else "")
     return harness.report(rows, title, args)
 

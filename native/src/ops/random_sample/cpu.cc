@@ -2,6 +2,7 @@
 // partial selection (nth_element + sort of a growing prefix of the order,
 // never the whole vocabulary unless the nucleus needs it), F64 accumulation.
 #include "../../common/cpu/parallel.h"
+#include "../../common/order_key.h"
 #include "info.h"
 #include <algorithm>
 #include <cmath>
@@ -16,18 +17,12 @@ namespace {
 
 using infini::cpu::widen;
 
-// An order-preserving key of a logit: larger value -> larger key; -0 == +0;
-// every NaN below -inf (key 0).
+// An order-preserving key of a logit (common/order_key.h): larger value ->
+// larger key; -0 == +0; every NaN below -inf (key 0).
 inline uint64_t keyOf(double v) {
-    if (std::isnan(v)) {
-        return 0;
-    }
-    if (v == 0.0) {
-        v = 0.0;
-    }
     uint64_t u;
     std::memcpy(&u, &v, 8);
-    return (u >> 63) ? ~u : (u | (uint64_t(1) << 63));
+    return orderKey<uint64_t, 64>(u, kF64InfBits);
 }
 
 // One element of the order: key descending, then index ascending.
@@ -86,12 +81,7 @@ size_t argmax(const T *row, size_t n, double *vmax) {
 // +0), branch-free, so that no element is converted to float.
 template <class H>
 inline uint32_t key16(H h) {
-    constexpr uint32_t kInf = std::is_same_v<H, fp16_t> ? 0x7c00u : 0x7f80u;
-    const uint32_t u = h.bits;
-    // Arithmetic only (no branches to mispredict): flip all bits of negatives,
-    // the sign bit of positives; -0 (0x7fff after the flip) + 1 = +0's key; NaN -> 0.
-    const uint32_t k = (u ^ (((u >> 15) * 0x7fffu) | 0x8000u)) + (uint32_t)(u == 0x8000u);
-    return k * (uint32_t)((u & 0x7fffu) <= kInf);
+    return orderKey<uint32_t, 16>(h.bits, std::is_same_v<H, fp16_t> ? kF16InfBits : kBF16InfBits);
 }
 template <class H>
 size_t argmax16(const H *row, size_t n, double *vmax) {

@@ -1,8 +1,6 @@
-// RandomSample kernel instantiation for BF16 logits (one file per dtype so that they build in parallel).
-#include "nvidia.cuh"
+// RandomSample kernels for BF16 logits (one file per dtype so that they build in parallel).
+#include "launch.cuh"
 
 namespace infini::random_sample::nvidia {
-infiniStatus_t launchBF16(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
-    return launch<__nv_bfloat16>(args, pre, stream);
-}
+Launchers launchersBF16() { return launchersOf<__nv_bfloat16>(); }
 } // namespace infini::random_sample::nvidia

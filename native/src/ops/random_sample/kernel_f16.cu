@@ -1,8 +1,6 @@
-// RandomSample kernel instantiation for F16 logits (one file per dtype so that they build in parallel).
-#include "nvidia.cuh"
+// RandomSample kernels for F16 logits (one file per dtype so that they build in parallel).
+#include "launch.cuh"
 
 namespace infini::random_sample::nvidia {
-infiniStatus_t launchF16(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
-    return launch<__half>(args, pre, stream);
-}
+Launchers launchersF16() { return launchersOf<__half>(); }
 } // namespace infini::random_sample::nvidia

@@ -1,8 +1,6 @@
-// RandomSample kernel instantiation for F32 logits (one file per dtype so that they build in parallel).
-#include "nvidia.cuh"
+// RandomSample kernels for F32 logits (one file per dtype so that they build in parallel).
+#include "launch.cuh"
 
 namespace infini::random_sample::nvidia {
-infiniStatus_t launchF32(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
-    return launch<float>(args, pre, stream);
-}
+Launchers launchersF32() { return launchersOf<float>(); }
 } // namespace infini::random_sample::nvidia

@@ -1,8 +1,6 @@
-// RandomSample kernel instantiation for F64 logits (one file per dtype so that they build in parallel).
-#include "nvidia.cuh"
+// RandomSample kernels for F64 logits (one file per dtype so that they build in parallel).
+#include "launch.cuh"
 
 namespace infini::random_sample::nvidia {
-infiniStatus_t launchF64(const LaunchArgs &args, const PreArgs &pre, cudaStream_t stream) {
-    return launch<double>(args, pre, stream);
-}
+Launchers launchersF64() { return launchersOf<double>(); }
 } // namespace infini::random_sample::nvidia

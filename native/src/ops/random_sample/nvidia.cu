@@ -1,4 +1,5 @@
-// RandomSample, NVIDIA backend: the descriptor and its Calculate.
+// RandomSample, NVIDIA backend: the descriptor and its Calculate (the paths
+// and launch counts are listed in nvidia.cuh).
 #include "nvidia.cuh"
 #include <algorithm>
 
@@ -6,61 +7,64 @@ namespace infini::random_sample::nvidia {
 namespace {
 
 struct NvidiaDesc final : Desc {
-    uint32_t splits = 0; // prepass blocks per row (0: the row's block reads the row alone)
-    uint32_t chunk = 0;  // elements per prepass block
+    Launchers launchers;
+    int max_team; // blocks per row at most: kCluster (sm_90, rows longer than kTeamMinN) or 1
+    int sms;      // multiprocessors
 
-    NvidiaDesc(const InfiniopHandle &h, const Info &i) : Desc(h, i) {
-        // Rows longer than one chunk are first swept by several blocks each
-        // (argmax, level-0 histogram, total weight), so that one row's latency
-        // is not one multiprocessor's bandwidth.
-        if (info.n > kChunk) {
-            const size_t c = std::max<size_t>(kChunk, ((info.n + kThreads - 1) / kThreads + 7) / 8 * 8);
-            chunk = (uint32_t)c;
-            splits = (uint32_t)((info.n + c - 1) / c);
-        }
-        const size_t rows = std::min<size_t>(info.batch, kMaxRows);
-        workspace_size = prepassBytes(rows, splits);
+    NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, int s)
+        : Desc(h, i), launchers(l), max_team(t), sms(s) {
+        workspace_size = 0;
     }
 
-    infiniStatus_t calculate(void *workspace, void *result, const void *probs, const ParamArrays &params,
-                             void *stream) const override {
+    // Blocks per row for `rows` rows: halved while the launch would still
+    // give every multiprocessor a block, so that batches read whole rows per
+    // block (no team overhead) and short launches still spread over the GPU.
+    int teamFor(size_t rows) const {
+        int team = max_team;
+        while (team > 1 && rows * (size_t)(team / 2) >= (size_t)sms) team /= 2;
+        return team;
+    }
+
+    infiniStatus_t calculate(void *, void *result, const void *probs, const ParamArrays &params,
+                             void *stream_ptr) const override {
         ScopedCudaDevice scoped(device_id);
         INFINI_TRY(scoped.status());
-        infiniStatus_t (*launcher)(const LaunchArgs &, const PreArgs &, cudaStream_t) = nullptr;
-        switch (info.probs_dtype) {
-        case INFINI_DTYPE_F16: launcher = launchF16; break;
-        case INFINI_DTYPE_BF16: launcher = launchBF16; break;
-        case INFINI_DTYPE_F32: launcher = launchF32; break;
-        case INFINI_DTYPE_F64: launcher = launchF64; break;
-        default: return INFINI_STATUS_BAD_TENSOR_DTYPE;
+        const cudaStream_t stream = static_cast<cudaStream_t>(stream_ptr);
+        const ptrdiff_t esize = (ptrdiff_t)dtypeSize(info.probs_dtype);
+        const ptrdiff_t rsize = (ptrdiff_t)dtypeSize(info.result_dtype);
+        RowsArgs rows{probs, result, info.row_stride, info.result_stride, (uint32_t)info.n, (int)rsize};
+        auto at = [&](size_t b0) {
+            RowsArgs a = rows;
+            a.probs = static_cast<const char *>(probs) + (ptrdiff_t)b0 * info.row_stride * esize;
+            a.result = static_cast<char *>(result) + (ptrdiff_t)b0 * info.result_stride * rsize;
+            return a;
+        };
+        bool all_argmax = true;
+        for (size_t b = 0; b < info.batch && all_argmax; ++b) all_argmax = isArgmax(params.at(b));
+        if (all_argmax) { // no per-row parameters: one launch for up to kMaxGridRows rows
+            for (size_t b0 = 0; b0 < info.batch; b0 += kMaxGridRows) {
+                const int n_rows = (int)std::min<size_t>(kMaxGridRows, info.batch - b0);
+                INFINI_TRY(launchers.argmax(at(b0), n_rows, teamFor(n_rows), stream));
+            }
+            return INFINI_STATUS_SUCCESS;
         }
-        const size_t esize = dtypeSize(info.probs_dtype);
-        const size_t rsize = dtypeSize(info.result_dtype);
-        LaunchArgs args{};
-        args.n = (uint32_t)info.n;
-        args.row_stride = info.row_stride;
-        args.result_stride = info.result_stride;
-        args.result_size = (int)rsize;
-        PreArgs pre = prepassLayout(workspace, std::min<size_t>(info.batch, kMaxRows), splits, chunk);
-        // Rows travel by value, kMaxRows per launch (one launch up to that).
-        for (size_t b0 = 0; b0 < info.batch; b0 += kMaxRows) {
-            const size_t rows = std::min<size_t>(kMaxRows, info.batch - b0);
-            args.probs = static_cast<const char *>(probs) + (ptrdiff_t)b0 * info.row_stride * (ptrdiff_t)esize;
-            args.result = static_cast<char *>(result) + (ptrdiff_t)b0 * info.result_stride * (ptrdiff_t)rsize;
-            args.rows = (int)rows;
-            pre.any_hist = false;
-            pre.any_hist2 = false;
-            pre.finish_argmax = splits > 0;
-            for (size_t k = 0; k < rows; ++k) {
+        auto fill = [&](auto &args, size_t b0, size_t n_rows) {
+            args.rows = at(b0);
+            for (size_t k = 0; k < n_rows; ++k) {
                 const Params p = params.at(b0 + k);
                 args.p[k] = RowParams{p.random_val, p.topp, p.topk, p.temperature};
-                // The same test as rowMode().descent1 in the kernels.
-                pre.finish_argmax &= isArgmax(p);
-                const bool sampled = !isArgmax(p) && info.n > (size_t)kCap;
-                pre.any_hist |= sampled && effectiveK(p.topk, info.n) < info.n;
-                pre.any_hist2 |= sampled && effectiveK(p.topk, info.n) == info.n;
             }
-            INFINI_TRY(launcher(args, pre, static_cast<cudaStream_t>(stream)));
+        };
+        if (info.batch <= (size_t)kFewRows) {
+            SampleArgs<kFewRows> args;
+            fill(args, 0, info.batch);
+            return launchers.sampleFew(args, (int)info.batch, teamFor(info.batch), stream);
+        }
+        SampleArgs<kMaxRows> args; // parameters travel by value: kMaxRows rows per launch
+        for (size_t b0 = 0; b0 < info.batch; b0 += kMaxRows) {
+            const size_t n_rows = std::min<size_t>(kMaxRows, info.batch - b0);
+            fill(args, b0, n_rows);
+            INFINI_TRY(launchers.sampleMany(args, (int)n_rows, teamFor(n_rows), stream));
         }
         return INFINI_STATUS_SUCCESS;
     }
@@ -69,7 +73,22 @@ struct NvidiaDesc final : Desc {
 } // namespace
 
 infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **desc) {
-    *desc = new NvidiaDesc(handle, info);
+    Launchers launchers{};
+    switch (info.probs_dtype) {
+    case INFINI_DTYPE_F16: launchers = launchersF16(); break;
+    case INFINI_DTYPE_BF16: launchers = launchersBF16(); break;
+    case INFINI_DTYPE_F32: launchers = launchersF32(); break;
+    case INFINI_DTYPE_F64: launchers = launchersF64(); break;
+    default: return INFINI_STATUS_BAD_TENSOR_DTYPE;
+    }
+    ScopedCudaDevice scoped(handle.device_id);
+    INFINI_TRY(scoped.status());
+    int major = 0, sms = 1;
+    CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, handle.device_id));
+    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, handle.device_id));
+    INFINI_TRY(launchers.prepare());
+    const int team = major >= 9 && info.n > kTeamMinN ? kCluster : 1;
+    *desc = new NvidiaDesc(handle, info, launchers, team, sms);
     return INFINI_STATUS_SUCCESS;
 }
 

@@ -1,0 +1,299 @@
+#pragma once
+// RandomSample device helpers shared by every stage: order keys of the logit
+// types, the (key, index) order, radix levels and prefixes, value prefilters,
+// histogram updates, weights and a row's mode.
+#include "../../common/cuda/dtype.cuh"
+#include "../../common/cuda/for_vectors.cuh"
+#include "../../common/cuda/store_index.cuh"
+#include "../../common/order_key.h"
+#include "nvidia.cuh"
+#include <cstring>
+#include <type_traits>
+
+namespace infini::random_sample::nvidia {
+
+constexpr int kCap = 2048;           // most candidates sorted in one block
+constexpr uint32_t kSortSmall = 256; // top-K selection narrows to this many candidates for K <= this
+constexpr int kDigitBits = 11;
+constexpr int kBins = 1 << kDigitBits;
+
+// The bit layout of a logit type: its width, the unsigned type holding its key, +inf's pattern.
+template <class T> struct FloatBits;
+template <> struct FloatBits<__half> { using Key = uint32_t; using Raw = uint16_t; static constexpr int bits = 16; static constexpr Key inf = kF16InfBits; };
+template <> struct FloatBits<__nv_bfloat16> { using Key = uint32_t; using Raw = uint16_t; static constexpr int bits = 16; static constexpr Key inf = kBF16InfBits; };
+template <> struct FloatBits<float> { using Key = uint32_t; using Raw = uint32_t; static constexpr int bits = 32; static constexpr Key inf = kF32InfBits; };
+template <> struct FloatBits<double> { using Key = uint64_t; using Raw = uint64_t; static constexpr int bits = 64; static constexpr Key inf = kF64InfBits; };
+template <class T>
+using KeyType = typename FloatBits<T>::Key;
+
+// Order key of a logit (common/order_key.h): larger logit -> larger key; -0 == +0; NaN -> 0.
+template <class T>
+__device__ inline KeyType<T> keyOf(T v) {
+    typename FloatBits<T>::Raw raw;
+    memcpy(&raw, &v, sizeof(T));
+    return orderKey<KeyType<T>, FloatBits<T>::bits>((KeyType<T>)raw, FloatBits<T>::inf);
+}
+// The logit value of a key (NaN for key 0 and keys that no logit maps to).
+template <class T>
+__device__ inline ComputeType<T> valueOfKey(KeyType<T> key) {
+    const auto raw = (typename FloatBits<T>::Raw)bitsOfKey<KeyType<T>, FloatBits<T>::bits>(key);
+    T v;
+    memcpy(&v, &raw, sizeof(T));
+    return widen(v);
+}
+
+// An element's place in the order: key descending, then index ascending.
+template <class K>
+struct Entry {
+    K key;
+    uint32_t idx;
+};
+template <class K>
+__device__ inline bool before(const Entry<K> &a, const Entry<K> &b) {
+    return a.key != b.key ? a.key > b.key : a.idx < b.idx;
+}
+template <class K>
+struct EntryMax {
+    __device__ Entry<K> operator()(const Entry<K> &a, const Entry<K> &b) const { return before(a, b) ? a : b; }
+};
+template <class K>
+__device__ inline Entry<K> noEntry() { return Entry<K>{0, 0xffffffffu}; }
+
+// A radix prefix over the composite (key, ridx), ridx = n - 1 - idx.
+template <class K>
+struct Prefix {
+    K kmask = 0, kpref = 0;
+    uint32_t imask = 0, ipref = 0;
+    __device__ bool matches(K key, uint32_t ridx) const {
+        return (key & kmask) == kpref && (ridx & imask) == ipref;
+    }
+    // The element's masked composite is >= the prefix: it is in the bucket or above.
+    __device__ bool atOrAbove(K key, uint32_t ridx) const {
+        const K km = key & kmask;
+        if (km != kpref) return km > kpref;
+        return (ridx & imask) >= ipref;
+    }
+};
+
+// A cheap superset test on the value of an element whose key must lie in
+// [lo, hi]: one conversion and two compares instead of the key (a sweep then
+// runs the exact test only where some lane of the warp passes this one).
+template <class T>
+struct ValueRange {
+    using C = ComputeType<T>;
+    C lo, hi;
+    bool all; // lo == 0: everything, NaN (key 0) included
+    __device__ bool maybe(C x) const { return all || (x >= lo && x <= hi); }
+};
+template <class T, class K>
+__device__ inline ValueRange<T> valueRange(K lo, K hi) {
+    using C = ComputeType<T>;
+    C vlo = valueOfKey<T>(lo), vhi = valueOfKey<T>(hi);
+    vlo = vlo != vlo ? -(C)INFINITY : vlo;
+    vhi = vhi != vhi ? (C)INFINITY : vhi;
+    return ValueRange<T>{vlo, vhi, lo == 0};
+}
+// Keys at or above prefix p1 that can match prefix p2.
+template <class T, class K>
+__device__ inline ValueRange<T> candidateRange(const Prefix<K> &p1, const Prefix<K> &p2) {
+    const K lo = p1.kpref > p2.kpref ? p1.kpref : p2.kpref;
+    return valueRange<T>(lo, (K)(p2.kpref | ~p2.kmask));
+}
+
+// Radix level l over KB key bits, then IB index bits, 11 bits at a time from the top.
+struct Level {
+    int shift, width;
+    bool on_index;
+};
+__device__ inline bool levelAt(int l, int KB, int IB, Level *lv) {
+    const int nk = (KB + kDigitBits - 1) / kDigitBits;
+    if (l < nk) {
+        const int hi = KB - l * kDigitBits;
+        const int w = hi < kDigitBits ? hi : kDigitBits;
+        *lv = Level{hi - w, w, false};
+        return true;
+    }
+    const int j = l - nk;
+    const int hi = IB - j * kDigitBits;
+    if (hi <= 0) return false;
+    const int w = hi < kDigitBits ? hi : kDigitBits;
+    *lv = Level{hi - w, w, true};
+    return true;
+}
+template <class K>
+__device__ inline uint32_t digitOf(const Level &lv, K key, uint32_t ridx) {
+    const uint32_t mask = (1u << lv.width) - 1u;
+    return lv.on_index ? (ridx >> lv.shift) & mask : (uint32_t)(key >> lv.shift) & mask;
+}
+template <class K>
+__device__ inline Prefix<K> extend(Prefix<K> p, const Level &lv, uint32_t digit) {
+    const uint32_t mask = (1u << lv.width) - 1u;
+    if (lv.on_index) {
+        p.imask |= mask << lv.shift;
+        p.ipref |= digit << lv.shift;
+    } else {
+        p.kmask |= (K)mask << lv.shift;
+        p.kpref |= (K)digit << lv.shift;
+    }
+    return p;
+}
+__device__ inline int indexBits(uint32_t n) {
+    int ib = 0;
+    while (ib < 32 && ((n - 1) >> ib) != 0) ++ib;
+    return ib;
+}
+
+// Packed max / min of a full vector (NaN ignored unless all are NaN).
+template <class T, int V>
+__device__ inline void vecMaxMin(const T (&v)[V], T &mx, T &mn) {
+    if constexpr (sizeof(T) == 2) {
+        using T2 = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
+        T2 a{v[0], v[1]}, b = a;
+#pragma unroll
+        for (int k = 1; k < V / 2; ++k) {
+            const T2 h{v[2 * k], v[2 * k + 1]};
+            a = __hmax2(a, h);
+            b = __hmin2(b, h);
+        }
+        mx = __hmax(a.x, a.y);
+        mn = __hmin(b.x, b.y);
+    } else {
+        mx = v[0];
+        mn = v[0];
+#pragma unroll
+        for (int k = 1; k < V; ++k) {
+            mx = fmax(mx, v[k]);
+            mn = fmin(mn, v[k]);
+        }
+    }
+}
+
+// Folds v[0..cnt) = row[i0 ..] into this thread's best (key, lowest index)
+// and returns the largest key among them. A full vector costs one packed max
+// and one key; the element is looked up only when it beats `best` (rare), and
+// a thread's vectors come in increasing index order, so the first equal wins.
+template <class T, int V, class K>
+__device__ inline K vecBest(const T (&v)[V], uint32_t i0, uint32_t cnt, Entry<K> &best) {
+    if (cnt == (uint32_t)V) {
+        T mx = v[0];
+        if constexpr (sizeof(T) == 2) {
+            T mn;
+            vecMaxMin(v, mx, mn);
+        } else {
+#pragma unroll
+            for (int k = 1; k < V; ++k) mx = fmax(mx, v[k]);
+        }
+        const K kmax = keyOf(mx);
+        if (kmax > best.key || best.idx == 0xffffffffu) {
+#pragma unroll
+            for (int s = V - 1; s >= 0; --s) {
+                if (keyOf(v[s]) == kmax) best = Entry<K>{kmax, i0 + s};
+            }
+        }
+        return kmax;
+    }
+    K kmax = 0;
+#pragma unroll
+    for (int s = 0; s < V; ++s) {
+        if ((uint32_t)s < cnt) {
+            const Entry<K> e{keyOf(v[s]), i0 + s};
+            if (before(e, best)) best = e;
+            kmax = e.key > kmax ? e.key : kmax;
+        }
+    }
+    return kmax;
+}
+
+// Whether some of v[0..cnt) may lie in the range (a superset test).
+template <class T, int V>
+__device__ inline bool vecMaybe(const ValueRange<T> &r, const T (&v)[V], uint32_t cnt) {
+    if (r.all) return cnt > 0;
+    if (cnt == (uint32_t)V) {
+        T mx, mn;
+        vecMaxMin(v, mx, mn);
+        return widen(mx) >= r.lo && widen(mn) <= r.hi;
+    }
+    bool any = false;
+#pragma unroll
+    for (int s = 0; s < V; ++s) any |= (uint32_t)s < cnt && r.maybe(widen(v[s]));
+    return any;
+}
+
+__device__ inline double warpSum(double x) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+    return x;
+}
+
+// cnt[digit] += 1 (and, with weights, wsum[digit] += w) for the active lanes,
+// one atomic per warp when they agree.
+template <bool Weights>
+__device__ inline void histAdd(uint32_t *cnt, double *wsum, bool active, uint32_t digit, double w) {
+    const unsigned act = __ballot_sync(0xffffffffu, active);
+    if (act == 0) return;
+    const int leader = __ffs(act) - 1;
+    const uint32_t d0 = __shfl_sync(0xffffffffu, digit, leader);
+    if (__all_sync(0xffffffffu, !active || digit == d0)) {
+        double s = 0.0;
+        if constexpr (Weights) s = warpSum(active ? w : 0.0);
+        if ((int)(threadIdx.x & 31) == leader) {
+            atomicAdd(&cnt[d0], (uint32_t)__popc(act));
+            if constexpr (Weights) atomicAdd(&wsum[d0], s);
+        }
+    } else if (active) {
+        atomicAdd(&cnt[digit], 1u);
+        if constexpr (Weights) atomicAdd(&wsum[digit], w);
+    }
+}
+
+template <class T>
+struct Weigher {
+    using C = ComputeType<T>;
+    C vmax;
+    C scale;            // log2(e) / T (F32 path)
+    double temperature; // F64 path
+    // The weight of value v: exp((v - vmax) / T); -inf and NaN weigh nothing.
+    __device__ double ofValue(C v) const {
+        if (!(v > -(C)INFINITY)) return 0.0;
+        if (v == vmax) return 1.0;
+        if constexpr (sizeof(C) == 8) {
+            return exp((v - vmax) / temperature);
+        } else {
+            return (double)exp2f((v - vmax) * scale);
+        }
+    }
+    __device__ double operator()(T raw) const { return ofValue(widen(raw)); }
+};
+template <class T>
+__device__ inline Weigher<T> makeWeigher(ComputeType<T> vmax, float temperature) {
+    return Weigher<T>{vmax, (ComputeType<T>)(1.4426950408889634 / (double)temperature), (double)temperature};
+}
+
+// A row's mode, decided from its parameters alone.
+struct RowMode {
+    bool argmax;     // the argmax rule
+    uint32_t K;      // min(topk, n), topk <= 0 meaning n
+    bool descent1;   // top-K selection needed (K < n and n > kCap)
+    bool need_total; // topp < 1: the row's total weight is needed
+};
+__device__ inline RowMode rowMode(const RowParams &p, uint32_t n) {
+    RowMode m;
+    m.argmax = p.random_val == 0.0f || p.topp <= 0.0f || p.topk == 1 || p.temperature <= 0.0f;
+    m.K = (p.topk <= 0 || (uint32_t)p.topk >= n) ? n : (uint32_t)p.topk;
+    m.descent1 = !m.argmax && n > (uint32_t)kCap && m.K < n;
+    m.need_total = !m.argmax && p.topp < 1.0f;
+    return m;
+}
+
+// The contiguous chunk of a row that team member q of `team` reads: equal
+// parts in whole 16-byte vectors.
+template <class T>
+__device__ inline void chunkOf(uint32_t n, int team, uint32_t q, uint32_t *begin, uint32_t *end) {
+    constexpr uint32_t V = 16 / sizeof(T);
+    const uint32_t per = ((n + team - 1) / team + V - 1) / V * V;
+    const uint64_t b = (uint64_t)q * per;
+    *begin = b < n ? (uint32_t)b : n;
+    *end = n - *begin < per ? n : *begin + per;
+}
+
+} // namespace infini::random_sample::nvidia

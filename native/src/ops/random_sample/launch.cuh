@@ -1,0 +1,51 @@
+#pragma once
+// The launchers of one logit type: a team of several blocks per row is a
+// cluster launch (cudaLaunchKernelEx with the cluster attribute, graph-capturable).
+#include "argmax.cuh"
+#include "sample.cuh"
+
+namespace infini::random_sample::nvidia {
+
+template <class Kernel, class Args>
+inline infiniStatus_t launchTeams(Kernel kernel, const Args &args, int rows, int team, int threads, size_t smem,
+                                  cudaStream_t stream) {
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3((unsigned)team, (unsigned)rows, 1);
+    cfg.blockDim = dim3((unsigned)threads, 1, 1);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = (unsigned)team;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = team > 1 ? 1 : 0;
+    CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, args));
+    return INFINI_STATUS_SUCCESS;
+}
+
+template <class T>
+infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, cudaStream_t stream) {
+    return launchTeams(argmaxKernel<T>, args, rows, team, kArgmaxThreads, 0, stream);
+}
+
+template <class T, int R>
+infiniStatus_t launchSample(const SampleArgs<R> &args, int rows, int team, cudaStream_t stream) {
+    return launchTeams(sampleKernel<T, R>, args, rows, team, kThreads, sampleSharedBytes<T>(), stream);
+}
+
+template <class T>
+infiniStatus_t prepareKernels() {
+    const int bytes = (int)sampleSharedBytes<T>();
+    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    return INFINI_STATUS_SUCCESS;
+}
+
+template <class T>
+Launchers launchersOf() {
+    return Launchers{launchArgmax<T>, launchSample<T, kFewRows>, launchSample<T, kMaxRows>, prepareKernels<T>};
+}
+
+} // namespace infini::random_sample::nvidia

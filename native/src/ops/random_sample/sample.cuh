@@ -1,0 +1,445 @@
+#pragma once
+// Stage: sampling (and the argmax of rows mixed into a sampling launch). One
+// team per row; the stages are listed in nvidia.cuh. Every team member runs
+// the selection on the same merged histograms (summed over members in a fixed
+// order), so all take the same decisions without exchanging them.
+#include "device.cuh"
+#include "select.cuh"
+#include "team.cuh"
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+// Tuning aid (off unless built with -DINFINI_RS_TRACE): member 0 of each row
+// prints the cycles spent in each stage.
+#ifdef INFINI_RS_TRACE
+#include <cstdio>
+#define RS_MARK(i) (trace[i] = clock64())
+#else
+#define RS_MARK(i) ((void)0)
+#endif
+
+namespace infini::random_sample::nvidia {
+
+constexpr int kThreads = 512; // sampling block
+constexpr int kBinsPerThread = kBins / kThreads;
+constexpr int kItems = kCap / kThreads;
+
+// One radix level's histogram; two alternate, so that a member may clear the
+// next level's while another still reads this one. (16-byte aligned: merges
+// read 4 bins at once.)
+struct alignas(16) Hist {
+    uint32_t cnt[kBins];
+    double w[kBins];
+    double total; // this member's share of the row's total weight
+};
+template <class K>
+struct SampleShared {
+    Hist hist[2];
+    K key[kCap]; // candidates (member 0's receive everyone's)
+    uint32_t idx[kCap];
+};
+template <class T>
+constexpr size_t sampleSharedBytes() { return sizeof(SampleShared<KeyType<T>>); }
+
+template <class T>
+__device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
+    using K = KeyType<T>;
+    constexpr int KB = FloatBits<T>::bits;
+    using Cm = ComputeType<T>;
+    using E = Entry<K>;
+    using ReduceE = cub::BlockReduce<E, kThreads>;
+    using ReduceD = cub::BlockReduce<double, kThreads>;
+    using ScanU = cub::BlockScan<uint32_t, kThreads>;
+    using ScanD = cub::BlockScan<double, kThreads>;
+    constexpr int V = 16 / sizeof(T);
+    constexpr int BPT = kBinsPerThread;
+
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    SampleShared<K> &sh = *reinterpret_cast<SampleShared<K> *>(smem_raw);
+    __shared__ union {
+        typename ReduceE::TempStorage re;
+        typename ReduceD::TempStorage rd;
+        typename ScanU::TempStorage su;
+        typename ScanD::TempStorage sd;
+    } tmp;
+    __shared__ E s_bests[kCluster], s_all; // every member's argmax, pushed by each
+    __shared__ Pick pick;
+    __shared__ uint32_t s_count;  // candidates received (member 0)
+    __shared__ uint32_t s_mine;   // candidates this member found
+    __shared__ uint32_t s_counts[kCluster]; // every member's s_mine, pushed by each
+    __shared__ double s_totals[kCluster]; // members' shares of the total weight (member 0)
+    __shared__ double s_bcast;
+
+#ifdef INFINI_RS_TRACE
+    long long trace[9] = {};
+#endif
+    RS_MARK(0);
+    Team::arrive(); // members start together; the first push below waits for that
+    const unsigned q = Team::rank();
+    const int tid = threadIdx.x;
+    const uint32_t n = a.n;
+    const T *row = static_cast<const T *>(a.probs) + (ptrdiff_t)blockIdx.y * a.row_stride;
+    const ptrdiff_t out_off = (ptrdiff_t)blockIdx.y * a.result_stride;
+    const int IB = indexBits(n);
+    const RowMode mode = rowMode(p, n);
+    uint32_t begin, end;
+    const unsigned team = Team::size();
+    chunkOf<T>(n, team, q, &begin, &end);
+    auto clear = [&](Hist &h, bool weights) {
+        for (int i = tid; i < kBins; i += kThreads) {
+            h.cnt[i] = 0;
+            if (weights) h.w[i] = 0.0;
+        }
+    };
+    // The block-wide sum of x, in every thread.
+    auto blockSum = [&](double x) {
+        __syncthreads();
+        const double s = ReduceD(tmp.rd).Sum(x);
+        if (tid == 0) s_bcast = s;
+        __syncthreads();
+        return s_bcast;
+    };
+
+    // ---- Sweep 1: the argmax over the chunk, one packed max per vector; for
+    // a top K (K <= kCap) also the level-0 histogram of the vectors' maxima:
+    // if K vectors have their max at or above a bucket, so do >= K elements.
+    Level lv0;
+    levelAt(0, KB, IB, &lv0);
+    bool fast = mode.descent1 && mode.K <= (uint32_t)kCap;
+    if (fast) clear(sh.hist[0], false);
+    if (tid == 0) s_count = 0;
+    __syncthreads();
+    E best = noEntry<K>();
+    forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+        const K kmax = vecBest(v, i0, cnt, best);
+        if (fast) histAdd<false>(sh.hist[0].cnt, nullptr, cnt > 0, digitOf(lv0, kmax, 0u), 0.0);
+    });
+    best = ReduceE(tmp.re).Reduce(best, EntryMax<K>());
+    Team::wait();
+    if (tid == 0) s_all = best;
+    __syncthreads();
+    if (tid < team) *Team::at(&s_bests[q], tid) = s_all; // pushed into member tid
+    RS_MARK(1);
+    Team::sync();
+    if (tid < 32) {
+        E e = noEntry<K>();
+        for (unsigned k = tid; k < team; k += 32) {
+            if (before(s_bests[k], e)) e = s_bests[k];
+        }
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            const E f{__shfl_xor_sync(0xffffffffu, e.key, o), __shfl_xor_sync(0xffffffffu, e.idx, o)};
+            if (before(f, e)) e = f;
+        }
+        if (tid == 0) s_all = e;
+    }
+    __syncthreads();
+    best = s_all;
+    const Cm vmax = widen(row[best.idx]);
+    if (mode.argmax || !(vmax > -(Cm)INFINITY) || !(vmax < (Cm)INFINITY)) {
+        if (q == 0 && tid == 0) storeIndex(a.result, out_off, a.result_size, best.idx);
+        return;
+    }
+    RS_MARK(2);
+    const Weigher<T> weigh = makeWeigher<T>(vmax, p.temperature);
+    const double r = p.random_val;
+    const double topp = p.topp < 1.0f ? (double)p.topp : 1.0;
+    int phase = 0; // the histogram of the level just merged
+
+    // This thread's bins of the merged histogram of `phase`.
+    // (A thread's BPT == 4 bins are contiguous: one 16-byte load per member,
+    // every member's issued before any is summed, in member order.)
+    static_assert(BPT == 4, "merges load 4 bins at once");
+    const int bin0 = binOf<kThreads>(BPT - 1);
+    auto mergedCounts = [&](uint32_t (&c)[BPT]) {
+        uint4 h[kCluster];
+#pragma unroll
+        for (unsigned m = 0; m < kCluster; ++m) {
+            h[m] = m < team ? *reinterpret_cast<const uint4 *>(Team::at(sh.hist[phase].cnt + bin0, m))
+                            : make_uint4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int k = 0; k < BPT; ++k) c[k] = 0;
+#pragma unroll
+        for (unsigned m = 0; m < kCluster; ++m) {
+            c[3] += h[m].x;
+            c[2] += h[m].y;
+            c[1] += h[m].z;
+            c[0] += h[m].w;
+        }
+    };
+    auto mergedWeights = [&](double (&w)[BPT]) {
+        double2 lo[kCluster], hi[kCluster];
+#pragma unroll
+        for (unsigned m = 0; m < kCluster; ++m) {
+            const double2 *h = reinterpret_cast<const double2 *>(Team::at(sh.hist[phase].w + bin0, m));
+            lo[m] = m < team ? h[0] : make_double2(0.0, 0.0);
+            hi[m] = m < team ? h[1] : make_double2(0.0, 0.0);
+        }
+#pragma unroll
+        for (int k = 0; k < BPT; ++k) w[k] = 0.0;
+#pragma unroll
+        for (unsigned m = 0; m < kCluster; ++m) {
+            w[3] += lo[m].x;
+            w[2] += lo[m].y;
+            w[1] += hi[m].x;
+            w[0] += hi[m].y;
+        }
+    };
+
+    Prefix<K> p1, p2;
+    double base = 0.0, t = 0.0, total = 0.0;
+    bool t_known = false, total_known = false;
+    // Fast top K: the bucket where the vectors' maxima reach K bounds the K-th
+    // element from below; everything at or above it is collected (a superset
+    // of the top K), unless more than kCap turn out to be (then exactSelect).
+    if (fast) {
+        uint32_t c[BPT];
+        mergedCounts(c);
+        if (tid == 0) pick.bin = 0xffffffffu;
+        selectByCount<kThreads>(c, mode.K, tmp.su, pick);
+        if (pick.bin == 0xffffffffu) {
+            fast = false; // fewer than K vectors
+        } else {
+            p1 = extend(p1, lv0, pick.bin);
+        }
+    }
+
+    // The exact selection: descents 1 and 2 over radix levels, a sweep each.
+    auto exactSelect = [&]() {
+    // ---- Descent 1: the set S of everything at or above prefix p1.
+    uint32_t s_size = n;
+    if (mode.descent1) {
+        uint32_t above = 0;
+        for (int l = 0;; ++l) {
+            Level lv;
+            levelAt(l, KB, IB, &lv);
+            {
+                phase ^= 1;
+                Hist &h = sh.hist[phase];
+                clear(h, false);
+                __syncthreads();
+                const ValueRange<T> range = valueRange<T>(p1.kpref, (K)(p1.kpref | ~p1.kmask));
+                forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+                    if (!__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
+#pragma unroll
+                    for (int e = 0; e < V; ++e) {
+                        const K key = keyOf(v[e]);
+                        const uint32_t ridx = n - 1 - (i0 + e);
+                        histAdd<false>(h.cnt, nullptr, (uint32_t)e < cnt && p1.matches(key, ridx),
+                                       digitOf(lv, key, ridx), 0.0);
+                    }
+                });
+                Team::sync();
+            }
+            uint32_t c[BPT];
+            mergedCounts(c);
+            selectByCount<kThreads>(c, mode.K - above, tmp.su, pick);
+            above += pick.above;
+            const uint32_t through = above + pick.cnt;
+            p1 = extend(p1, lv, pick.bin);
+            // Stop once S is small enough to sort (a deeper level costs one cheap
+            // sweep, sorting kCap candidates costs more), or exactly the top K.
+            const uint32_t stop_at =
+                mode.K > (uint32_t)kCap ? mode.K : (mode.K > kSortSmall ? (uint32_t)kCap : kSortSmall);
+            Level next;
+            if (through <= stop_at || !levelAt(l + 1, KB, IB, &next)) {
+                s_size = through;
+                break;
+            }
+        }
+    }
+
+    RS_MARK(3);
+    // ---- Descent 2 (|S| > kCap): the bucket of the weight crossing inside S.
+    if (s_size > (uint32_t)kCap) {
+        for (int l = 0;; ++l) {
+            Level lv;
+            if (!levelAt(l, KB, IB, &lv)) break; // cannot happen: one element per bin at the end
+            const ValueRange<T> range = candidateRange<T>(p1, p2);
+            const bool sum_all = l == 0 && mode.need_total;
+            phase ^= 1;
+            Hist &h = sh.hist[phase];
+            clear(h, true);
+            __syncthreads();
+            double my_total = 0.0;
+            forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+                if (!sum_all && !__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
+#pragma unroll
+                for (int e = 0; e < V; ++e) {
+                    const bool valid = (uint32_t)e < cnt;
+                    const K key = keyOf(v[e]);
+                    const uint32_t ridx = n - 1 - (i0 + e);
+                    const bool act = valid && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
+                    const double w = (act || sum_all) && valid ? weigh(v[e]) : 0.0;
+                    my_total += w;
+                    histAdd<true>(h.cnt, h.w, act, digitOf(lv, key, ridx), act ? w : 0.0);
+                }
+            });
+            if (sum_all) {
+                const double part = blockSum(my_total);
+                if (tid == 0) h.total = part;
+            }
+            Team::sync();
+            uint32_t c[BPT];
+            double w[BPT];
+            mergedCounts(c);
+            mergedWeights(w);
+            if (l == 0) {
+                // c_{K-1} is the weight of S; topp * c_{n-1} needs the row's total.
+                if (sum_all) {
+                    for (unsigned m = 0; m < team; ++m) total += *Team::at(&sh.hist[phase].total, m);
+                    total_known = true;
+                }
+                double cs = 0.0;
+#pragma unroll
+                for (int k = 0; k < BPT; ++k) cs += w[k];
+                cs = blockSum(cs);
+                double bound = cs;
+                if (mode.need_total && topp * total < bound) bound = topp * total;
+                t = r * bound;
+                t_known = true;
+            }
+            selectByWeight<kThreads>(c, w, t - base, tmp.sd, pick);
+            base += pick.wabove;
+            p2 = extend(p2, lv, pick.bin);
+            if (pick.cnt <= (uint32_t)kCap) break;
+        }
+    }
+
+    };
+    if (!fast) exactSelect();
+
+    RS_MARK(4);
+    // ---- Collect: every member pushes its candidates (and its share of the
+    // total weight when still needed) into member 0.
+    uint32_t *count0 = Team::at(&s_count, 0);
+    K *key0 = Team::at(sh.key, 0);
+    uint32_t *idx0 = Team::at(sh.idx, 0);
+    auto collect = [&]() {
+    if (tid == 0) s_mine = 0;
+    __syncthreads();
+    const bool collect_total = mode.need_total && !total_known;
+    double my_total = 0.0;
+    const ValueRange<T> range = candidateRange<T>(p1, p2);
+    forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+        if (collect_total) {
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                if ((uint32_t)e < cnt) my_total += weigh(v[e]);
+            }
+        }
+        if (!__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            const uint32_t i = i0 + e;
+            const K key = keyOf(v[e]);
+            const uint32_t ridx = n - 1 - i;
+            const bool take = (uint32_t)e < cnt && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
+            const unsigned m = __ballot_sync(0xffffffffu, take);
+            if (m == 0) continue;
+            const int lane = tid & 31;
+            const int leader = __ffs(m) - 1;
+            uint32_t start = 0;
+            if (lane == leader) {
+                start = atomicAdd(count0, (uint32_t)__popc(m));
+                atomicAdd(&s_mine, (uint32_t)__popc(m));
+            }
+            start = __shfl_sync(0xffffffffu, start, leader);
+            if (take) {
+                const uint32_t pos = start + __popc(m & ((1u << lane) - 1u));
+                if (pos < (uint32_t)kCap) { // always true; guards shared memory
+                    key0[pos] = key;
+                    idx0[pos] = i;
+                }
+            }
+        }
+    });
+    if (collect_total) {
+        const double part = blockSum(my_total);
+        if (tid == 0) *Team::at(&s_totals[q], 0) = part;
+    }
+    __syncthreads();
+    // Every member learns the count from pushes: no member reads another
+    // after this barrier, so members may leave once past it.
+    if (tid < (int)team) *Team::at(&s_counts[q], tid) = s_mine;
+    RS_MARK(5);
+    Team::sync();
+    };
+    collect();
+    uint32_t found_all = 0;
+    for (unsigned k = 0; k < team; ++k) found_all += s_counts[k];
+    if (fast && found_all > (uint32_t)kCap) { // too many at or above the bound: the exact way
+        // (member 0 resets its counter before its first barrier in exactSelect;
+        // the others push again only after that barrier)
+        if (q == 0 && tid == 0) s_count = 0;
+        p1 = Prefix<K>{};
+        exactSelect();
+        collect();
+    }
+    const bool collect_total = mode.need_total && !total_known;
+    RS_MARK(6);
+    if (q != 0) return;
+    if (collect_total) {
+        for (unsigned m = 0; m < team; ++m) total += s_totals[m];
+    }
+    const uint32_t m = s_count < (uint32_t)kCap ? s_count : (uint32_t)kCap;
+
+    // ---- Member 0: sort the candidates, scan their weights (F64), find the crossing.
+    // (Every member has passed its last merge: the histograms are free scratch.)
+    K *skey;
+    uint32_t *sidx;
+    sortCandidates<kThreads>(sh.key, sh.idx, m, reinterpret_cast<K *>(sh.hist[0].w),
+                             reinterpret_cast<uint32_t *>(sh.hist[1].w), &skey, &sidx);
+    RS_MARK(7);
+    // Without descent 2 the candidates are a superset of the top K, in order:
+    // only the first K count.
+    const uint32_t limit = (!t_known && mode.K < m) ? mode.K : m;
+    double w[kItems], ex[kItems];
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const uint32_t pos = tid * kItems + k;
+        w[k] = pos < limit ? weigh.ofValue(valueOfKey<T>(skey[pos])) : 0.0;
+    }
+    if (tid == 0) pick.pos = -1;
+    double agg;
+    __syncthreads();
+    ScanD(tmp.sd).ExclusiveSum(w, ex, agg);
+    if (!t_known) {
+        // c_{K-1} is the scan's total; topp * c_{n-1} uses the row's total.
+        double bound = agg;
+        if (mode.need_total && topp * total < bound) bound = topp * total;
+        t = r * bound;
+    }
+    int found = -1, last = -1;
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const uint32_t pos = tid * kItems + k;
+        if (pos < limit) {
+            const double c_before = base + ex[k];
+            if (c_before < t && t <= c_before + w[k]) found = (int)pos;
+            if (w[k] > 0.0) last = (int)pos;
+        }
+    }
+    __syncthreads();
+    if (found >= 0) pick.pos = found;
+    __syncthreads();
+    if (pick.pos < 0 && last >= 0) atomicMax(&pick.pos, last); // rounding only: the last weighted position
+    __syncthreads();
+    if (tid == 0) storeIndex(a.result, out_off, a.result_size, sidx[pick.pos >= 0 ? pick.pos : 0]);
+#ifdef INFINI_RS_TRACE
+    RS_MARK(8);
+    if (tid == 0)
+        printf("trace n=%u team=%u m=%u: sweep1 %lld merge %lld descent1 %lld descent2 %lld collect %lld sync %lld "
+               "sort %lld scan %lld cycles\n", n, team, m, trace[1] - trace[0], trace[2] - trace[1],
+               trace[3] - trace[2], trace[4] - trace[3], trace[5] - trace[4], trace[6] - trace[5],
+               trace[7] - trace[6], trace[8] - trace[7]);
+#endif
+}
+
+template <class T, int R>
+__global__ void __launch_bounds__(kThreads, 2) sampleKernel(const __grid_constant__ SampleArgs<R> args) {
+    sampleRow<T>(args.rows, args.p[blockIdx.y]);
+}
+
+} // namespace infini::random_sample::nvidia
