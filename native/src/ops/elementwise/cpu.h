@@ -1,16 +1,17 @@
 #pragma once
 // The elementwise framework's CPU engine: OpenMP over the merged outer dims
 // (or over chunks of one long run), an inner loop the compiler vectorises
-// when every operand is contiguous in it. F16/BF16 go through float.
+// when every operand is contiguous in it. F16/BF16 go through float blocks,
+// converted on the process's vector path (common/cpu/convert.h).
 #include "../../common/cpu/parallel.h"
 #include "../../common/cpu/strided.h"
 #include "elementwise.h"
+#include "../../common/cpu/convert.h"
 #include <array>
+#include <cfloat>
+#include <cmath>
 #include <type_traits>
 #include <utility>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
 
 namespace infini::elementwise::cpu {
 
@@ -18,61 +19,37 @@ using infini::cpu::ComputeType;
 using infini::cpu::narrow;
 using infini::cpu::widen;
 
-// Block conversions of the 16-bit floats; F16 through the F16C instructions
-// where the CPU has them (checked once at run time).
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx,f16c"))) inline void halfToFloatF16C(const fp16_t *src, float *dst, size_t n) {
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i))));
-    }
-    for (; i < n; ++i) {
-        dst[i] = toFloat(src[i]);
-    }
-}
-__attribute__((target("avx,f16c"))) inline void floatToHalfF16C(const float *src, fp16_t *dst, size_t n) {
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), h);
-    }
-    for (; i < n; ++i) {
-        dst[i] = fromFloat(src[i], fp16_t{});
-    }
-}
-inline bool haveF16C() {
-    static const bool yes = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
-    return yes;
-}
-#else
-inline bool haveF16C() { return false; }
-inline void halfToFloatF16C(const fp16_t *, float *, size_t) {}
-inline void floatToHalfF16C(const float *, fp16_t *, size_t) {}
-#endif
-
 template <class T>
 inline void widenBlock(const T *src, float *dst, size_t n) {
-    if constexpr (std::is_same_v<T, fp16_t>) {
-        if (haveF16C()) {
-            halfToFloatF16C(src, dst, n);
-            return;
-        }
-    }
-    for (size_t i = 0; i < n; ++i) {
-        dst[i] = widen(src[i]);
-    }
+    infini::cpu::widenBlock(src, dst, n);
 }
 
-template <class T>
-inline void narrowBlock(const float *src, T *dst, size_t n) {
-    if constexpr (std::is_same_v<T, fp16_t>) {
-        if (haveF16C()) {
-            floatToHalfF16C(src, dst, n);
-            return;
+// op on compute-type operands, narrowed to T. BF16 has F32's exponent range,
+// so a float result below F32's normal range was already rounded once (to a
+// multiple of 2^-149): it is recomputed in double (exact for a product of two
+// 16-bit floats) and rounded once from there.
+template <class Op, class T, class... A>
+inline T applyOnce(const Op &op, A... a) {
+    const auto y = op(a...);
+    if constexpr (std::is_same_v<T, bf16_t>) {
+        if (std::fabs(y) < FLT_MIN && y != 0.0f) {
+            return bf16FromDouble(op((double)a...));
         }
     }
-    for (size_t i = 0; i < n; ++i) {
-        dst[i] = narrow<T>(src[i]);
+    return narrow<T>(y);
+}
+
+// Block form: y = op(x...) already computed in float.
+template <class Op, class T, size_t... I>
+inline void narrowBlock(const float *y, T *dst, size_t m, const float (*x)[256], std::index_sequence<I...>) {
+    infini::cpu::narrowBlock(y, dst, m);
+    if constexpr (std::is_same_v<T, bf16_t>) {
+        const Op op{};
+        for (size_t i = 0; i < m; ++i) {
+            if (std::fabs(y[i]) < FLT_MIN && y[i] != 0.0f) {
+                dst[i] = applyOnce<Op, T>(op, x[I][i]...);
+            }
+        }
     }
 }
 
@@ -103,11 +80,11 @@ void unitRun(size_t n, T *out, const T *const *in, std::index_sequence<I...>) {
             for (size_t i = 0; i < m; ++i) {
                 y[i] = op(x[I][i]...);
             }
-            narrowBlock(y, out + base, m);
+            narrowBlock<Op, T>(y, out + base, m, x, std::index_sequence<I...>{});
         }
     } else {
         for (size_t i = 0; i < n; ++i) {
-            out[i] = narrow<T>(op(widen(p[I][((Mask >> I) & 1u) ? i : 0])...));
+            out[i] = applyOnce<Op, T>(op, widen(p[I][((Mask >> I) & 1u) ? i : 0])...);
         }
     }
 }
@@ -133,7 +110,7 @@ inline void runKernel(size_t n, T *out, const T *const *in, ptrdiff_t so, const 
     }
     const Op op{};
     for (size_t i = 0; i < n; ++i) {
-        out[(ptrdiff_t)i * so] = narrow<T>(op(widen(in[I][(ptrdiff_t)i * s[I]])...));
+        out[(ptrdiff_t)i * so] = applyOnce<Op, T>(op, widen(in[I][(ptrdiff_t)i * s[I]])...);
     }
 }
 
