@@ -60,18 +60,19 @@ struct VecBase {
     INFINI_VEC_COMMON
 
     static INFINI_VEC_INLINE F set1(float v) { return F{v, v, v, v}; }
+    static INFINI_VEC_INLINE I set1(int32_t v) { return I{v, v, v, v}; }
     static INFINI_VEC_INLINE F load(const float *p) {
         F v;
         std::memcpy(&v, p, sizeof v);
         return v;
     }
     static INFINI_VEC_INLINE void store(float *p, F v) { std::memcpy(p, &v, sizeof v); }
-    static INFINI_VEC_INLINE F load(const bf16_t *p) {
+    static INFINI_VEC_INLINE I loadU16(const uint16_t *p) {
         H h;
         std::memcpy(&h, p, sizeof h);
-        const I x = __builtin_convertvector(h, I) << 16;
-        return (F)x;
+        return __builtin_convertvector(h, I);
     }
+    static INFINI_VEC_INLINE F load(const bf16_t *p) { return (F)(loadU16(&p->bits) << 16); }
     static INFINI_VEC_INLINE void store(bf16_t *p, F v) {
         const H h = __builtin_convertvector(bf16RoundBits((I)v), H);
         std::memcpy(p, &h, sizeof h);
@@ -97,6 +98,7 @@ struct VecAvx2 {
     INFINI_VEC_COMMON
 
     static INFINI_VEC_INLINE F set1(float v) { return _mm256_set1_ps(v); }
+    static INFINI_VEC_INLINE I set1(int32_t v) { return (I)_mm256_set1_epi32(v); }
     static INFINI_VEC_INLINE F load(const float *p) { return _mm256_loadu_ps(p); }
     static INFINI_VEC_INLINE void store(float *p, F v) { _mm256_storeu_ps(p, v); }
     static INFINI_VEC_INLINE F load(const fp16_t *p) {
@@ -105,10 +107,10 @@ struct VecAvx2 {
     static INFINI_VEC_INLINE void store(fp16_t *p, F v) {
         _mm_storeu_si128(reinterpret_cast<__m128i *>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
     }
-    static INFINI_VEC_INLINE F load(const bf16_t *p) {
-        const __m256i x = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
-        return _mm256_castsi256_ps(_mm256_slli_epi32(x, 16));
+    static INFINI_VEC_INLINE I loadU16(const uint16_t *p) {
+        return (I)_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
     }
+    static INFINI_VEC_INLINE F load(const bf16_t *p) { return (F)(loadU16(&p->bits) << 16); }
     static INFINI_VEC_INLINE void store(bf16_t *p, F v) {
         const __m256i r = (__m256i)(bf16RoundBits((I)v) & 0xffff); // packus saturates: clear the sign's copies
         const __m128i packed = _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
@@ -126,6 +128,7 @@ struct VecAvx512 {
     INFINI_VEC_COMMON
 
     static INFINI_VEC_INLINE F set1(float v) { return _mm512_set1_ps(v); }
+    static INFINI_VEC_INLINE I set1(int32_t v) { return (I)_mm512_set1_epi32(v); }
     static INFINI_VEC_INLINE F load(const float *p) { return _mm512_loadu_ps(p); }
     static INFINI_VEC_INLINE void store(float *p, F v) { _mm512_storeu_ps(p, v); }
     static INFINI_VEC_INLINE F load(const fp16_t *p) {
@@ -134,10 +137,10 @@ struct VecAvx512 {
     static INFINI_VEC_INLINE void store(fp16_t *p, F v) {
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(p), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
     }
-    static INFINI_VEC_INLINE F load(const bf16_t *p) {
-        const __m512i x = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
-        return _mm512_castsi512_ps(_mm512_slli_epi32(x, 16));
+    static INFINI_VEC_INLINE I loadU16(const uint16_t *p) {
+        return (I)_mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
     }
+    static INFINI_VEC_INLINE F load(const bf16_t *p) { return (F)(loadU16(&p->bits) << 16); }
     static INFINI_VEC_INLINE void store(bf16_t *p, F v) {
         const __m512i r = (__m512i)bf16RoundBits((I)v);
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(p), _mm512_cvtepi32_epi16(r));
