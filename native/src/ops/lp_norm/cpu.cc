@@ -1,7 +1,9 @@
 // LPNorm on the CPU: OpenMP threads over rows, or over tiles of inner
 // positions when the reduced axis is not the innermost one (so that reads stay
 // contiguous); p = 1 and 2 compiled on their own, unit-stride loops apart.
+#include "../../common/cpu/isa.h"
 #include "../../common/cpu/parallel.h"
+#include "../../common/cpu/simd.h"
 #include "../../common/cpu/strided.h"
 #include "lp_norm.h"
 #include "math.h"
@@ -18,6 +20,7 @@ namespace {
 
 using infini::cpu::ComputeType;
 using infini::cpu::narrow;
+using infini::cpu::widen;
 
 // Sums of more than kBlock terms: blocks summed in A, the blocks' sums in
 // double, so that a long row's rounding error stays near that of one block.
@@ -77,22 +80,20 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
         sy = 1;
     }
     auto at = [&](size_t i) { return w(x[(ptrdiff_t)i * sx]); };
-    // max |x|: NaN is skipped here and poisons the sum below.
+    // max |x|, NaN if any element is NaN (maxNan).
     A mk[kLanes] = {};
     size_t i = 0;
     for (; i + kLanes <= n; i += kLanes) {
         for (size_t k = 0; k < kLanes; ++k) {
-            const A v = std::abs(at(i + k));
-            mk[k] = v > mk[k] ? v : mk[k];
+            mk[k] = maxNan(mk[k], std::abs(at(i + k)));
         }
     }
     for (; i < n; ++i) {
-        const A v = std::abs(at(i));
-        mk[0] = v > mk[0] ? v : mk[0];
+        mk[0] = maxNan(mk[0], std::abs(at(i)));
     }
     A m = 0;
     for (size_t k = 0; k < kLanes; ++k) {
-        m = mk[k] > m ? mk[k] : m;
+        m = maxNan(m, mk[k]);
     }
     A s = 0;
     if (m > 0 && m < A(INFINITY)) {
@@ -148,8 +149,7 @@ void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, 
     for (size_t r = 0; r < n; ++r) {
         const T *row = x + (ptrdiff_t)r * sxr;
         for (size_t j = 0; j < cols; ++j) {
-            const A v = std::abs(w(row[(ptrdiff_t)j * sxi]));
-            m[j] = v > m[j] ? v : m[j];
+            m[j] = maxNan(m[j], std::abs(w(row[(ptrdiff_t)j * sxi])));
         }
     }
     for (size_t j = 0; j < cols; ++j) {
@@ -185,6 +185,17 @@ void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, 
     }
 }
 
+} // namespace
+
+#define INFINI_CPU_KERNELS "ops/lp_norm/cpu_kernels.inc"
+#include "../../common/cpu/foreach_isa.h"
+
+namespace {
+
+// p = 1 and 2 on F32 and the 16-bit floats have vector kernels.
+template <int P, class T>
+constexpr bool kVector = (P == 1 || P == 2) && !std::is_same_v<T, double>;
+
 struct CpuDescriptor final : Descriptor {
     using Descriptor::Descriptor;
 
@@ -206,6 +217,12 @@ struct CpuDescriptor final : Descriptor {
             lay.strides = {in.outer_x, in.outer_y};
             lay.offset = {0, 0};
             infini::cpu::forEachOuter<2>(lay, 0, in.len, [&](const ptrdiff_t *off) {
+                if constexpr (kVector<P, T>) {
+                    if (in.x_red == 1 && in.y_red == 1) {
+                        INFINI_CPU_DISPATCH(normRowVec<P>(x + off[0], y + off[1], in.len, in.p, in.eps));
+                        return;
+                    }
+                }
                 if (in.x_red == 1 && in.y_red == 1) { // contiguous: unit-stride loops vectorise
                     normRow<P, true>(x + off[0], 1, y + off[1], 1, in.len, in.p, in.eps, w);
                 } else {
@@ -233,7 +250,14 @@ struct CpuDescriptor final : Descriptor {
             const T *xt = x + ox + (ptrdiff_t)j0 * sxi;
             T *yt = y + oy + (ptrdiff_t)j0 * syi;
             if (sxi == 1 && syi == 1) {
-                normColumns<P, true>(xt, in.x_red, 1, yt, in.y_red, 1, in.len, cols, in.p, in.eps, w);
+                size_t done = 0; // whole vectors of columns, then the rest one by one
+                if constexpr (kVector<P, T>) {
+                    done = INFINI_CPU_DISPATCH(vectorColumns<P>(xt, in.x_red, yt, in.y_red, in.len, cols, in.p, in.eps));
+                }
+                if (done < cols) {
+                    normColumns<P, true>(xt + done, in.x_red, 1, yt + done, in.y_red, 1, in.len, cols - done, in.p,
+                                         in.eps, w);
+                }
             } else {
                 normColumns<P, false>(xt, in.x_red, sxi, yt, in.y_red, syi, in.len, cols, in.p, in.eps, w);
             }
