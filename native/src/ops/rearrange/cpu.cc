@@ -1,6 +1,7 @@
 // Rearrange, CPU backend: OpenMP over the outer dims of the simplified layout,
 // memcpy of runs contiguous in both tensors, cache-blocked tiles for
 // transposes, an element loop for everything else.
+#include "common/cpu/copy.h"
 #include "common/cpu/isa.h"
 #include "common/cpu/parallel.h"
 #include "common/cpu/simd.h"
@@ -105,10 +106,15 @@ struct CpuDesc final : Desc {
         case Path::Contiguous: {
             const size_t bytes = l.shape[0] * N;
             const size_t chunks = (bytes + kChunkBytes - 1) / kChunkBytes;
+            const bool stream = bytes >= infini::cpu::kStreamBytes;
             infini::cpu::parallelFor(chunks, kChunkBytes, [&](size_t c) {
                 size_t begin = c * kChunkBytes;
                 size_t n = begin + kChunkBytes < bytes ? kChunkBytes : bytes - begin;
-                std::memcpy(dst + begin, src + begin, n);
+                if (stream) {
+                    infini::cpu::streamCopy(dst + begin, src + begin, n);
+                } else {
+                    std::memcpy(dst + begin, src + begin, n);
+                }
             });
             break;
         }
@@ -150,6 +156,7 @@ struct CpuDesc final : Desc {
         // Through registers when src is contiguous along a and dst along b.
         constexpr bool kRegs = N == 2 || N == 4 || N == 8;
         const bool regs = kRegs && src_a == 1 && dst_b == 1;
+        const bool stream = info.layout.numel() * N >= infini::cpu::kStreamBytes;
         const size_t edge = regs ? kVecTile : kTile;
         size_t outer = 1;
         for (size_t s : outer_shape) {
@@ -180,7 +187,7 @@ struct CpuDesc final : Desc {
                 if (regs) {
                     INFINI_CPU_DISPATCH(transposeBlock<N>(d + (ptrdiff_t)a0 * da + (ptrdiff_t)(b0 * N), da,
                                                           s + (ptrdiff_t)b0 * sb + (ptrdiff_t)(a0 * N), sb, a1 - a0,
-                                                          b1 - b0));
+                                                          b1 - b0, stream));
                     return;
                 }
             }
