@@ -47,6 +47,12 @@ Isa activeIsa() {
     return isa;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx"), noinline)) void clearUpperState() { __builtin_ia32_vzeroupper(); }
+#else
+void clearUpperState() {}
+#endif
+
 const char *isaName(Isa isa) {
     switch (isa) {
     case Isa::Avx512: return "avx512";
