@@ -52,6 +52,13 @@ namespace infini::cpu {
         return t;                                                                             \
     }
 
+// Orders non-temporal stores before what follows (another thread may read them next).
+inline void streamFence() {
+#ifdef INFINI_CPU_X86
+    _mm_sfence();
+#endif
+}
+
 struct VecBase {
     static constexpr int W = 4;
     typedef float F __attribute__((vector_size(16)));
@@ -88,6 +95,19 @@ struct VecBase {
         std::memcpy(d, s, 64);
 #endif
     }
+    // Non-temporal store of one vector to an address aligned to its size
+    // (16-bit floats: a plain store on this path).
+    static INFINI_VEC_INLINE void stream(float *p, F v) {
+#ifdef INFINI_CPU_X86
+        _mm_stream_ps(p, (__m128)v);
+#else
+        store(p, v);
+#endif
+    }
+    template <class T>
+    static INFINI_VEC_INLINE void stream(T *p, F v) {
+        store(p, v);
+    }
     static INFINI_VEC_INLINE F load(const fp16_t *p) { // no F16C assumed
         return F{toFloat(p[0]), toFloat(p[1]), toFloat(p[2]), toFloat(p[3])};
     }
@@ -111,6 +131,15 @@ struct VecAvx2 {
     static INFINI_VEC_INLINE F set1(float v) { return _mm256_set1_ps(v); }
     static INFINI_VEC_INLINE I set1(int32_t v) { return (I)_mm256_set1_epi32(v); }
     static INFINI_VEC_INLINE F load(const float *p) { return _mm256_loadu_ps(p); }
+    static INFINI_VEC_INLINE void stream(float *p, F v) { _mm256_stream_ps(p, v); }
+    static INFINI_VEC_INLINE void stream(fp16_t *p, F v) {
+        _mm_stream_si128(reinterpret_cast<__m128i *>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    }
+    static INFINI_VEC_INLINE void stream(bf16_t *p, F v) {
+        const __m256i r = (__m256i)(bf16RoundBits((I)v) & 0xffff);
+        _mm_stream_si128(reinterpret_cast<__m128i *>(p),
+                         _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1)));
+    }
     static INFINI_VEC_INLINE void stream64(unsigned char *d, const unsigned char *s) {
         _mm256_stream_si256(reinterpret_cast<__m256i *>(d), _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s)));
         _mm256_stream_si256(reinterpret_cast<__m256i *>(d) + 1,
@@ -148,6 +177,13 @@ struct VecAvx512 {
     static INFINI_VEC_INLINE F load(const float *p) { return _mm512_loadu_ps(p); }
     static INFINI_VEC_INLINE void stream64(unsigned char *d, const unsigned char *s) {
         _mm512_stream_si512(reinterpret_cast<__m512i *>(d), _mm512_loadu_si512(s));
+    }
+    static INFINI_VEC_INLINE void stream(float *p, F v) { _mm512_stream_ps(p, v); }
+    static INFINI_VEC_INLINE void stream(fp16_t *p, F v) {
+        _mm256_stream_si256(reinterpret_cast<__m256i *>(p), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    }
+    static INFINI_VEC_INLINE void stream(bf16_t *p, F v) {
+        _mm256_stream_si256(reinterpret_cast<__m256i *>(p), _mm512_cvtepi32_epi16((__m512i)bf16RoundBits((I)v)));
     }
     static INFINI_VEC_INLINE void store(float *p, F v) { _mm512_storeu_ps(p, v); }
     static INFINI_VEC_INLINE F load(const fp16_t *p) {

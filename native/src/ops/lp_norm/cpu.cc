@@ -25,6 +25,7 @@ using infini::cpu::widen;
 // Sums of more than kBlock terms: blocks summed in A, the blocks' sums in
 // double, so that a long row's rounding error stays near that of one block.
 constexpr size_t kBlock = 1024;
+constexpr size_t kStreamBytes = size_t(16) << 20;
 
 // F16 -> F32 through a table (the bit-by-bit conversion is slow in loops).
 const float *halfTable() {
@@ -127,7 +128,7 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
     }
 }
 
-constexpr size_t kTile = 64;
+constexpr size_t kTile = 128;
 
 // `cols` columns (inner positions, x stride sxi, y stride syi) reduced over n
 // rows at once: each pass reads the rows in order.
@@ -209,6 +210,8 @@ struct CpuDescriptor final : Descriptor {
         if constexpr (std::is_same_v<T, fp16_t>) {
             w.half = halfTable();
         }
+        // Outputs too large for the caches are stored past them (no read for ownership).
+        const bool stream = in.rows * in.len * sizeof(T) >= kStreamBytes;
         const bool columns = nd > 0 && std::llabs(in.outer_x[nd - 1]) < std::llabs(in.x_red) &&
                              std::llabs(in.outer_y[nd - 1]) < std::llabs(in.y_red);
         if (!columns) {
@@ -219,7 +222,7 @@ struct CpuDescriptor final : Descriptor {
             infini::cpu::forEachOuter<2>(lay, 0, in.len, [&](const ptrdiff_t *off) {
                 if constexpr (kVector<P, T>) {
                     if (in.x_red == 1 && in.y_red == 1) {
-                        INFINI_CPU_DISPATCH(normRowVec<P>(x + off[0], y + off[1], in.len, in.p, in.eps));
+                        INFINI_CPU_DISPATCH(normRowVec<P>(x + off[0], y + off[1], in.len, in.p, in.eps, stream));
                         return;
                     }
                 }
@@ -252,7 +255,8 @@ struct CpuDescriptor final : Descriptor {
             if (sxi == 1 && syi == 1) {
                 size_t done = 0; // whole vectors of columns, then the rest one by one
                 if constexpr (kVector<P, T>) {
-                    done = INFINI_CPU_DISPATCH(vectorColumns<P>(xt, in.x_red, yt, in.y_red, in.len, cols, in.p, in.eps));
+                    done = INFINI_CPU_DISPATCH(
+                        vectorColumns<P>(xt, in.x_red, yt, in.y_red, in.len, cols, in.p, in.eps, stream));
                 }
                 if (done < cols) {
                     normColumns<P, true>(xt + done, in.x_red, 1, yt + done, in.y_red, 1, in.len, cols - done, in.p,
