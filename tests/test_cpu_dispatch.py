@@ -211,6 +211,11 @@ def test_large_bench_shapes_match_numpy():
     x64 = x.astype(np.float64)
     ref = x64 / np.maximum(np.abs(x64).sum(axis=1, keepdims=True), 1e-12)
     np.testing.assert_allclose(got, ref, rtol=2e-3, atol=1e-5)
+    x = rng.standard_normal((1024, 4096)).astype(np.float32)  # 16 MiB out: stored past the caches
+    x64 = x.astype(np.float64)
+    for axis in (1, 0):
+        ref = x64 / np.sqrt((x64 * x64).sum(axis=axis, keepdims=True))
+        np.testing.assert_allclose(ip.lp_norm(x, axis=axis, p=2), ref, rtol=1e-5, atol=1e-7)
     src = rng.integers(0, 2**31, (2048, 2048)).astype(np.uint32)
     dst = np.empty_like(src)
     ip.rearrange(src.T, out=dst)
