@@ -1,12 +1,12 @@
 #pragma once
-// The elementwise framework's CPU engine: OpenMP over the merged outer dims
-// (or over chunks of one long run), an inner loop the compiler vectorises
-// when every operand is contiguous in it. F16/BF16 go through float blocks,
-// converted on the process's vector path (common/cpu/convert.h).
+// The elementwise framework's CPU engine: parallelFor over the merged outer
+// dims (or over chunks of one long run), an inner loop the compiler vectorises
+// for the process's vector path (cpu_kernels.inc) when every operand is
+// contiguous in it. F16/BF16 go through float blocks (common/cpu/convert.h).
+#include "../../common/cpu/convert.h"
 #include "../../common/cpu/parallel.h"
 #include "../../common/cpu/strided.h"
 #include "elementwise.h"
-#include "../../common/cpu/convert.h"
 #include <array>
 #include <cfloat>
 #include <cmath>
@@ -18,11 +18,6 @@ namespace infini::elementwise::cpu {
 using infini::cpu::ComputeType;
 using infini::cpu::narrow;
 using infini::cpu::widen;
-
-template <class T>
-inline void widenBlock(const T *src, float *dst, size_t n) {
-    infini::cpu::widenBlock(src, dst, n);
-}
 
 // op on compute-type operands, narrowed to T. BF16 has F32's exponent range,
 // so a float result below F32's normal range was already rounded once (to a
@@ -39,10 +34,10 @@ inline T applyOnce(const Op &op, A... a) {
     return narrow<T>(y);
 }
 
-// Block form: y = op(x...) already computed in float.
+// Block form, after the block was narrowed: BF16 elements whose float result
+// lies below F32's normal range are redone through applyOnce.
 template <class Op, class T, size_t... I>
-inline void narrowBlock(const float *y, T *dst, size_t m, const float (*x)[256], std::index_sequence<I...>) {
-    infini::cpu::narrowBlock(y, dst, m);
+inline void fixTinyBf16(const float *y, T *dst, size_t m, const float (*x)[256], std::index_sequence<I...>) {
     if constexpr (std::is_same_v<T, bf16_t>) {
         const Op op{};
         for (size_t i = 0; i < m; ++i) {
@@ -53,59 +48,22 @@ inline void narrowBlock(const float *y, T *dst, size_t m, const float (*x)[256],
     }
 }
 
-// A run where the output and every input with bit k of Mask set have stride
-// 1 and the other inputs stride 0 (a broadcast scalar): compile-time strides,
-// so the compiler vectorises the loop. 16-bit floats go through float
-// blocks, converted a block at a time.
-template <class Op, class T, unsigned Mask, size_t... I>
-void unitRun(size_t n, T *out, const T *const *in, std::index_sequence<I...>) {
-    constexpr size_t N = sizeof...(I);
-    const Op op{};
-    const T *p[N] = {in[I]...};
-    if constexpr (std::is_same_v<T, fp16_t> || std::is_same_v<T, bf16_t>) {
-        constexpr size_t B = 256;
-        float x[N][B], y[B];
-        for (size_t base = 0; base < n; base += B) {
-            const size_t m = n - base < B ? n - base : B;
-            for (size_t k = 0; k < N; ++k) {
-                if ((Mask >> k) & 1u) {
-                    widenBlock(p[k] + base, x[k], m);
-                } else {
-                    const float v = widen(p[k][0]);
-                    for (size_t i = 0; i < m; ++i) {
-                        x[k][i] = v;
-                    }
-                }
-            }
-            for (size_t i = 0; i < m; ++i) {
-                y[i] = op(x[I][i]...);
-            }
-            narrowBlock<Op, T>(y, out + base, m, x, std::index_sequence<I...>{});
-        }
-    } else {
-        for (size_t i = 0; i < n; ++i) {
-            out[i] = applyOnce<Op, T>(op, widen(p[I][((Mask >> I) & 1u) ? i : 0])...);
-        }
-    }
-}
+} // namespace infini::elementwise::cpu
 
-template <class Op, class T, size_t N, size_t... M>
-constexpr auto unitRunTable(std::index_sequence<M...>) {
-    using Fn = void (*)(size_t, T *, const T *const *, std::make_index_sequence<N>);
-    return std::array<Fn, sizeof...(M)>{&unitRun<Op, T, (unsigned)M>...};
-}
+// unitRun, compiled once per vector path.
+namespace infini::elementwise::cpu {
+#define INFINI_CPU_KERNELS "ops/elementwise/cpu_kernels.inc"
+#include "../../common/cpu/foreach_isa.h"
 
 // One run of `n` elements: out[i * so] = op(in_k[i * s_k]...). `so` and `s`
 // are the operands' strides along the run.
 template <class Op, class T, size_t... I>
 inline void runKernel(size_t n, T *out, const T *const *in, ptrdiff_t so, const ptrdiff_t *s,
                       std::index_sequence<I...> seq) {
-    constexpr size_t N = sizeof...(I);
     bool unit = so == 1 && ((s[I] == 0 || s[I] == 1) && ...);
     if (unit) {
-        static constexpr auto table = unitRunTable<Op, T, N>(std::make_index_sequence<(1u << N)>{});
-        unsigned mask = (((unsigned)(s[I] == 1) << I) | ... | 0u);
-        table[mask](n, out, in, seq);
+        const unsigned mask = (((unsigned)(s[I] == 1) << I) | ... | 0u);
+        INFINI_CPU_DISPATCH(unitRunMasked<Op, T>(mask, n, out, in, seq));
         return;
     }
     const Op op{};
