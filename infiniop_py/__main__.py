@@ -165,6 +165,8 @@ def bench(args) -> int:
             raise RuntimeError("the GPU benchmark times with torch's CUDA events: install torch")
     from .bench import harness
 
+    if args.suite == "overhead":
+        return _bench_overhead(args, device)
     import inspect
 
     ops = args.op or list(OPERATORS)
@@ -200,6 +202,28 @@ def bench(args) -> int:
     return 1 if wrong else 0
 
 
+def _bench_overhead(args, device: str) -> int:
+    """Host cost per call on tiny inputs: ours, the raw C call, and PyTorch / NumPy (bench_overhead.py)."""
+    import datetime
+
+    from .bench import bench_overhead
+
+    rows = bench_overhead.run(device, quick=args.quick)
+    label = bench_overhead.device_label(device)
+    print(f"device: {label}; host cost per call; commit {_git_commit()}; {datetime.date.today().isoformat()}")
+    print()
+    print(bench_overhead.markdown_table(rows, device))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": label, "device_kind": device, "suite": "overhead", "commit": _git_commit(),
+                       "date": datetime.datetime.now().isoformat(), "rows": [r.as_dict() for r in rows]}, f,
+                      indent=2, allow_nan=True)
+    wrong = [r for r in rows if not r.ok]
+    if wrong:
+        print(f"\n{len(wrong)} call(s) gave a wrong result and were not timed", file=sys.stderr)
+    return 1 if wrong else 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m infiniop_py", description=__doc__)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -211,6 +235,8 @@ def main(argv=None) -> int:
     p_demo.add_argument("--device", choices=("cpu", "nvidia"), help="default: NVIDIA if usable, else CPU")
     p_demo.set_defaults(func=demo)
     p_bench = sub.add_parser("bench", help="benchmark the operators (against PyTorch on the GPU, NumPy on the CPU)")
+    p_bench.add_argument("--suite", choices=("ops", "overhead"), default="ops",
+                         help="ops: each operator's speed (default); overhead: host cost per call on tiny inputs")
     p_bench.add_argument("--op", action="append", choices=OPERATORS, help="operator(s) to run (default: all)")
     p_bench.add_argument("--device", choices=("cpu", "nvidia"), help="default: NVIDIA if usable, else CPU")
     p_bench.add_argument("--quick", action="store_true", help="tiny sizes: checks that everything runs")

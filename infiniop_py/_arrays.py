@@ -125,3 +125,136 @@ def empty_like(view: ArrayView, shape: Sequence[int], dtype=None, stream=None):
         with cupy.cuda.Device(view.device_id):
             return cupy.empty(shape, dtype)
     return DeviceArray.empty(shape, dtype, view.device_id, stream)
+
+
+# ---- the hot path: what a cached call needs of an array, as cheaply as each library allows ----
+#
+# probe(obj) -> (pointer, layout, place): the address as a `void *` cdata (what the
+# C calls take), a hashable layout in the array's own terms (NumPy: byte strides and
+# np.dtype; torch: element strides and torch.dtype), and (device, device_id) as one
+# shared tuple. Nothing is validated here: a layout seen for the first time misses
+# the descriptor cache, and the slow path (as_view, TensorDescriptor) checks it.
+
+from ._ffi import ffi as _ffi_mod  # noqa: E402
+
+_cast = _ffi_mod.cast
+_from_buffer = _ffi_mod.from_buffer
+_VOID_P = _ffi_mod.typeof("void *")
+_NDARRAY = np.ndarray
+CPU = ("cpu", 0)
+_NVIDIA_PLACES: dict = {}
+
+
+def nvidia_place(device_id: int):
+    """The one ("nvidia", id) tuple for a device (shared, so that keys hash and compare fast)."""
+    place = _NVIDIA_PLACES.get(device_id)
+    if place is None:
+        place = _NVIDIA_PLACES[device_id] = ("nvidia", device_id)
+    return place
+
+
+def _numpy_pointer(arr, writable: bool = False):
+    flags = arr.flags
+    if writable and not flags.writeable:
+        raise ValueError("the output array is read-only")
+    if flags.c_contiguous:  # the buffer protocol hands over the data pointer itself
+        return _from_buffer(arr)
+    if flags.f_contiguous:  # its transpose starts at the same address and is C-contiguous
+        return _from_buffer(arr.T)
+    return _cast(_VOID_P, arr.__array_interface__["data"][0])
+
+
+def _probe_numpy(arr, writable: bool):
+    return _numpy_pointer(arr, writable), (arr.shape, arr.strides, arr.dtype), CPU
+
+
+def _probe_torch(t, writable: bool):
+    if t.is_cuda:
+        place = _NVIDIA_PLACES.get(t.get_device()) or nvidia_place(t.get_device())
+    elif t.device.type == "cpu":
+        place = CPU
+    else:
+        return _probe_any(t, writable)
+    return _cast(_VOID_P, t.data_ptr()), (t.shape, t.stride(), t.dtype), place
+
+
+def _probe_device_array(d, writable: bool):
+    return _cast(_VOID_P, d.ptr), (d.shape, d.strides, d.dtype), nvidia_place(d.device_id)
+
+
+def _probe_any(obj, writable: bool):
+    view = as_view(obj, writable=writable)
+    if view.device == "cpu" and isinstance(view.obj, _NDARRAY):
+        # (np.asarray may have made a new array: the cdata keeps it alive through the call)
+        return _numpy_pointer(view.obj), view.layout, CPU
+    place = CPU if view.device == "cpu" else nvidia_place(view.device_id)
+    return _cast(_VOID_P, view.ptr), view.layout, place
+
+
+_PROBES = {_NDARRAY: _probe_numpy, DeviceArray: _probe_device_array}
+
+
+def _probe_for(kind):
+    """The probe for a type not seen before (torch's Tensor is recognised by name:
+    torch is never imported here)."""
+    if kind.__module__.startswith("torch") and hasattr(kind, "data_ptr"):
+        probe_fn = _probe_torch
+    elif issubclass(kind, _NDARRAY):
+        probe_fn = _probe_numpy
+    else:
+        return _probe_any  # not cached: anything np.asarray takes lands here
+    _PROBES[kind] = probe_fn
+    return probe_fn
+
+
+def probe(obj, writable: bool = False):
+    """(void * pointer, layout key, place) of an array; see above."""
+    if type(obj) is _NDARRAY:  # the CPU's common case, inline: a call less
+        flags = obj.flags
+        if flags.c_contiguous and (flags.writeable or not writable):
+            return _from_buffer(obj), (obj.shape, obj.strides, obj.dtype), CPU
+        return _numpy_pointer(obj, writable), (obj.shape, obj.strides, obj.dtype), CPU
+    fn = _PROBES.get(type(obj))
+    if fn is None:
+        fn = _probe_for(type(obj))
+    return fn(obj, writable)
+
+
+def _address_torch(t, writable: bool):
+    return _cast(_VOID_P, t.data_ptr())
+
+
+def _address_device_array(d, writable: bool):
+    return _cast(_VOID_P, d._ptr)
+
+
+_ADDRESSES = {DeviceArray: _address_device_array}
+
+
+def pointer(obj, writable: bool = False):
+    """The `void *` of an int address or an array's first element (what a
+    descriptor call needs: no layout, no device)."""
+    kind = type(obj)
+    if kind is int:
+        return _cast(_VOID_P, obj)
+    if kind is _NDARRAY:
+        flags = obj.flags
+        if flags.c_contiguous and (flags.writeable or not writable):
+            return _from_buffer(obj)
+        return _numpy_pointer(obj, writable)
+    fn = _ADDRESSES.get(kind)
+    if fn is not None:
+        return fn(obj, writable)
+    if _PROBES.get(kind) is _probe_torch or (kind not in _PROBES and _probe_for(kind) is _probe_torch):
+        _ADDRESSES[kind] = _address_torch
+        return _address_torch(obj, writable)
+    return probe(obj, writable)[0]
+
+
+def is_torch(obj) -> bool:
+    """Whether `obj` is a torch tensor (recognised as probe does, without importing torch)."""
+    kind = type(obj)
+    fn = _PROBES.get(kind)
+    if fn is None and kind is not int:
+        fn = _probe_for(kind)
+    return fn is _probe_torch

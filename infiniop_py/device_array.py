@@ -29,6 +29,8 @@ class DeviceArray:
         self.strides = contiguous_strides(self.shape) if strides is None else tuple(int(s) for s in strides)
         self.offset = int(offset)  # in elements from the buffer's start
         self.device_id = int(device_id)
+        # Read once: the binding's hot path takes this on every call.
+        self._ptr = int(self._buffer.handle) + self.offset * self.dtype.itemsize
 
     @classmethod
     def empty(cls, shape: Sequence[int], dtype="float32", device_id: int = 0, stream=None) -> "DeviceArray":
@@ -56,7 +58,7 @@ class DeviceArray:
     @property
     def ptr(self) -> int:
         """Device address of element 0 (int)."""
-        return int(self._buffer.handle) + self.offset * self.itemsize
+        return self._ptr
 
     @property
     def itemsize(self) -> int:

@@ -28,77 +28,47 @@ class InfiniopError(RuntimeError):
         super().__init__(msg)
 
 
-class InternalError(InfiniopError):
-    """INTERNAL_ERROR (1): the library failed inside (a CUDA error, an allocation at Create)."""
-
-    status = 1
-
-
-class NotImplementedStatus(InfiniopError, NotImplementedError):
-    """NOT_IMPLEMENTED (2): the library does not implement this call (also NotImplementedError)."""
-
-    status = 2
-
-
-class BadParam(InfiniopError, ValueError):
-    """BAD_PARAM (3): a scalar parameter is out of range (axis, p, eps, random_val...), or a descriptor of another operator was passed."""
-
-    status = 3
-
-
-class NullPointer(InfiniopError, ValueError):
-    """NULL_POINTER (4): a required pointer was NULL."""
-
-    status = 4
-
-
-class DeviceTypeNotSupported(InfiniopError):
-    """DEVICE_TYPE_NOT_SUPPORTED (5): no backend for this device type in the loaded library."""
-
-    status = 5
-
-
-class DeviceNotFound(InfiniopError, LookupError):
-    """DEVICE_NOT_FOUND (6): no such device (NVIDIA on a machine without a GPU, a bad id); also LookupError."""
-
-    status = 6
-
-
-class DeviceNotInitialized(InfiniopError):
-    """DEVICE_NOT_INITIALIZED (7): the driver could not be initialised."""
-
-    status = 7
-
-
-class DeviceArchitectureNotSupported(InfiniopError):
-    """DEVICE_ARCHITECTURE_NOT_SUPPORTED (8): the build has no code for this GPU."""
-
-    status = 8
-
-
-class BadTensorDtype(InfiniopError, TypeError):
-    """BAD_TENSOR_DTYPE (10): a dtype is unsupported or the tensors' dtypes disagree; also TypeError."""
-
-    status = 10
-
-
-class BadTensorShape(InfiniopError, ValueError):
-    """BAD_TENSOR_SHAPE (11): shapes disagree, or a byte extent overflows 64 bits; also ValueError."""
-
-    status = 11
-
-
-class BadTensorStrides(InfiniopError, ValueError):
-    """BAD_TENSOR_STRIDES (12): an output overlaps itself or broadcasts, or a stride is not allowed; also ValueError."""
-
-    status = 12
-
-
-class InsufficientWorkspace(InfiniopError, ValueError):
-    """INSUFFICIENT_WORKSPACE (13): the workspace is smaller than the descriptor's workspace_size."""
-
-    status = 13
-
+# (class, status, also a subclass of, docstring): one exception class per infiniStatus_t.
+_STATUS_CLASSES = (
+    ("InternalError", 1, (), "INTERNAL_ERROR (1): the library failed inside (a CUDA error, an allocation at Create)."),
+    ("NotImplementedStatus", 2, (NotImplementedError,),
+     "NOT_IMPLEMENTED (2): the library does not implement this call (also NotImplementedError)."),
+    ("BadParam", 3, (ValueError,), "BAD_PARAM (3): a scalar parameter is out of range (axis, p, eps, random_val...), "
+     "or a descriptor of another operator was passed."),
+    ("NullPointer", 4, (ValueError,), "NULL_POINTER (4): a required pointer was NULL."),
+    ("DeviceTypeNotSupported", 5, (),
+     "DEVICE_TYPE_NOT_SUPPORTED (5): no backend for this device type in the loaded library."),
+    ("DeviceNotFound", 6, (LookupError,), "DEVICE_NOT_FOUND (6): no such device (NVIDIA on a machine without a GPU, "
+     "a bad id); also LookupError."),
+    ("DeviceNotInitialized", 7, (), "DEVICE_NOT_INITIALIZED (7): the driver could not be initialised."),
+    ("DeviceArchitectureNotSupported", 8, (),
+     "DEVICE_ARCHITECTURE_NOT_SUPPORTED (8): the build has no code for this GPU."),
+    ("BadTensorDtype", 10, (TypeError,), "BAD_TENSOR_DTYPE (10): a dtype is unsupported or the tensors' dtypes "
+     "disagree; also TypeError."),
+    ("BadTensorShape", 11, (ValueError,), "BAD_TENSOR_SHAPE (11): shapes disagree, or a byte extent overflows 64 "
+     "bits; also ValueError."),
+    ("BadTensorStrides", 12, (ValueError,), "BAD_TENSOR_STRIDES (12): an output overlaps itself or broadcasts, or a "
+     "stride is not allowed; also ValueError."),
+    ("InsufficientWorkspace", 13, (ValueError,), "INSUFFICIENT_WORKSPACE (13): the workspace is smaller than the "
+     "descriptor's workspace_size."),
+)
+for _name, _status, _bases, _doc in _STATUS_CLASSES:
+    globals()[_name] = type(_name, (InfiniopError, *_bases), {"status": _status, "__doc__": _doc,
+                                                              "__module__": __name__})
+del _name, _status, _bases, _doc
+# (the names, for readers and linters: each class is made by the loop above)
+InternalError: type
+NotImplementedStatus: type
+BadParam: type
+NullPointer: type
+DeviceTypeNotSupported: type
+DeviceNotFound: type
+DeviceNotInitialized: type
+DeviceArchitectureNotSupported: type
+BadTensorDtype: type
+BadTensorShape: type
+BadTensorStrides: type
+InsufficientWorkspace: type
 
 _BY_STATUS = {cls.status: cls for cls in InfiniopError.__subclasses__()}
 

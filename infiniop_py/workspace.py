@@ -30,6 +30,9 @@ class Workspace:
 
             self._memory = DeviceArray.empty((self.size,), "uint8", self.device_id, stream)
             self.ptr = self._memory.ptr
+        from ._ffi import ffi
+
+        self.cdata = ffi.cast("void *", self.ptr)  # what Calculate takes, cast once
 
     def __repr__(self) -> str:
         return f"Workspace(device={self.device!r}, size={self.size}, device_id={self.device_id})"

@@ -2,7 +2,6 @@
 behind the functional API (handles, descriptors by layout, workspaces)."""
 from __future__ import annotations
 
-import collections
 import threading
 from typing import Any, Callable, Dict, Hashable, Optional, Tuple
 
@@ -13,6 +12,7 @@ from ..errors import check
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ..workspace import Workspace
+from ._calculate import CALCULATE, describe_params, make_call, make_raw
 
 
 def void_p(address: int):
@@ -31,6 +31,17 @@ class OperatorDescriptor(CObject):
 
     _create_name: str = ""
     _workspace_name: Optional[str] = None
+    _c_function = None  # the Calculate, bound at __init__ (the library loads on first use)
+
+    def __init_subclass__(cls, **kwargs):
+        """A class named in ops/_calculate.py's table gets its Calculate call written from its row."""
+        super().__init_subclass__(**kwargs)
+        row = CALCULATE.get(cls.__name__)
+        if row is not None and "__call__" not in cls.__dict__:
+            cls._calculate_row = row
+            cls.__call__ = make_call(cls.__name__, "_pointer" in cls.__dict__)
+            cls.__call__.__doc__ = cls.__dict__.get("_call_doc")
+            cls._raw = make_raw(cls.__name__, workspace_for)
 
     def __init__(self, handle: Handle, tensors: Dict[str, TensorDescriptor], params: Tuple = (),
                  param_names: Tuple[str, ...] = ()):
@@ -46,6 +57,9 @@ class OperatorDescriptor(CObject):
             size = ffi.new("size_t *")
             check(getattr(lib, self._workspace_name)(self.ptr, size), self._workspace_name, self._context)
             self.workspace_size = size[0]
+        row = getattr(self, "_calculate_row", None)
+        if row is not None:
+            self._c_function = getattr(lib, row[0])
 
     @property
     def device(self) -> str:
@@ -58,20 +72,27 @@ class OperatorDescriptor(CObject):
     def _context(self) -> str:
         return f"{type(self).__name__} on {self.handle.device}:{self.handle.device_id} with {self._described}"
 
-    def _run(self, function: str, *args, call_params: str = "") -> None:
-        """Call a C function on this descriptor and raise on a bad status;
-        `call_params` names the values passed to this call (in the message)."""
-        status = getattr(lib, function)(self.ptr, *args)
-        if status:
-            check(status, function, lambda: self._context() + (f"; called with {call_params}" if call_params else ""))
-
     def _workspace_args(self, workspace: Optional[Workspace], stream_ptr: int):
         """(pointer, size) of the given workspace, or of a cached one of the right size."""
         if workspace is None:
             if self.workspace_size == 0:
                 return ffi.NULL, 0
             workspace = workspace_for(self.device, self.device_id, self.workspace_size, stream_ptr)
-        return void_p(workspace.ptr), workspace.size
+        return workspace.cdata, workspace.size
+
+    def _failed(self, status: int, values: Optional[dict]) -> None:
+        """Raise for a failed Calculate: the descriptor's context, and the call's
+        scalar values when it has some (built only now)."""
+        function, args = self._calculate_row
+
+        def context() -> str:
+            if not values:
+                return self._context()
+            names = [n for n, _ in args if n in values]
+            kinds = [k for n, k in args if n in values]
+            return self._context() + "; called with " + describe_params(names, kinds, values)
+
+        check(status, function, context)
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else self._context()
@@ -88,9 +109,18 @@ _MAX_CACHED_DESCRIPTORS = 256
 def _cache(name: str) -> Any:
     value = getattr(_local, name, None)
     if value is None:
-        value = collections.OrderedDict() if name == "descriptors" else {}
+        value = {}
         setattr(_local, name, value)
     return value
+
+
+def descriptor_cache() -> dict:
+    """This thread's descriptors by key (see cached_descriptor)."""
+    try:
+        return _local.descriptors
+    except AttributeError:  # the thread's first call
+        cache = _local.descriptors = {}
+        return cache
 
 
 def default_handle(device: str, device_id: int) -> Handle:
@@ -105,15 +135,15 @@ def default_handle(device: str, device_id: int) -> Handle:
 
 def cached_descriptor(key: Hashable, factory: Callable[[], OperatorDescriptor]) -> OperatorDescriptor:
     """The descriptor for `key` (operator, device, layouts, parameters), made by
-    `factory` on a miss; least recently used ones are dropped past 256."""
-    descriptors = _cache("descriptors")
+    `factory` on a miss; past 256, the oldest made is dropped (a hit costs one
+    dict lookup, nothing to reorder)."""
+    descriptors = descriptor_cache()
     desc = descriptors.get(key)
     if desc is None:
         desc = descriptors[key] = factory()
         if len(descriptors) > _MAX_CACHED_DESCRIPTORS:
-            descriptors.popitem(last=False)[1].close()
-    else:
-        descriptors.move_to_end(key)
+            oldest = next(iter(descriptors))
+            descriptors.pop(oldest).close()
     return desc
 
 
@@ -139,3 +169,26 @@ def common_device(op: str, **views: ArrayView) -> Tuple[str, int]:
 def descriptor_key(op: str, device: Tuple[str, int], *parts) -> Tuple:
     """A cache key: operator, device, then layouts (views) and parameters."""
     return (op, device) + tuple(p.layout if isinstance(p, ArrayView) else p for p in parts)
+
+
+# ---- the functional API's slow path ----
+
+def new_descriptor(key: Hashable, op: str, cls, arrays: Dict[str, Any], order: Tuple[str, ...], *params):
+    """The functional API's slow path (a cache miss, or arrays on different devices):
+    views of `arrays` (name -> array, "out" writable; named in this order when they
+    are on different devices), then `cls(handle, *tensors in `order`, *params)` made
+    and cached under `key`."""
+    from .._arrays import as_view
+
+    views = {name: as_view(a, writable=(name == "out")) for name, a in arrays.items()}
+    device = common_device(op, **views)
+
+    def make():
+        tensors = [TensorDescriptor(views[n].shape, views[n].strides, views[n].dtype) for n in order]
+        try:
+            return cls(default_handle(*device), *tensors, *params)
+        finally:  # Create copied what it needs
+            for t in tensors:
+                t.close()
+
+    return cached_descriptor(key, make)

@@ -1,16 +1,11 @@
 """LPNorm: y = x / max(||x||_p, eps) along one axis (torch.nn.functional.normalize)."""
 from __future__ import annotations
 
-from typing import Optional
-
-from .._arrays import as_view, empty_like
-from .._streams import stream_pointer
-from .._ffi import ffi, lib
-from ..errors import check, error_for
+from .._arrays import as_view, empty_like, probe
+from ..errors import error_for
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ..workspace import Workspace
-from ._base import OperatorDescriptor, cached_descriptor, common_device, default_handle, descriptor_key
+from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
 
 __all__ = ["LPNorm", "lp_norm"]
 
@@ -20,10 +15,6 @@ _CREATE = "infiniopCreateLPNormDescriptor"
 
 def _as_descriptor(t) -> TensorDescriptor:
     return t if isinstance(t, TensorDescriptor) else TensorDescriptor.from_array(t)
-
-
-def _address(a) -> int:
-    return a if isinstance(a, int) else as_view(a).ptr
 
 
 class LPNorm(OperatorDescriptor):
@@ -49,30 +40,25 @@ class LPNorm(OperatorDescriptor):
                 raise error_for(3, _CREATE, f"LPNorm: {name}={value} does not fit in a C int")
         super().__init__(handle, {"y": y_desc, "x": x_desc}, (self.axis, self.p, self.eps), ("axis", "p", "eps"))
 
-    def __call__(self, y, x, *, workspace: Optional[Workspace] = None, stream=None) -> None:
-        """y = x / max(||x||_p, eps) along the axis, on `stream`. `y` and `x` are arrays
-        or raw addresses (ints) laid out as at Create (`y` may be `x`); `workspace` of at least
-        `workspace_size` bytes, or None for a cached one. Raises InsufficientWorkspace, NullPointer."""
-        # The hot path of every call: kept to one C call and a few casts.
-        sp = stream if type(stream) is int else stream_pointer(stream)
-        ws_ptr, ws_size = self._workspace_args(workspace, sp)
-        status = lib.infiniopLPNorm(self.ptr, ws_ptr, ws_size, ffi.cast("void *", y if type(y) is int else _address(y)),
-                                    ffi.cast("void *", x if type(x) is int else _address(x)), ffi.cast("void *", sp))
-        if status:
-            check(status, "infiniopLPNorm", self._context)
+    _call_doc = """desc(y, x, *, workspace=None, stream=None): y = x / max(||x||_p, eps) along the axis, on
+        `stream`. `y` and `x` are arrays or raw addresses (ints) laid out as at Create (`y` may be `x`);
+        `workspace` of at least `workspace_size` bytes, or None for a cached one. Raises
+        InsufficientWorkspace, NullPointer."""
 
 
 def lp_norm(x, axis: int = -1, p: int = 2, eps: float = 1e-12, out=None, *, stream=None):
     """x / max(||x||_p, eps) along `axis`, into `out` (a new array of x's kind
     when None; `out=x` works in place). NumPy arrays run on the CPU;
     DeviceArray, torch and cupy tensors on their GPU, on `stream`."""
-    xv = as_view(x)
     if out is None:
-        out = empty_like(xv, xv.shape, stream=stream)
-    yv = as_view(out, writable=True)
-    device = common_device("lp_norm", x=xv, out=yv)
-    key = descriptor_key("lp_norm", device, yv, xv, int(axis), int(p), float(eps))
-    desc = cached_descriptor(key, lambda: LPNorm(default_handle(*device), TensorDescriptor(yv.shape, yv.strides, yv.dtype),
-                                                 TensorDescriptor(xv.shape, xv.strides, xv.dtype), axis, p, eps))
-    desc(yv.ptr, xv.ptr, stream=stream)
+        out = empty_like(as_view(x), as_view(x).shape, stream=stream)
+    py, ly, dy = probe(out, True)
+    px, lx, dx = probe(x)
+    key = ("lp_norm", dy, ly, lx, axis, p, eps)
+    desc = descriptor_cache().get(key)
+    if desc is None or dx is not dy:
+        desc = new_descriptor(key, "lp_norm", LPNorm, {"x": x, "out": out}, ("out", "x"), axis, p, eps)
+    status = desc._raw(stream, py, px)
+    if status:
+        desc._failed(status, None)
     return out

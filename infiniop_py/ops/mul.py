@@ -7,35 +7,23 @@ same layout. F16/BF16 products are rounded once from the exact product.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 import numpy as np
 
-from .._arrays import as_view, empty_like
-from .._ffi import ffi, lib
-from .._streams import stream_pointer
-from ..errors import check
+from .._arrays import as_view, empty_like, is_torch, probe
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ..workspace import Workspace
-from ._base import OperatorDescriptor, cached_descriptor, common_device, default_handle, descriptor_key
+from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
 
 __all__ = ["Mul", "mul"]
-
-_VOID_P = ffi.typeof("void *")
-
-
-def _address(x) -> int:
-    """A raw address (int) as is, else the data pointer of an array."""
-    return x if isinstance(x, int) else as_view(x).ptr
 
 
 class Mul(OperatorDescriptor):
     """An infiniopMulDescriptor_t: Mul(handle, c, a, b) with TensorDescriptors
     (they may be closed right after), then `op(c, a, b, stream=None)` with
-    arrays or raw device addresses (ints) laid out as described.
+    arrays or raw device addresses (ints) laid out as described; `c` may be `a`
+    or `b` (same layout). Mul needs no workspace.
 
-    Raises BadTensorDtype (dtypes differ or unsupported), BadTensorShape (a or b
+    Create raises BadTensorDtype (dtypes differ or unsupported), BadTensorShape (a or b
     not broadcastable to c), BadTensorStrides (c has a zero stride or overlaps).
     """
 
@@ -43,39 +31,27 @@ class Mul(OperatorDescriptor):
     _destroy_name = "infiniopDestroyMulDescriptor"
     _workspace_name = "infiniopGetMulWorkspaceSize"
 
+    _call_doc = """desc(c, a, b, *, workspace=None, stream=None): c = a * b on `stream`. Arrays or raw
+        addresses (ints) laid out as at Create; `c` may be `a` or `b` (same layout). Raises NullPointer
+        for a missing pointer."""
+
     def __init__(self, handle: Handle, c: TensorDescriptor, a: TensorDescriptor, b: TensorDescriptor):
         super().__init__(handle, {"c": c, "a": a, "b": b})
 
-    def __call__(self, c, a, b, *, workspace: Optional[Workspace] = None, stream=None) -> None:
-        """c = a * b on `stream`. Arrays or raw addresses (ints) laid out as at Create; `c` may be
-        `a` or `b` (same layout). Mul needs no workspace. Raises NullPointer for a missing pointer."""
-        s = 0 if stream is None else stream_pointer(stream)
-        if workspace is None and self.workspace_size == 0:  # the usual case: one C call, nothing else
-            ws, ws_size = ffi.NULL, 0
-        else:
-            ws, ws_size = self._workspace_args(workspace, s)
-        cast = ffi.cast
-        status = lib.infiniopMul(self.ptr, ws, ws_size,
-                                 cast(_VOID_P, c if type(c) is int else _address(c)),
-                                 cast(_VOID_P, a if type(a) is int else _address(a)),
-                                 cast(_VOID_P, b if type(b) is int else _address(b)), cast(_VOID_P, s))
-        if status:
-            check(status, "infiniopMul", self._context)
 
-    calculate = __call__
+Mul.calculate = Mul.__call__
 
 
-def _descriptor(device, vc, va, vb) -> Mul:
-    key = descriptor_key("mul", device, vc, va, vb)
-
-    def make() -> Mul:
-        handle = default_handle(*device)
-        with TensorDescriptor(vc.shape, vc.strides, vc.dtype) as c, \
-                TensorDescriptor(va.shape, va.strides, va.dtype) as a, \
-                TensorDescriptor(vb.shape, vb.strides, vb.dtype) as b:
-            return Mul(handle, c, a, b)
-
-    return cached_descriptor(key, make)
+def _new_output(a, b, stream):
+    if type(a) is np.ndarray and type(b) is np.ndarray:  # the CPU's common case, without views
+        shape = a.shape if a.shape == b.shape else np.broadcast_shapes(a.shape, b.shape)
+        return np.empty(shape, a.dtype)
+    if type(a) is type(b) and is_torch(a) and a.is_cuda:  # as empty_like would: a.new_empty, without views
+        shape = a.shape if a.shape == b.shape else np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+        return a.new_empty(shape)
+    va, vb = as_view(a), as_view(b)
+    shape = va.shape if va.shape == vb.shape else np.broadcast_shapes(va.shape, vb.shape)
+    return empty_like(va, shape, stream=stream)
 
 
 def mul(a, b, out=None, *, stream=None):
@@ -84,12 +60,16 @@ def mul(a, b, out=None, *, stream=None):
     are NumPy arrays (CPU) or DeviceArray / torch / cupy tensors (NVIDIA), all
     on one device and of one dtype. Returns `out`.
     """
-    va, vb = as_view(a), as_view(b)
     if out is None:
-        shape = np.broadcast_shapes(va.shape, vb.shape)
-        out = empty_like(va, shape, stream=stream)
-    vc = as_view(out, writable=True)
-    device = common_device("mul", a=va, b=vb, out=vc)
-    op = _descriptor(device, vc, va, vb)
-    op(vc.ptr, va.ptr, vb.ptr, stream=stream)
+        out = _new_output(a, b, stream)
+    pc, lc, dc = probe(out, True)
+    pa, la, da = probe(a)
+    pb, lb, db = probe(b)
+    key = ("mul", dc, lc, la, lb)
+    desc = descriptor_cache().get(key)
+    if desc is None or da is not dc or db is not dc:
+        desc = new_descriptor(key, "mul", Mul, {"a": a, "b": b, "out": out}, ("out", "a", "b"))
+    status = desc._raw(stream, pc, pa, pb)
+    if status:
+        desc._failed(status, None)
     return out

@@ -16,30 +16,25 @@ logit, gives its argmax (the first +inf; the first -inf of an all--inf/NaN row;
 from __future__ import annotations
 
 import threading
-from typing import Optional, Union
+from typing import Union
 
 import numpy as np
 
 from .. import _cuda
-from .._arrays import as_view, empty_like
+from .._arrays import CPU, as_view, empty_like, probe
 from .._ffi import ffi
-from .._streams import stream_pointer
-from ..device_array import DeviceArray
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ..workspace import Workspace
-from ._base import OperatorDescriptor, cached_descriptor, default_handle, descriptor_key, void_p
+from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
+from ._calculate import batch_size, floats, ints, param_array, stream_int
 
 __all__ = ["RandomSample", "RandomSampleBatch", "random_sample", "random_sample_batch"]
 
+_F32, _I32, _I64 = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.int64)
+
+
 def _descriptor(x) -> TensorDescriptor:
     return x if isinstance(x, TensorDescriptor) else TensorDescriptor.from_array(x)
-
-
-def _address(array, writable: bool = False) -> int:
-    if isinstance(array, int):
-        return array
-    return as_view(array, writable=writable).ptr
 
 
 class RandomSample(OperatorDescriptor):
@@ -56,21 +51,13 @@ class RandomSample(OperatorDescriptor):
     _create_name = "infiniopCreateRandomSampleDescriptor"
     _destroy_name = "infiniopDestroyRandomSampleDescriptor"
     _workspace_name = "infiniopGetRandomSampleWorkspaceSize"
-
-    def __init__(self, handle: Handle, result, probs):
-        super().__init__(handle, {"result": _descriptor(result), "probs": _descriptor(probs)})
-
-    def __call__(self, result, probs, random_val: float, topp: float, topk: int, temperature: float, *,
-                 workspace: Optional[Workspace] = None, stream=None) -> None:
-        """Write the sampled index (SPEC §4: argmax when random_val == 0, topp <= 0, topk == 1 or
+    _call_doc = """Write the sampled index (SPEC §4: argmax when random_val == 0, topp <= 0, topk == 1 or
         temperature <= 0; else the first position of the descending order whose cumulative
         weight reaches random_val * min(topp * total, top-K mass)) into `result` on `stream`.
         Raises BadParam for random_val outside [0, 1) or NaN parameters, InsufficientWorkspace."""
-        sp = stream_pointer(stream)
-        ws_ptr, ws_size = self._workspace_args(workspace, sp)
-        self._run("infiniopRandomSample", ws_ptr, ws_size, void_p(_address(result, True)), void_p(_address(probs)),
-                  float(random_val), float(topp), int(topk), float(temperature), void_p(sp),
-                  call_params=f"random_val={random_val!r}, topp={topp!r}, topk={topk!r}, temperature={temperature!r}")
+
+    def __init__(self, handle: Handle, result, probs):
+        super().__init__(handle, {"result": _descriptor(result), "probs": _descriptor(probs)})
 
 
 class RandomSampleBatch(RandomSample):
@@ -80,58 +67,59 @@ class RandomSampleBatch(RandomSample):
     scalars used for every row."""
 
     _create_name = "infiniopCreateRandomSampleBatchDescriptor"
+    _call_doc = """Sample row b with (random_val[b], topp[b], topk[b], temperature[b]) into result[b];
+        each parameter is a sequence of B values (float32 / int32 NumPy arrays pass without a copy)
+        or one value for every row. Raises BadParam when the sequences' length is not B."""
 
     def __init__(self, handle: Handle, result, probs):
         probs = _descriptor(probs)
         self.rows = probs.shape[0] if len(probs.shape) == 2 else 0
         super().__init__(handle, result, probs)
 
-    def __call__(self, result, probs, random_val, topp, topk, temperature, *,
-                 workspace: Optional[Workspace] = None, stream=None) -> None:
-        """Sample row b with (random_val[b], topp[b], topk[b], temperature[b]) into result[b];
-        each parameter is a sequence of B values or one value for every row. Raises BadParam when
-        the sequences' length is not B."""
-        sp = stream_pointer(stream)
-        ws_ptr, ws_size = self._workspace_args(workspace, sp)
-        batch = self._batch_size(self.rows, random_val, topp, topk, temperature)
-        rv, tp, tk, tt = (_param_array(random_val, np.float32, batch), _param_array(topp, np.float32, batch),
-                          _param_array(topk, np.int32, batch), _param_array(temperature, np.float32, batch))
-        self._run("infiniopRandomSampleBatch", ws_ptr, ws_size, void_p(_address(result, True)),
-                  void_p(_address(probs)), ffi.cast("const float *", rv.ctypes.data),
-                  ffi.cast("const float *", tp.ctypes.data), ffi.cast("const int *", tk.ctypes.data),
-                  ffi.cast("const float *", tt.ctypes.data), batch, void_p(sp),
-                  call_params=f"random_val={rv.tolist()}, topp={tp.tolist()}, topk={tk.tolist()}, "
-                              f"temperature={tt.tolist()}, batch_size={batch}")
-
-    @staticmethod
-    def _batch_size(rows: int, *params) -> int:
-        """The sequences' common length (the C call checks it against B), or B for scalars."""
-        sizes = {len(p) for p in params if np.ndim(p) > 0}
-        if len(sizes) > 1:
-            raise ValueError(f"RandomSampleBatch: parameter sequences of different lengths {sorted(sizes)}")
-        return sizes.pop() if sizes else rows
-
-
-def _param_array(value, dtype, batch: int) -> np.ndarray:
-    arr = np.asarray(value, dtype=dtype)  # (np.ascontiguousarray would make a scalar 1-d)
-    if arr.ndim == 0:
-        arr = np.full(batch, arr, dtype=dtype)
-    return np.ascontiguousarray(arr.reshape(-1))
-
 
 _local = threading.local()
 
 
-def _device_scalar(device_id: int, dtype: np.dtype, stream_ptr: int) -> DeviceArray:
-    """This thread's 0-d device buffer for a result that goes back to the host."""
+class _PinnedScalar:
+    """8 bytes of page-locked host memory (portable across devices) that a
+    result is copied into: one small copy on the stream, then a read."""
+
+    def __init__(self, device_id: int):
+        _cuda.device(device_id)  # a context must be current (DeviceArray.empty does the same)
+        drv = _cuda.driver()
+        self.address = _cuda.check_cu(drv.cuMemHostAlloc(8, 1), "cuMemHostAlloc")  # 1: CU_MEMHOSTALLOC_PORTABLE
+        self.value = ffi.cast("int64_t *", self.address)
+
+    def __del__(self):
+        try:
+            _cuda.driver().cuMemFreeHost(self.address)
+        except Exception:  # interpreter shutdown: the process releases it
+            pass
+
+
+def _device_scalar(device_id: int, stream_ptr: int):
+    """This thread's 0-d device buffer for a result that goes back to the host (a pointer, layout, place)."""
     cache = getattr(_local, "scalars", None)
     if cache is None:
         cache = _local.scalars = {}
-    key = (device_id, dtype.str)
-    buf = cache.get(key)
-    if buf is None:
-        buf = cache[key] = DeviceArray.empty((), dtype, device_id, stream_ptr or None)
-    return buf
+    probed = cache.get(device_id)
+    if probed is None:
+        from ..device_array import DeviceArray
+
+        buf = DeviceArray.empty((), _I64, device_id, stream_ptr or None)
+        probed = cache[device_id] = (buf,) + probe(buf)
+    return probed
+
+
+def _to_host_int(device_id: int, device_ptr: int, stream_ptr: int) -> int:
+    """The int64 at a device address, read after the work queued on the stream."""
+    pinned = getattr(_local, "pinned", None)
+    if pinned is None:
+        pinned = _local.pinned = _PinnedScalar(device_id)
+    drv = _cuda.driver()
+    _cuda.check_cu(drv.cuMemcpyDtoHAsync(pinned.address, device_ptr, 8, stream_ptr), "cuMemcpyDtoHAsync")
+    _cuda.check_cu(drv.cuStreamSynchronize(stream_ptr), "cuStreamSynchronize")
+    return int(pinned.value[0])
 
 
 def random_sample(logits, random_val: float, topp: float, topk: int, temperature: float, out=None, *,
@@ -143,60 +131,71 @@ def random_sample(logits, random_val: float, topp: float, topk: int, temperature
     there and `out` is returned; on NVIDIA that call stays asynchronous on
     `stream`. Descriptors are cached by layout.
     """
-    x = as_view(logits)
-    dev = (x.device, x.device_id)
-    sp = stream_pointer(stream)
+    px, lx, dx = probe(logits)
     if out is not None:
-        target = out
-    elif x.device == "cpu":
+        pr, lr, dr = probe(out, True)
+    elif dx is CPU:
         target = np.empty((), np.int64)
+        pr, lr, dr = probe(target, True)
     else:
-        target = _device_scalar(x.device_id, np.dtype(np.int64), sp)
-    r = as_view(target, writable=True)
-    if (r.device, r.device_id) != dev:
-        raise ValueError(f"random_sample: out is on {r.device}:{r.device_id}, logits on {x.device}:{x.device_id}")
-    key = descriptor_key("random_sample", dev, r, x)
-    desc = cached_descriptor(key, lambda: RandomSample(default_handle(*dev), TensorDescriptor(r.shape, r.strides, r.dtype),
-                                                       TensorDescriptor(x.shape, x.strides, x.dtype)))
-    desc(r.ptr, x.ptr, random_val, topp, topk, temperature, stream=sp)
+        _, pr, lr, dr = _device_scalar(dx[1], stream_int(stream))
+    if dr != dx:
+        raise ValueError(f"random_sample: out is on {dr[0]}:{dr[1]}, logits on {dx[0]}:{dx[1]}")
+    key = ("random_sample", dx, lr, lx)
+    desc = descriptor_cache().get(key)
+    if desc is None:
+        result = out if out is not None else (target if dx is CPU else _device_scalar(dx[1], 0)[0])
+        desc = new_descriptor(key, "random_sample", RandomSample, {"result": result, "logits": logits},
+                              ("result", "logits"))
+    rv = random_val if type(random_val) is float else float(random_val)
+    tp = topp if type(topp) is float else float(topp)
+    tk = topk if type(topk) is int else int(topk)
+    tt = temperature if type(temperature) is float else float(temperature)
+    status = desc._raw(stream, pr, px, rv, tp, tk, tt)
+    if status:
+        desc._failed(status, {"random_val": random_val, "topp": topp, "topk": topk, "temperature": temperature})
     if out is not None:
         return out
-    if x.device == "cpu":
+    if dx is CPU:
         return int(target)
-    host = np.empty((), np.int64)
-    _cuda.memcpy(host.__array_interface__["data"][0], r.ptr, 8, sp)
-    return int(host)
+    return _to_host_int(dx[1], int(ffi.cast("uintptr_t", pr)), stream_int(stream))
 
 
 def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *, stream=None):
     """(ours) Sample one index per row of 2-d logits [B, n] with per-row
-    parameters (sequences or arrays of B values, or scalars for every row).
+    parameters (sequences or arrays of B values, or scalars for every row;
+    float32 / int32 NumPy arrays are passed without a copy).
 
     Without `out`, returns a NumPy int64 array of B indices (on NVIDIA the call
     waits for the result). With `out` (a [B] integer array on the logits'
     device) the indices are written there and `out` is returned, asynchronously
     on NVIDIA.
     """
-    x = as_view(logits)
-    if len(x.shape) != 2:
-        raise ValueError(f"random_sample_batch: logits must be 2-d [B, n], got shape {x.shape}")
-    dev = (x.device, x.device_id)
-    sp = stream_pointer(stream)
-    target = out if out is not None else empty_like(x, (x.shape[0],), np.int64, stream=sp or None)
-    r = as_view(target, writable=True)
-    if (r.device, r.device_id) != dev:
-        raise ValueError(f"random_sample_batch: out is on {r.device}:{r.device_id}, logits on {x.device}:{x.device_id}")
-    key = descriptor_key("random_sample_batch", dev, r, x)
-    desc = cached_descriptor(key, lambda: RandomSampleBatch(default_handle(*dev),
-                                                            TensorDescriptor(r.shape, r.strides, r.dtype),
-                                                            TensorDescriptor(x.shape, x.strides, x.dtype)))
-    batch = x.shape[0]
-    desc(r.ptr, x.ptr, random_val, topp, topk, temperature, stream=sp)
+    px, lx, dx = probe(logits)
+    if len(lx[0]) != 2:
+        raise ValueError(f"random_sample_batch: logits must be 2-d [B, n], got shape {as_view(logits).shape}")
+    target = out if out is not None else empty_like(as_view(logits), (lx[0][0],), np.int64,
+                                                    stream=stream_int(stream) or None)
+    pr, lr, dr = probe(target, True)
+    if dr != dx:
+        raise ValueError(f"random_sample_batch: out is on {dr[0]}:{dr[1]}, logits on {dx[0]}:{dx[1]}")
+    key = ("random_sample_batch", dx, lr, lx)
+    desc = descriptor_cache().get(key)
+    if desc is None:
+        desc = new_descriptor(key, "random_sample_batch", RandomSampleBatch, {"result": target, "logits": logits},
+                              ("result", "logits"))
+    batch = batch_size(desc.rows, random_val, topp, topk, temperature)
+    rv, tp = param_array(random_val, _F32, batch), param_array(topp, _F32, batch)
+    tk, tt = param_array(topk, _I32, batch), param_array(temperature, _F32, batch)
+    status = desc._raw(stream, pr, px, floats(rv), floats(tp), ints(tk), floats(tt), batch)
+    if status:
+        desc._failed(status, {"random_val": random_val, "topp": topp, "topk": topk, "temperature": temperature,
+                              "batch_size": batch})
     if out is not None:
         return out
-    if x.device == "cpu":
+    if dx is CPU:
         return target
     host = np.empty(batch, np.int64)
     if batch:
-        _cuda.memcpy(host.__array_interface__["data"][0], r.ptr, host.nbytes, sp)
+        _cuda.memcpy(host.ctypes.data, int(ffi.cast("uintptr_t", pr)), host.nbytes, stream_int(stream))
     return host

@@ -6,17 +6,15 @@ from two indices (BadTensorStrides). Scalars and empty tensors work.
 """
 from __future__ import annotations
 
-from typing import Optional
-
-from .._arrays import ArrayView, as_view, empty_like
-from .._ffi import lib
-from .._streams import stream_pointer
-from ..errors import check
+from .._arrays import ArrayView, as_view, empty_like, probe
+from .._layout import contiguous_strides
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ._base import OperatorDescriptor, cached_descriptor, common_device, default_handle, descriptor_key, void_p
+from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
 
 __all__ = ["Rearrange", "rearrange"]
+
+_MAX_ACCEPTED = 64
 
 
 class Rearrange(OperatorDescriptor):
@@ -30,31 +28,33 @@ class Rearrange(OperatorDescriptor):
 
     _create_name = "infiniopCreateRearrangeDescriptor"
     _destroy_name = "infiniopDestroyRearrangeDescriptor"
+    _call_doc = """desc(dst, src, *, stream=None): dst = src on `stream`. Arrays (checked against the layouts
+        given at Create) or raw addresses (ints). Raises ValueError for an array of another layout,
+        NullPointer."""
 
     def __init__(self, handle: Handle, dst, src):
         dst = dst if isinstance(dst, TensorDescriptor) else TensorDescriptor.from_array(dst)
         src = src if isinstance(src, TensorDescriptor) else TensorDescriptor.from_array(src)
         self._layouts = {"dst": _layout_of(dst), "src": _layout_of(src)}
+        self._accepted = set()  # (name, layout key, place) already checked against the layouts
         super().__init__(handle, {"dst": dst, "src": src})
 
-    def __call__(self, dst, src, *, stream=None) -> None:
-        """dst = src on `stream`. Arrays (checked against the layouts given at Create) or raw
-        addresses (ints). Raises ValueError for an array of another layout, NullPointer."""
-        d = dst if type(dst) is int else self._address("dst", dst)
-        s = src if type(src) is int else self._address("src", src)
-        status = lib.infiniopRearrange(self.ptr, void_p(d), void_p(s), void_p(stream_pointer(stream)))
-        if status:
-            check(status, "infiniopRearrange", self._context)
+    def _pointer(self, name: str, array, writable: bool):
+        ptr, layout, place = probe(array, writable)
+        seen = (name, layout, place)
+        if seen not in self._accepted:
+            self._check(name, array)
+            if len(self._accepted) >= _MAX_ACCEPTED:
+                self._accepted.clear()
+            self._accepted.add(seen)
+        return ptr
 
-    def _address(self, name: str, array) -> int:
-        if isinstance(array, int):
-            return array
+    def _check(self, name: str, array) -> None:
         view = as_view(array, writable=(name == "dst"))
         shape, strides, dtype = self._layouts[name]
         if view.device != self.device or (view.shape, view.strides) != (shape, strides) or int(_infini(view)) != dtype:
             raise ValueError(f"Rearrange: {name} is {view.shape} strides {view.strides} {view.dtype} on "
                              f"{view.device}, the descriptor was made for {shape} strides {strides} on {self.device}")
-        return view.ptr
 
 
 def _infini(view: ArrayView):
@@ -64,15 +64,8 @@ def _infini(view: ArrayView):
 
 
 def _layout_of(desc: TensorDescriptor):
-    shape = desc.shape
-    strides = desc.strides
-    if strides is None:
-        step, out = 1, []
-        for s in reversed(shape):
-            out.insert(0, step)
-            step *= max(s, 1)
-        strides = tuple(out)
-    return shape, strides, int(desc.dtype)
+    strides = contiguous_strides(desc.shape) if desc.strides is None else desc.strides
+    return desc.shape, strides, int(desc.dtype)
 
 
 def rearrange(src, out=None, *, stream=None):
@@ -82,17 +75,15 @@ def rearrange(src, out=None, *, stream=None):
     torch, cupy or DeviceArray) on the same device is returned. Descriptors are
     cached by layout, so a repeated call costs one C call.
     """
-    s = as_view(src)
     if out is None:
-        out = empty_like(s, s.shape, stream=stream)
-    o = as_view(out, writable=True)
-    device = common_device("rearrange", out=o, src=s)
-    key = descriptor_key("rearrange", device, o, s)
-
-    def make() -> Rearrange:
-        return Rearrange(default_handle(*device), TensorDescriptor(o.shape, o.strides, o.dtype),
-                         TensorDescriptor(s.shape, s.strides, s.dtype))
-
-    desc: Optional[Rearrange] = cached_descriptor(key, make)
-    desc._run("infiniopRearrange", void_p(o.ptr), void_p(s.ptr), void_p(stream_pointer(stream)))
+        out = empty_like(as_view(src), as_view(src).shape, stream=stream)
+    po, lo, do = probe(out, True)
+    ps, ls, ds = probe(src)
+    key = ("rearrange", do, lo, ls)
+    desc = descriptor_cache().get(key)
+    if desc is None or ds is not do:
+        desc = new_descriptor(key, "rearrange", Rearrange, {"out": out, "src": src}, ("out", "src"))
+    status = desc._raw(stream, po, ps)
+    if status:
+        desc._failed(status, None)
     return out
