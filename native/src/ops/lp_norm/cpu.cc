@@ -1,6 +1,7 @@
-// LPNorm on the CPU: OpenMP threads over rows, or over tiles of inner
-// positions when the reduced axis is not the innermost one (so that reads stay
-// contiguous); p = 1 and 2 compiled on their own, unit-stride loops apart.
+// LPNorm on the CPU: parallelFor over rows, or over tiles of inner positions
+// when the reduced axis is not the innermost one (so that reads stay
+// contiguous); p = 1 and 2 on F32/F16/BF16 through the vector kernels of
+// cpu_kernels.inc (one copy per vector path), the rest on the scalar code here.
 #include "../../common/cpu/isa.h"
 #include "../../common/cpu/parallel.h"
 #include "../../common/cpu/simd.h"

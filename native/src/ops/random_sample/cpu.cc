@@ -1,4 +1,4 @@
-// RandomSample, CPU backend: argmax in one pass; sampling with a progressive
+// RandomSample, CPU backend: argmax in one vector pass (cpu_kernels.inc); sampling with a progressive
 // partial selection (nth_element + sort of a growing prefix of the order,
 // never the whole vocabulary unless the nucleus needs it), F64 accumulation.
 #include "../../common/cpu/isa.h"
