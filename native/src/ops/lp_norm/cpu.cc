@@ -130,6 +130,7 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
 }
 
 constexpr size_t kTile = 128;
+constexpr size_t kColumnRows = 32; // rows of a tile the vector kernels reduce together while they sit in L1
 
 // `cols` columns (inner positions, x stride sxi, y stride syi) reduced over n
 // rows at once: each pass reads the rows in order.
@@ -237,10 +238,11 @@ struct CpuDescriptor final : Descriptor {
         }
         // Tiles of the innermost dim, parallel over (outer index, tile).
         const size_t inner = in.outer_shape[nd - 1];
-        const size_t tiles = (inner + kTile - 1) / kTile;
-        const size_t outer = in.rows / inner;
         const ptrdiff_t sxi = in.outer_x[nd - 1], syi = in.outer_y[nd - 1];
-        infini::cpu::parallelFor(outer * tiles, kTile * in.len, [&](size_t item) {
+        const size_t tile = kTile;
+        const size_t tiles = (inner + tile - 1) / tile;
+        const size_t outer = in.rows / inner;
+        infini::cpu::parallelFor(outer * tiles, tile * in.len, [&](size_t item) {
             size_t o = item / tiles, t = item % tiles;
             ptrdiff_t ox = 0, oy = 0;
             for (size_t d = nd - 1; d-- > 0;) {
@@ -249,8 +251,8 @@ struct CpuDescriptor final : Descriptor {
                 ox += (ptrdiff_t)i * in.outer_x[d];
                 oy += (ptrdiff_t)i * in.outer_y[d];
             }
-            const size_t j0 = t * kTile;
-            const size_t cols = std::min(kTile, inner - j0);
+            const size_t j0 = t * tile;
+            const size_t cols = std::min(tile, inner - j0);
             const T *xt = x + ox + (ptrdiff_t)j0 * sxi;
             T *yt = y + oy + (ptrdiff_t)j0 * syi;
             if (sxi == 1 && syi == 1) {
