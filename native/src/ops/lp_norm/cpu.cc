@@ -130,7 +130,7 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
 }
 
 constexpr size_t kTile = 128;
-constexpr size_t kColumnRows = 32; // rows of a tile the vector kernels reduce together while they sit in L1
+constexpr size_t kColumnRows = 128; // rows of a tile the vector kernels reduce at once (64 KB of F32: in L2)
 
 // `cols` columns (inner positions, x stride sxi, y stride syi) reduced over n
 // rows at once: each pass reads the rows in order.
