@@ -220,3 +220,29 @@ def test_large_bench_shapes_match_numpy():
     dst = np.empty_like(src)
     ip.rearrange(src.T, out=dst)
     np.testing.assert_array_equal(dst, src.T)
+
+
+FORK_SCRIPT = r"""
+import multiprocessing as mp
+import numpy as np
+import infiniop_py as ip
+
+x = np.random.default_rng(0).standard_normal((512, 4096)).astype(np.float32)
+ip.lp_norm(x, axis=1)  # the worker threads exist in the parent before it forks
+
+def child(_):
+    y = ip.lp_norm(x, axis=1)
+    x64 = x.astype(np.float64)
+    return bool(np.allclose(y, x64 / np.sqrt((x64 * x64).sum(1, keepdims=True)), rtol=1e-5))
+
+with mp.get_context("fork").Pool(2) as pool:
+    assert all(pool.map(child, range(4)))
+print("ok")
+"""
+
+
+def test_forked_child_runs_parallel_calls():
+    """A child forked after the pool started has no workers: its calls run on its own thread, no hang."""
+    out = subprocess.run([sys.executable, "-c", FORK_SCRIPT], env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                         check=True, capture_output=True, text=True, cwd=ROOT, timeout=120).stdout
+    assert out.strip() == "ok"

@@ -9,8 +9,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
-#include <vector>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -25,6 +25,9 @@ namespace infini::cpu {
 namespace {
 
 thread_local bool t_in_job = false; // nested calls run on their own thread
+// Set in a child after fork(): its workers do not exist and the pool's mutexes
+// may have been held by them, so the child runs every call on its own thread.
+std::atomic<bool> g_forked{false};
 
 struct Pool {
     std::mutex m;                 // guards the job's fields and `job` below
@@ -44,6 +47,7 @@ struct Pool {
 #else
         threads = std::thread::hardware_concurrency() ? std::thread::hardware_concurrency() : 1;
 #endif
+        pthread_atfork(nullptr, nullptr, [] { g_forked.store(true); });
         for (size_t i = 1; i < threads; ++i) {
             std::thread(&Pool::work, this).detach(); // they live as long as the process
         }
@@ -138,7 +142,7 @@ Pool &pool() {
 size_t poolThreads() { return pool().threads; }
 
 void runChunks(size_t chunks, ChunkFn fn, void *ctx) {
-    if (chunks <= 1 || poolThreads() <= 1) {
+    if (chunks <= 1 || poolThreads() <= 1 || g_forked.load(std::memory_order_relaxed)) {
         for (size_t i = 0; i < chunks; ++i) {
             fn(ctx, i);
         }
