@@ -213,9 +213,11 @@ struct CpuDescriptor final : Descriptor {
             w.half = halfTable();
         }
         // Outputs too large for the caches are stored past them (no read for ownership).
-        const bool stream = in.rows * in.len * sizeof(T) >= kStreamBytes;
+        const bool big = in.rows * in.len * sizeof(T) >= kStreamBytes;
         const bool columns = nd > 0 && std::llabs(in.outer_x[nd - 1]) < std::llabs(in.x_red) &&
                              std::llabs(in.outer_y[nd - 1]) < std::llabs(in.y_red);
+        // A fence closes each streamed row or tile: short rows are not worth it.
+        const bool stream = big && (columns || in.len * sizeof(T) >= 4096);
         if (!columns) {
             SimpleLayout lay;
             lay.shape = in.outer_shape;
