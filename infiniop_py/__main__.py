@@ -45,11 +45,15 @@ def info(args) -> int:
     if build_file.is_file():
         build = json.loads(build_file.read_text())
     count = ip.device_count("nvidia")
+    from . import _ffi  # the CPU kernels' vector path, when the library reports it
+    vec = _ffi.ffi.string(_ffi.lib.infiniopGetCpuVectorPath()).decode() \
+        if _ffi.has_symbol("infiniopGetCpuVectorPath") else "unknown"
     report = {
         "library": str(ip.library_path),
         "found_by": ip.found_by,
         "build": build or "unknown (not built by this package's Makefile)",
         "devices": {"cpu": 1, "nvidia": _nvidia_devices(count)},
+        "cpu_vector_path": vec,
         "versions": _versions(),
     }
     if args.json:
@@ -60,7 +64,7 @@ def info(args) -> int:
         archs = build.get("cuda_archs") or "-"
         print(f"build       NVIDIA backend: {'yes' if build.get('nvidia') else 'no'}; GPU architectures: {archs}; "
               f"nvcc {build.get('nvcc') or '-'}")
-    print("devices     cpu:0")
+    print(f"devices     cpu:0  (vector path: {vec})")
     for d in report["devices"]["nvidia"]:
         if "error" in d:
             print(f"            nvidia:{d['id']}  (could not query: {d['error']})")

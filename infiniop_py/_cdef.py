@@ -31,6 +31,7 @@ typedef enum {
 
 # (ours) Not in the reference: bound only when the library has it.
 STATUS_STRING = "const char *infiniGetStatusString(infiniStatus_t status);"
+CPU_VECTOR_PATH = "const char *infiniopGetCpuVectorPath(void);"
 
 RUNTIME = """
 typedef void *infinirtStream_t;
@@ -124,4 +125,4 @@ infiniStatus_t infiniopRandomSampleBatch(infiniopRandomSampleDescriptor_t desc, 
                                          const float *temperature, int batch_size, void *stream);
 """
 
-CDEF = CORE + STATUS_STRING + RUNTIME + OPERATORS + RANDOM_SAMPLE_BATCH
+CDEF = CORE + STATUS_STRING + CPU_VECTOR_PATH + RUNTIME + OPERATORS + RANDOM_SAMPLE_BATCH

@@ -77,4 +77,7 @@ typedef enum {
 /* (ours) A short, static, human-readable name for a status; never NULL. */
 __INFINI_C __export const char *infiniGetStatusString(infiniStatus_t status);
 
+/* (ours) The vector path of the CPU kernels in this process: "avx512", "avx2" or "baseline". */
+__INFINI_C __export const char *infiniopGetCpuVectorPath(void);
+
 #endif /* INFINICORE_H */

@@ -1,6 +1,7 @@
 #pragma once
 // Dtype facts and the one dtype-dispatch helper used by every operator and backend.
 #include "infinicore.h"
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -68,8 +69,8 @@ inline float toFloat(fp16_t h) {
     uint32_t exp = (h.bits >> 10) & 0x1fu;
     uint32_t man = h.bits & 0x3ffu;
     uint32_t bits;
-    if (exp == 0x1f) { // inf / nan
-        bits = sign | 0x7f800000u | (man << 13);
+    if (exp == 0x1f) { // inf / nan (quieted, payload kept: as F16C's vcvtph2ps)
+        bits = sign | 0x7f800000u | (man << 13) | (man != 0 ? 0x400000u : 0u);
     } else if (exp != 0) { // normal
         bits = sign | ((exp + 112u) << 23) | (man << 13);
     } else if (man == 0) { // zero
@@ -93,8 +94,11 @@ inline fp16_t fromFloat(float f, fp16_t) {
     std::memcpy(&x, &f, 4);
     uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
     uint32_t abs = x & 0x7fffffffu;
-    if (abs >= 0x7f800000u) { // inf or nan
-        return {(uint16_t)(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u))};
+    if (abs > 0x7f800000u) { // nan: quieted, top payload bits kept (as F16C's vcvtps2ph)
+        return {(uint16_t)(sign | 0x7e00u | ((abs >> 13) & 0x3ffu))};
+    }
+    if (abs == 0x7f800000u) { // inf
+        return {(uint16_t)(sign | 0x7c00u)};
     }
     if (abs >= 0x477ff000u) { // rounds to >= 65520: inf
         return {(uint16_t)(sign | 0x7c00u)};
@@ -137,6 +141,22 @@ inline bf16_t fromFloat(float f, bf16_t) {
     }
     x += 0x7fffu + ((x >> 16) & 1u);
     return {(uint16_t)(x >> 16)};
+}
+
+// Round a double to BF16 once (nearest even): through float rounded to odd,
+// which keeps enough bits (and a sticky bit) for the second rounding to be exact.
+inline bf16_t bf16FromDouble(double d) {
+    float f = (float)d;
+    if (d == d && (double)f != d) {
+        uint32_t x;
+        std::memcpy(&x, &f, 4);
+        if (std::fabs((double)f) > std::fabs(d)) { // rounded away from zero: step back
+            --x;
+        }
+        x |= 1u; // inexact: the sticky bit
+        std::memcpy(&f, &x, 4);
+    }
+    return fromFloat(f, bf16_t{});
 }
 
 template <infiniDtype_t D> struct HostTypeOf;

@@ -1,7 +1,9 @@
 #pragma once
 // CPU-side helpers: element access for the 16-bit floats and a parallel-for.
 #include "../dtype.h"
+#include "thread_pool.h"
 #include <cstddef>
+#include <type_traits>
 
 namespace infini::cpu {
 
@@ -25,25 +27,42 @@ inline T narrow(ComputeType<T> v) {
     }
 }
 
-// Below this many elements of work a parallel region costs more than it saves.
-constexpr size_t kParallelGrain = 1 << 15;
+// Below this much work (elements, roughly) a call stays on the calling
+// thread: waking another costs more than it saves.
+constexpr size_t kParallelGrain = 1 << 16;
+// Work per piece handed out: small enough for the threads to share evenly
+// (and for the caller to finish alone when a worker is slow to wake).
+constexpr size_t kPieceWork = 1 << 15;
 
-// Run body(i) for i in [0, n), in parallel when the work is large enough.
+// Run body(i) for i in [0, n), on the pool's threads (thread_pool.h) when the
+// work is large enough.
 template <class F>
 void parallelFor(size_t n, size_t work_per_item, F &&body) {
-#ifdef _OPENMP
-    if (n > 1 && n * work_per_item >= kParallelGrain) {
-#pragma omp parallel for schedule(static)
-        for (ptrdiff_t i = 0; i < (ptrdiff_t)n; ++i) {
-            body((size_t)i);
+    const size_t work = n * (work_per_item ? work_per_item : 1);
+    const size_t threads = n > 1 && work >= kParallelGrain ? poolThreads() : 1;
+    if (threads <= 1) {
+        for (size_t i = 0; i < n; ++i) {
+            body(i);
         }
         return;
     }
-#endif
-    (void)work_per_item;
-    for (size_t i = 0; i < n; ++i) {
-        body(i);
-    }
+    size_t pieces = work / kPieceWork;
+    pieces = pieces < threads ? threads : (pieces > 16 * threads ? 16 * threads : pieces);
+    pieces = pieces > n ? n : pieces;
+    struct Job {
+        std::remove_reference_t<F> *body;
+        size_t n, pieces;
+    } job{&body, n, pieces};
+    runChunks(
+        pieces,
+        [](void *ctx, size_t c) {
+            const Job &j = *static_cast<const Job *>(ctx);
+            const size_t end = (c + 1) * j.n / j.pieces;
+            for (size_t i = c * j.n / j.pieces; i < end; ++i) {
+                (*j.body)(i);
+            }
+        },
+        &job);
 }
 
 } // namespace infini::cpu

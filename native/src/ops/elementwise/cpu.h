@@ -1,16 +1,17 @@
 #pragma once
-// The elementwise framework's CPU engine: OpenMP over the merged outer dims
-// (or over chunks of one long run), an inner loop the compiler vectorises
-// when every operand is contiguous in it. F16/BF16 go through float.
+// The elementwise framework's CPU engine: parallelFor over the merged outer
+// dims (or over chunks of one long run), an inner loop the compiler vectorises
+// for the process's vector path (cpu_kernels.inc) when every operand is
+// contiguous in it. F16/BF16 go through float blocks (common/cpu/convert.h).
+#include "../../common/cpu/convert.h"
 #include "../../common/cpu/parallel.h"
 #include "../../common/cpu/strided.h"
 #include "elementwise.h"
 #include <array>
+#include <cfloat>
+#include <cmath>
 #include <type_traits>
 #include <utility>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
 
 namespace infini::elementwise::cpu {
 
@@ -18,122 +19,56 @@ using infini::cpu::ComputeType;
 using infini::cpu::narrow;
 using infini::cpu::widen;
 
-// Block conversions of the 16-bit floats; F16 through the F16C instructions
-// where the CPU has them (checked once at run time).
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx,f16c"))) inline void halfToFloatF16C(const fp16_t *src, float *dst, size_t n) {
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i))));
-    }
-    for (; i < n; ++i) {
-        dst[i] = toFloat(src[i]);
-    }
-}
-__attribute__((target("avx,f16c"))) inline void floatToHalfF16C(const float *src, fp16_t *dst, size_t n) {
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), h);
-    }
-    for (; i < n; ++i) {
-        dst[i] = fromFloat(src[i], fp16_t{});
-    }
-}
-inline bool haveF16C() {
-    static const bool yes = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
-    return yes;
-}
-#else
-inline bool haveF16C() { return false; }
-inline void halfToFloatF16C(const fp16_t *, float *, size_t) {}
-inline void floatToHalfF16C(const float *, fp16_t *, size_t) {}
-#endif
-
-template <class T>
-inline void widenBlock(const T *src, float *dst, size_t n) {
-    if constexpr (std::is_same_v<T, fp16_t>) {
-        if (haveF16C()) {
-            halfToFloatF16C(src, dst, n);
-            return;
+// op on compute-type operands, narrowed to T. BF16 has F32's exponent range,
+// so a float result below F32's normal range was already rounded once (to a
+// multiple of 2^-149): it is recomputed in double (exact for a product of two
+// 16-bit floats) and rounded once from there.
+template <class Op, class T, class... A>
+inline T applyOnce(const Op &op, A... a) {
+    const auto y = op(a...);
+    if constexpr (std::is_same_v<T, bf16_t>) {
+        if (std::fabs(y) < FLT_MIN && y != 0.0f) {
+            return bf16FromDouble(op((double)a...));
         }
     }
-    for (size_t i = 0; i < n; ++i) {
-        dst[i] = widen(src[i]);
-    }
+    return narrow<T>(y);
 }
 
-template <class T>
-inline void narrowBlock(const float *src, T *dst, size_t n) {
-    if constexpr (std::is_same_v<T, fp16_t>) {
-        if (haveF16C()) {
-            floatToHalfF16C(src, dst, n);
-            return;
-        }
-    }
-    for (size_t i = 0; i < n; ++i) {
-        dst[i] = narrow<T>(src[i]);
-    }
-}
-
-// A run where the output and every input with bit k of Mask set have stride
-// 1 and the other inputs stride 0 (a broadcast scalar): compile-time strides,
-// so the compiler vectorises the loop. 16-bit floats go through float
-// blocks, converted a block at a time.
-template <class Op, class T, unsigned Mask, size_t... I>
-void unitRun(size_t n, T *out, const T *const *in, std::index_sequence<I...>) {
-    constexpr size_t N = sizeof...(I);
-    const Op op{};
-    const T *p[N] = {in[I]...};
-    if constexpr (std::is_same_v<T, fp16_t> || std::is_same_v<T, bf16_t>) {
-        constexpr size_t B = 256;
-        float x[N][B], y[B];
-        for (size_t base = 0; base < n; base += B) {
-            const size_t m = n - base < B ? n - base : B;
-            for (size_t k = 0; k < N; ++k) {
-                if ((Mask >> k) & 1u) {
-                    widenBlock(p[k] + base, x[k], m);
-                } else {
-                    const float v = widen(p[k][0]);
-                    for (size_t i = 0; i < m; ++i) {
-                        x[k][i] = v;
-                    }
-                }
+// Block form, after the block was narrowed: BF16 elements whose float result
+// lies below F32's normal range are redone through applyOnce.
+template <class Op, class T, size_t... I>
+inline void fixTinyBf16(const float *y, T *dst, size_t m, const float (*x)[256], std::index_sequence<I...>) {
+    if constexpr (std::is_same_v<T, bf16_t>) {
+        const Op op{};
+        for (size_t i = 0; i < m; ++i) {
+            if (std::fabs(y[i]) < FLT_MIN && y[i] != 0.0f) {
+                dst[i] = applyOnce<Op, T>(op, x[I][i]...);
             }
-            for (size_t i = 0; i < m; ++i) {
-                y[i] = op(x[I][i]...);
-            }
-            narrowBlock(y, out + base, m);
-        }
-    } else {
-        for (size_t i = 0; i < n; ++i) {
-            out[i] = narrow<T>(op(widen(p[I][((Mask >> I) & 1u) ? i : 0])...));
         }
     }
 }
 
-template <class Op, class T, size_t N, size_t... M>
-constexpr auto unitRunTable(std::index_sequence<M...>) {
-    using Fn = void (*)(size_t, T *, const T *const *, std::make_index_sequence<N>);
-    return std::array<Fn, sizeof...(M)>{&unitRun<Op, T, (unsigned)M>...};
-}
+} // namespace infini::elementwise::cpu
+
+// unitRun, compiled once per vector path.
+namespace infini::elementwise::cpu {
+#define INFINI_CPU_KERNELS "ops/elementwise/cpu_kernels.inc"
+#include "../../common/cpu/foreach_isa.h"
 
 // One run of `n` elements: out[i * so] = op(in_k[i * s_k]...). `so` and `s`
 // are the operands' strides along the run.
 template <class Op, class T, size_t... I>
 inline void runKernel(size_t n, T *out, const T *const *in, ptrdiff_t so, const ptrdiff_t *s,
                       std::index_sequence<I...> seq) {
-    constexpr size_t N = sizeof...(I);
     bool unit = so == 1 && ((s[I] == 0 || s[I] == 1) && ...);
     if (unit) {
-        static constexpr auto table = unitRunTable<Op, T, N>(std::make_index_sequence<(1u << N)>{});
-        unsigned mask = (((unsigned)(s[I] == 1) << I) | ... | 0u);
-        table[mask](n, out, in, seq);
+        const unsigned mask = (((unsigned)(s[I] == 1) << I) | ... | 0u);
+        INFINI_CPU_DISPATCH(unitRunMasked<Op, T>(mask, n, out, in, seq));
         return;
     }
     const Op op{};
     for (size_t i = 0; i < n; ++i) {
-        out[(ptrdiff_t)i * so] = narrow<T>(op(widen(in[I][(ptrdiff_t)i * s[I]])...));
+        out[(ptrdiff_t)i * so] = applyOnce<Op, T>(op, widen(in[I][(ptrdiff_t)i * s[I]])...);
     }
 }
 

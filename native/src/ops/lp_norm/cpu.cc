@@ -1,7 +1,10 @@
-// LPNorm on the CPU: OpenMP threads over rows, or over tiles of inner
-// positions when the reduced axis is not the innermost one (so that reads stay
-// contiguous); p = 1 and 2 compiled on their own, unit-stride loops apart.
+// LPNorm on the CPU: parallelFor over rows, or over tiles of inner positions
+// when the reduced axis is not the innermost one (so that reads stay
+// contiguous); p = 1 and 2 on F32/F16/BF16 through the vector kernels of
+// cpu_kernels.inc (one copy per vector path), the rest on the scalar code here.
+#include "../../common/cpu/isa.h"
 #include "../../common/cpu/parallel.h"
+#include "../../common/cpu/simd.h"
 #include "../../common/cpu/strided.h"
 #include "lp_norm.h"
 #include "math.h"
@@ -18,10 +21,12 @@ namespace {
 
 using infini::cpu::ComputeType;
 using infini::cpu::narrow;
+using infini::cpu::widen;
 
 // Sums of more than kBlock terms: blocks summed in A, the blocks' sums in
 // double, so that a long row's rounding error stays near that of one block.
 constexpr size_t kBlock = 1024;
+constexpr size_t kStreamBytes = size_t(16) << 20;
 
 // F16 -> F32 through a table (the bit-by-bit conversion is slow in loops).
 const float *halfTable() {
@@ -77,18 +82,16 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
         sy = 1;
     }
     auto at = [&](size_t i) { return w(x[(ptrdiff_t)i * sx]); };
-    // max |x|, NaN propagated (math.h's rules decide the row from it).
+    // max |x|, NaN if any element is NaN (maxNan).
     A mk[kLanes] = {};
     size_t i = 0;
     for (; i + kLanes <= n; i += kLanes) {
         for (size_t k = 0; k < kLanes; ++k) {
-            const A v = std::abs(at(i + k));
-            mk[k] = maxNan(mk[k], v);
+            mk[k] = maxNan(mk[k], std::abs(at(i + k)));
         }
     }
     for (; i < n; ++i) {
-        const A v = std::abs(at(i));
-        mk[0] = maxNan(mk[0], v);
+        mk[0] = maxNan(mk[0], std::abs(at(i)));
     }
     A m = 0;
     for (size_t k = 0; k < kLanes; ++k) {
@@ -126,7 +129,8 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
     }
 }
 
-constexpr size_t kTile = 64;
+constexpr size_t kTile = 128;
+constexpr size_t kColumnRows = 128; // rows of a tile the vector kernels reduce at once (64 KB of F32: in L2)
 
 // `cols` columns (inner positions, x stride sxi, y stride syi) reduced over n
 // rows at once: each pass reads the rows in order.
@@ -148,8 +152,7 @@ void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, 
     for (size_t r = 0; r < n; ++r) {
         const T *row = x + (ptrdiff_t)r * sxr;
         for (size_t j = 0; j < cols; ++j) {
-            const A v = std::abs(w(row[(ptrdiff_t)j * sxi]));
-            m[j] = maxNan(m[j], v);
+            m[j] = maxNan(m[j], std::abs(w(row[(ptrdiff_t)j * sxi])));
         }
     }
     for (size_t j = 0; j < cols; ++j) {
@@ -185,6 +188,17 @@ void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, 
     }
 }
 
+} // namespace
+
+#define INFINI_CPU_KERNELS "ops/lp_norm/cpu_kernels.inc"
+#include "../../common/cpu/foreach_isa.h"
+
+namespace {
+
+// p = 1 and 2 on F32 and the 16-bit floats have vector kernels.
+template <int P, class T>
+constexpr bool kVector = (P == 1 || P == 2) && !std::is_same_v<T, double>;
+
 struct CpuDescriptor final : Descriptor {
     using Descriptor::Descriptor;
 
@@ -198,14 +212,24 @@ struct CpuDescriptor final : Descriptor {
         if constexpr (std::is_same_v<T, fp16_t>) {
             w.half = halfTable();
         }
+        // Outputs too large for the caches are stored past them (no read for ownership).
+        const bool big = in.rows * in.len * sizeof(T) >= kStreamBytes;
         const bool columns = nd > 0 && std::llabs(in.outer_x[nd - 1]) < std::llabs(in.x_red) &&
                              std::llabs(in.outer_y[nd - 1]) < std::llabs(in.y_red);
+        // A fence closes each streamed row or tile: short rows are not worth it.
+        const bool stream = big && (columns || in.len * sizeof(T) >= 4096);
         if (!columns) {
             SimpleLayout lay;
             lay.shape = in.outer_shape;
             lay.strides = {in.outer_x, in.outer_y};
             lay.offset = {0, 0};
             infini::cpu::forEachOuter<2>(lay, 0, in.len, [&](const ptrdiff_t *off) {
+                if constexpr (kVector<P, T>) {
+                    if (in.x_red == 1 && in.y_red == 1) {
+                        INFINI_CPU_DISPATCH(normRowVec<P>(x + off[0], y + off[1], in.len, in.p, in.eps, stream));
+                        return;
+                    }
+                }
                 if (in.x_red == 1 && in.y_red == 1) { // contiguous: unit-stride loops vectorise
                     normRow<P, true>(x + off[0], 1, y + off[1], 1, in.len, in.p, in.eps, w);
                 } else {
@@ -216,10 +240,11 @@ struct CpuDescriptor final : Descriptor {
         }
         // Tiles of the innermost dim, parallel over (outer index, tile).
         const size_t inner = in.outer_shape[nd - 1];
-        const size_t tiles = (inner + kTile - 1) / kTile;
-        const size_t outer = in.rows / inner;
         const ptrdiff_t sxi = in.outer_x[nd - 1], syi = in.outer_y[nd - 1];
-        infini::cpu::parallelFor(outer * tiles, kTile * in.len, [&](size_t item) {
+        const size_t tile = kTile;
+        const size_t tiles = (inner + tile - 1) / tile;
+        const size_t outer = in.rows / inner;
+        infini::cpu::parallelFor(outer * tiles, tile * in.len, [&](size_t item) {
             size_t o = item / tiles, t = item % tiles;
             ptrdiff_t ox = 0, oy = 0;
             for (size_t d = nd - 1; d-- > 0;) {
@@ -228,12 +253,20 @@ struct CpuDescriptor final : Descriptor {
                 ox += (ptrdiff_t)i * in.outer_x[d];
                 oy += (ptrdiff_t)i * in.outer_y[d];
             }
-            const size_t j0 = t * kTile;
-            const size_t cols = std::min(kTile, inner - j0);
+            const size_t j0 = t * tile;
+            const size_t cols = std::min(tile, inner - j0);
             const T *xt = x + ox + (ptrdiff_t)j0 * sxi;
             T *yt = y + oy + (ptrdiff_t)j0 * syi;
             if (sxi == 1 && syi == 1) {
-                normColumns<P, true>(xt, in.x_red, 1, yt, in.y_red, 1, in.len, cols, in.p, in.eps, w);
+                size_t done = 0; // whole vectors of columns, then the rest one by one
+                if constexpr (kVector<P, T>) {
+                    done = INFINI_CPU_DISPATCH(
+                        vectorColumns<P>(xt, in.x_red, yt, in.y_red, in.len, cols, in.p, in.eps, stream));
+                }
+                if (done < cols) {
+                    normColumns<P, true>(xt + done, in.x_red, 1, yt + done, in.y_red, 1, in.len, cols - done, in.p,
+                                         in.eps, w);
+                }
             } else {
                 normColumns<P, false>(xt, in.x_red, sxi, yt, in.y_red, syi, in.len, cols, in.p, in.eps, w);
             }

@@ -1,7 +1,9 @@
-// RandomSample, CPU backend: argmax in one pass; sampling with a progressive
+// RandomSample, CPU backend: argmax in one vector pass (cpu_kernels.inc); sampling with a progressive
 // partial selection (nth_element + sort of a growing prefix of the order,
 // never the whole vocabulary unless the nucleus needs it), F64 accumulation.
+#include "../../common/cpu/isa.h"
 #include "../../common/cpu/parallel.h"
+#include "../../common/cpu/simd.h"
 #include "../../common/order_key.h"
 #include "info.h"
 #include <algorithm>
@@ -43,7 +45,8 @@ inline double weightOf(double v, double vmax, double temperature) {
 
 // Argmax with NaN below everything and the lowest index among equals: the
 // largest non-NaN value in one branch-free (vectorisable) pass, then its first
-// index; a row without any non-NaN value gives 0.
+// index; a row without any non-NaN value gives 0. F64 here; F32 and the
+// 16-bit floats in cpu_kernels.inc.
 template <class T>
 size_t argmax(const T *row, size_t n, double *vmax) {
     using C = infini::cpu::ComputeType<T>;
@@ -83,30 +86,25 @@ template <class H>
 inline uint32_t key16(H h) {
     return orderKey<uint32_t, 16>(h.bits, std::is_same_v<H, fp16_t> ? kF16InfBits : kBF16InfBits);
 }
+} // namespace
+
+#define INFINI_CPU_KERNELS "ops/random_sample/cpu_kernels.inc"
+#include "../../common/cpu/foreach_isa.h"
+
+namespace {
+
+// F32 and the 16-bit floats on the process's vector path.
+template <>
+size_t argmax<float>(const float *row, size_t n, double *vmax) {
+    bool found;
+    const size_t i = INFINI_CPU_DISPATCH(argmaxF32(row, n, &found));
+    *vmax = found ? (double)row[i] : std::numeric_limits<double>::quiet_NaN();
+    return i;
+}
 template <class H>
 size_t argmax16(const H *row, size_t n, double *vmax) {
-    constexpr size_t L = 32;
-    uint32_t lane[L] = {};
-    size_t i = 0;
-    for (; i + L <= n; i += L) {
-        for (size_t k = 0; k < L; ++k) {
-            const uint32_t key = key16(row[i + k]);
-            lane[k] = key > lane[k] ? key : lane[k];
-        }
-    }
-    uint32_t m = 0;
-    for (; i < n; ++i) {
-        const uint32_t key = key16(row[i]);
-        m = key > m ? key : m;
-    }
-    for (size_t k = 0; k < L; ++k) {
-        m = lane[k] > m ? lane[k] : m;
-    }
-    for (i = 0; i < n; ++i) {
-        if (key16(row[i]) == m) {
-            break;
-        }
-    }
+    bool found;
+    const size_t i = INFINI_CPU_DISPATCH(argmaxKeys(row, n, &found));
     *vmax = (double)widen(row[i]); // NaN when every logit is NaN (then i == 0)
     return i;
 }

@@ -1,14 +1,23 @@
-// Rearrange, CPU backend: OpenMP over the outer dims of the simplified layout,
-// memcpy of runs contiguous in both tensors, cache-blocked tiles for
-// transposes, an element loop for everything else.
+// Rearrange, CPU backend: parallelFor over the outer dims of the simplified
+// layout, memcpy of runs contiguous in both tensors (streamed past the caches
+// when large), transposes through registers (cpu_kernels.inc) or cache-blocked
+// tiles, an element loop for everything else.
+#include "common/cpu/copy.h"
+#include "common/cpu/isa.h"
 #include "common/cpu/parallel.h"
+#include "common/cpu/simd.h"
 #include "common/cpu/strided.h"
 #include "rearrange.h"
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace infini::rearrange::cpu {
+
+#define INFINI_CPU_KERNELS "ops/rearrange/cpu_kernels.inc"
+#include "common/cpu/foreach_isa.h"
+
 namespace {
 
 template <size_t N>
@@ -24,7 +33,9 @@ inline void copyElem(unsigned char *d, const unsigned char *s) {
 
 enum class Path { Empty, Single, Contiguous, Runs, Tile, Strided };
 
-constexpr size_t kTile = 32;           // tile edge in elements
+constexpr size_t kTile = 32;           // tile edge in elements (element by element)
+// Tile edge in elements through registers: 64 -> 256 took 2048² F32 from 2.8 to 1.8 ms on one core.
+constexpr size_t kVecTile = 256;
 constexpr size_t kMinTileEdge = 8;     // both transposed dims at least this long
 constexpr size_t kChunkBytes = 1 << 20; // parallel split of one contiguous run
 
@@ -97,10 +108,15 @@ struct CpuDesc final : Desc {
         case Path::Contiguous: {
             const size_t bytes = l.shape[0] * N;
             const size_t chunks = (bytes + kChunkBytes - 1) / kChunkBytes;
+            const bool stream = bytes >= infini::cpu::kStreamBytes;
             infini::cpu::parallelFor(chunks, kChunkBytes, [&](size_t c) {
                 size_t begin = c * kChunkBytes;
                 size_t n = begin + kChunkBytes < bytes ? kChunkBytes : bytes - begin;
-                std::memcpy(dst + begin, src + begin, n);
+                if (stream) {
+                    infini::cpu::streamCopy(dst + begin, src + begin, n);
+                } else {
+                    std::memcpy(dst + begin, src + begin, n);
+                }
             });
             break;
         }
@@ -139,15 +155,20 @@ struct CpuDesc final : Desc {
     // (outer index, tile); reads run along a (src-contiguous), writes along b.
     template <size_t N>
     void runTile(unsigned char *dst, const unsigned char *src) const {
+        // Through registers when src is contiguous along a and dst along b.
+        constexpr bool kRegs = N == 2 || N == 4 || N == 8;
+        const bool regs = kRegs && src_a == 1 && dst_b == 1;
+        const bool stream = info.layout.numel() * N >= infini::cpu::kStreamBytes;
+        const size_t edge = regs ? kVecTile : kTile;
         size_t outer = 1;
         for (size_t s : outer_shape) {
             outer *= s;
         }
-        const size_t tiles_a = (len_a + kTile - 1) / kTile, tiles_b = (len_b + kTile - 1) / kTile;
+        const size_t tiles_a = (len_a + edge - 1) / edge, tiles_b = (len_b + edge - 1) / edge;
         const size_t tasks = outer * tiles_a * tiles_b;
         const ptrdiff_t da = dst_a * (ptrdiff_t)N, sa = src_a * (ptrdiff_t)N;
         const ptrdiff_t db = dst_b * (ptrdiff_t)N, sb = src_b * (ptrdiff_t)N;
-        infini::cpu::parallelFor(tasks, kTile * kTile, [&](size_t t) {
+        infini::cpu::parallelFor(tasks, edge * edge, [&](size_t t) {
             size_t tb = t % tiles_b;
             size_t rest = t / tiles_b;
             size_t ta = rest % tiles_a;
@@ -159,11 +180,19 @@ struct CpuDesc final : Desc {
                 od += (ptrdiff_t)i * outer_dst[d];
                 os += (ptrdiff_t)i * outer_src[d];
             }
-            const size_t a0 = ta * kTile, b0 = tb * kTile;
-            const size_t a1 = a0 + kTile < len_a ? a0 + kTile : len_a;
-            const size_t b1 = b0 + kTile < len_b ? b0 + kTile : len_b;
+            const size_t a0 = ta * edge, b0 = tb * edge;
+            const size_t a1 = a0 + edge < len_a ? a0 + edge : len_a;
+            const size_t b1 = b0 + edge < len_b ? b0 + edge : len_b;
             unsigned char *d = dst + od * (ptrdiff_t)N;
             const unsigned char *s = src + os * (ptrdiff_t)N;
+            if constexpr (kRegs) {
+                if (regs) {
+                    INFINI_CPU_DISPATCH(transposeBlock<N>(d + (ptrdiff_t)a0 * da + (ptrdiff_t)(b0 * N), da,
+                                                          s + (ptrdiff_t)b0 * sb + (ptrdiff_t)(a0 * N), sb, a1 - a0,
+                                                          b1 - b0, stream));
+                    return;
+                }
+            }
             // Through a small local tile, so that each side is walked row by
             // row: with power-of-two strides the rows of a direct strided
             // walk fall into one cache set and evict each other.
