@@ -88,6 +88,11 @@ def param_array(value, dtype: np.dtype, batch: int) -> np.ndarray:
             arr = filled[key] = np.full(batch, value, dtype=dtype)
             arr.flags.writeable = False
         return arr
+    if type(value) in (list, tuple):
+        try:  # a flat sequence of numbers: one pass, no intermediate array (asarray costs twice as much)
+            return np.fromiter(value, dtype, len(value))
+        except (TypeError, ValueError):
+            pass  # nested or odd elements: the general path below says what is wrong, as before
     arr = np.asarray(value, dtype=dtype)  # (np.ascontiguousarray would make a scalar 1-d)
     if arr.ndim == 0:
         arr = np.full(batch, arr, dtype=dtype)
@@ -102,6 +107,8 @@ def batch_size(rows: int, *params) -> int:
             n = len(p) if p.ndim else None
         elif isinstance(p, (int, float, np.number)):
             continue
+        elif type(p) in (list, tuple):
+            n = len(p)  # (np.ndim would convert the whole list to find out)
         else:
             n = len(p) if np.ndim(p) > 0 else None
         if n is not None and n != size:
