@@ -28,6 +28,15 @@ NO_GPU_REASON = "no NVIDIA GPU on this machine (infinirtGetDeviceCount(NVIDIA) =
 # or use the `device` fixture.
 DEVICES = ["cpu", pytest.param("nvidia", marks=pytest.mark.gpu)]
 
+# The source tree, for tests that start a Python subprocess.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def subprocess_pythonpath() -> str:
+    """PYTHONPATH for a subprocess: the source tree first, keeping what the environment already adds
+    (the GPU machine's cffi lives there)."""
+    return os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+
 
 def pytest_collection_modifyitems(config, items):
     if GPU_COUNT > 0:

@@ -4,16 +4,11 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def _pythonpath() -> str:
-    """The source tree first, keeping what the environment already adds (cffi on the GPU machine)."""
-    return os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+from conftest import ROOT, subprocess_pythonpath
 
 
 def _cli(*args):
-    env = dict(os.environ, PYTHONPATH=_pythonpath())
+    env = dict(os.environ, PYTHONPATH=subprocess_pythonpath())
     return subprocess.run([sys.executable, "-m", "infiniop_py", *args], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=300)
 
@@ -33,7 +28,7 @@ def test_info_reports_library_build_devices_versions():
 def test_errors_are_one_line_without_debug():
     r = _cli("info", "--bogus")
     assert r.returncode != 0
-    env = dict(os.environ, PYTHONPATH=_pythonpath(), INFINIOP_LIBRARY="/nonexistent/libinfiniop.so")
+    env = dict(os.environ, PYTHONPATH=subprocess_pythonpath(), INFINIOP_LIBRARY="/nonexistent/libinfiniop.so")
     r = subprocess.run([sys.executable, "-m", "infiniop_py", "info"], capture_output=True, text=True, env=env,
                        cwd=ROOT)
     assert r.returncode != 0

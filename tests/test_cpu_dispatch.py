@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,13 +18,7 @@ import pytest
 import infiniop_py as ip
 from infiniop_py import _ffi
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _pythonpath() -> str:
-    """The repository first, then whatever the caller had (where cffi may live, e.g. the GPU machine)."""
-    rest = os.environ.get("PYTHONPATH")
-    return str(ROOT) + (os.pathsep + rest if rest else "")
+from conftest import ROOT, subprocess_pythonpath
 
 
 PATHS = ["baseline", "avx2", "avx512"]
@@ -103,7 +96,7 @@ np.savez(sys.argv[1], **{k: np.asarray(v) for k, v in out.items()})
 
 
 def _run_path(path: str, tmp_path) -> dict:
-    env = dict(os.environ, INFINIOP_CPU_VECTOR=path, PYTHONPATH=_pythonpath())
+    env = dict(os.environ, INFINIOP_CPU_VECTOR=path, PYTHONPATH=subprocess_pythonpath())
     target = tmp_path / f"{path}.npz"
     subprocess.run([sys.executable, "-c", SCRIPT, str(target)], env=env, check=True, cwd=ROOT, timeout=300)
     with np.load(target) as z:
@@ -134,13 +127,13 @@ def test_path_reported_and_clamped(results):
 
 
 def test_unknown_request_keeps_best():
-    env = dict(os.environ, INFINIOP_CPU_VECTOR="sse9", PYTHONPATH=_pythonpath())
+    env = dict(os.environ, INFINIOP_CPU_VECTOR="sse9", PYTHONPATH=subprocess_pythonpath())
     env.pop("INFINIOP_CPU_VECTOR_UNUSED", None)
     code = ("from infiniop_py import _ffi; "
             "print(_ffi.ffi.string(_ffi.lib.infiniopGetCpuVectorPath()).decode())")
     got = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True,
                          cwd=ROOT).stdout.strip()
-    clean = dict(os.environ, PYTHONPATH=_pythonpath())
+    clean = dict(os.environ, PYTHONPATH=subprocess_pythonpath())
     clean.pop("INFINIOP_CPU_VECTOR", None)
     best = subprocess.run([sys.executable, "-c", code], env=clean, check=True, capture_output=True, text=True,
                           cwd=ROOT).stdout.strip()
@@ -148,7 +141,7 @@ def test_unknown_request_keeps_best():
 
 
 def test_info_names_the_path():
-    out = subprocess.run([sys.executable, "-m", "infiniop_py", "info"], env=dict(os.environ, PYTHONPATH=_pythonpath()),
+    out = subprocess.run([sys.executable, "-m", "infiniop_py", "info"], env=dict(os.environ, PYTHONPATH=subprocess_pythonpath()),
                          check=True, capture_output=True, text=True, cwd=ROOT).stdout
     assert "vector path: " in out
     assert any(f"vector path: {p}" in out for p in PATHS)
@@ -251,6 +244,6 @@ print("ok")
 
 def test_forked_child_runs_parallel_calls():
     """A child forked after the pool started has no workers: its calls run on its own thread, no hang."""
-    out = subprocess.run([sys.executable, "-c", FORK_SCRIPT], env=dict(os.environ, PYTHONPATH=_pythonpath()),
+    out = subprocess.run([sys.executable, "-c", FORK_SCRIPT], env=dict(os.environ, PYTHONPATH=subprocess_pythonpath()),
                          check=True, capture_output=True, text=True, cwd=ROOT, timeout=120).stdout
     assert out.strip() == "ok"

@@ -6,18 +6,13 @@ import textwrap
 
 import infiniop_py as ip
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def _pythonpath() -> str:
-    """The source tree first, keeping what the environment already adds (cffi on the GPU machine)."""
-    return os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+from conftest import ROOT, subprocess_pythonpath
 
 
 def _run(code: str, **env):
     full_env = {k: v for k, v in os.environ.items() if k not in ("INFINIOP_LIBRARY", "INFINI_ROOT")}
     full_env.update(env)
-    full_env["PYTHONPATH"] = _pythonpath()
+    full_env["PYTHONPATH"] = subprocess_pythonpath()
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
                           env=full_env, cwd=ROOT)
 
