@@ -3,7 +3,8 @@
 // broadcast to one output, the merged layout every backend iterates, the
 // operator descriptor every elementwise operator shares, and the ABI glue.
 //
-// An elementwise operator is a functor (see mul/mul.h):
+// An elementwise operator is a functor (see mul/mul.cc; operator.h turns it
+// into the operator's C ABI and backends):
 //
 //   struct MulOp {
 //       static constexpr infini::OpKind kKind = infini::OpKind::Mul;
@@ -117,7 +118,7 @@ unsigned overlappedInputs(const Info &info, const void *out, const void *const *
 
 using Factory = BackendFactory<Descriptor, Info>;
 
-// ---- ABI glue: each operator's operator.cc is these three calls. ----
+// ---- ABI glue: INFINI_ELEMENTWISE_OPERATOR (operator.h) calls these. ----
 
 template <class Op>
 bool opSupports(infiniDtype_t dt) {

@@ -1,8 +1,8 @@
 #pragma once
 // The elementwise framework's NVIDIA engine, device side: the kernels of the
 // three paths (see nvidia.h) and the launcher. An operator's .cu files
-// include this and instantiate launch<Op, D> for its kernel dtypes with
-// INFINI_ELEMENTWISE_NVIDIA_INSTANTIATE.
+// include this (through operator.h) and instantiate launch<Op, D> for its
+// kernel dtypes with INFINI_ELEMENTWISE_NVIDIA_KERNELS.
 #include "../../common/cuda/check.cuh"
 #include "../../common/cuda/dtype.cuh"
 #include "nvidia.h"
@@ -347,3 +347,22 @@ infiniStatus_t occupancy(Occupancy *occ) {
     template infiniStatus_t infini::elementwise::nvidia::launch<Op, D>(const infini::elementwise::nvidia::Plan &, \
                                                                        void *, const void *const *, void *);     \
     template infiniStatus_t infini::elementwise::nvidia::occupancy<Op, D>(infini::elementwise::nvidia::Occupancy *)
+
+// The same for each of 1 to 8 kernel dtypes (a dtype list macro such as
+// INFINI_FLOAT_DTYPES counts as its elements): an operator's .cu file is
+//   #include "add.cc"
+//   INFINI_ELEMENTWISE_NVIDIA_KERNELS(infini::AddOp, INFINI_FLOAT_DTYPES);
+#define INFINI_ELEMENTWISE_NVIDIA_KERNELS(Op, ...) \
+    INFINI_EW_CAT(INFINI_EW_KERNELS_, INFINI_EW_COUNT(__VA_ARGS__))(Op, __VA_ARGS__)
+#define INFINI_EW_CAT(a, b) INFINI_EW_CAT_(a, b)
+#define INFINI_EW_CAT_(a, b) a##b
+#define INFINI_EW_COUNT(...) INFINI_EW_COUNT_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, )
+#define INFINI_EW_COUNT_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
+#define INFINI_EW_KERNELS_1(Op, D) INFINI_ELEMENTWISE_NVIDIA_INSTANTIATE(Op, D)
+#define INFINI_EW_KERNELS_2(Op, D, ...) INFINI_EW_KERNELS_1(Op, D); INFINI_EW_KERNELS_1(Op, __VA_ARGS__)
+#define INFINI_EW_KERNELS_3(Op, D, ...) INFINI_EW_KERNELS_1(Op, D); INFINI_EW_KERNELS_2(Op, __VA_ARGS__)
+#define INFINI_EW_KERNELS_4(Op, D, ...) INFINI_EW_KERNELS_1(Op, D); INFINI_EW_KERNELS_3(Op, __VA_ARGS__)
+#define INFINI_EW_KERNELS_5(Op, D, ...) INFINI_EW_KERNELS_1(Op, D); INFINI_EW_KERNELS_4(Op, __VA_ARGS__)
+#define INFINI_EW_KERNELS_6(Op, D, ...) INFINI_EW_KERNELS_1(Op, D); INFINI_EW_KERNELS_5(Op, __VA_ARGS__)
+#define INFINI_EW_KERNELS_7(Op, D, ...) INFINI_EW_KERNELS_1(Op, D); INFINI_EW_KERNELS_6(Op, __VA_ARGS__)
+#define INFINI_EW_KERNELS_8(Op, D, ...) INFINI_EW_KERNELS_1(Op, D); INFINI_EW_KERNELS_7(Op, __VA_ARGS__)

@@ -112,8 +112,8 @@ struct NvidiaDescriptor final : Descriptor {
                                    void *stream) const override;
 };
 
-// The NVIDIA factory of an operator: pass &nvidia::create<Op> (from a file
-// named *nvidia.cc) to elementwise::create.
+// The NVIDIA factory of an operator (INFINI_ELEMENTWISE_OPERATOR passes it to
+// elementwise::create in NVIDIA builds).
 template <class Op>
 infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Descriptor **out) {
     NvidiaDescriptor::LaunchFn fn = nullptr;

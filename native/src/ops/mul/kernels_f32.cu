@@ -1,6 +1,5 @@
-// Mul's NVIDIA kernels for F32 F64 (signed integers share the unsigned kernels).
-#include "../elementwise/nvidia.cuh"
-#include "mul.h"
+// Mul's NVIDIA kernels for F32 and F64; one file per dtype pair so that they compile in
+// parallel (signed integers run the unsigned kernels).
+#include "mul.cc"
 
-INFINI_ELEMENTWISE_NVIDIA_INSTANTIATE(infini::MulOp, INFINI_DTYPE_F32);
-INFINI_ELEMENTWISE_NVIDIA_INSTANTIATE(infini::MulOp, INFINI_DTYPE_F64);
+INFINI_ELEMENTWISE_NVIDIA_KERNELS(infini::MulOp, INFINI_DTYPE_F32, INFINI_DTYPE_F64);

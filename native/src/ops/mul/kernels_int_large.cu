@@ -1,6 +1,5 @@
-// Mul's NVIDIA kernels for U32 U64 (signed integers share the unsigned kernels).
-#include "../elementwise/nvidia.cuh"
-#include "mul.h"
+// Mul's NVIDIA kernels for U32 and U64; one file per dtype pair so that they compile in
+// parallel (signed integers run the unsigned kernels).
+#include "mul.cc"
 
-INFINI_ELEMENTWISE_NVIDIA_INSTANTIATE(infini::MulOp, INFINI_DTYPE_U32);
-INFINI_ELEMENTWISE_NVIDIA_INSTANTIATE(infini::MulOp, INFINI_DTYPE_U64);
+INFINI_ELEMENTWISE_NVIDIA_KERNELS(infini::MulOp, INFINI_DTYPE_U32, INFINI_DTYPE_U64);

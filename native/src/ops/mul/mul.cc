@@ -1,6 +1,6 @@
-#pragma once
-// Mul: c = a * b, the first user of the elementwise framework.
-#include "../elementwise/elementwise.h"
+// Mul: c = a * b, an elementwise operator (see elementwise/operator.h): the
+// functor and its C ABI here, its NVIDIA kernels in kernels_*.cu.
+#include "../elementwise/operator.h"
 #include <type_traits>
 
 namespace infini {
@@ -39,3 +39,5 @@ struct MulOp {
 };
 
 } // namespace infini
+
+INFINI_ELEMENTWISE_OPERATOR(Mul, infini::MulOp);
