@@ -1,6 +1,6 @@
 #pragma once
 // A whole elementwise operator from its functor: one source file per
-// operator, compiled twice.
+// operator, compiled by g++ and again, through its .cu files, by nvcc.
 //
 //   ops/add/add.cc   the functor (see elementwise.h) and
 //                        INFINI_ELEMENTWISE_OPERATOR(Add, infini::AddOp);
