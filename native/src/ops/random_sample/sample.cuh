@@ -44,7 +44,16 @@ struct SampleShared {
 template <class T>
 constexpr size_t sampleSharedBytes() { return sizeof(SampleShared<KeyType<T>>); }
 
-template <class T>
+// Top p over more than kCap elements (K == n, or K > kCap with topp < 1):
+// the crossing is guessed from the vectors' maxima and verified.
+__device__ inline bool guessesTopP(const RowMode &m, uint32_t n) {
+    return !m.argmax && n > (uint32_t)kCap && m.K > (uint32_t)kCap && (m.K == n || m.need_total);
+}
+
+// One row. TopP: the row guesses its top-p crossing (guessesTopP); the other
+// rows run a copy without that code, so that its registers do not weigh on
+// their sweeps.
+template <class T, bool TopP>
 __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     using K = KeyType<T>;
     constexpr int KB = FloatBits<T>::bits;
@@ -71,7 +80,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     __shared__ uint32_t s_mine;   // candidates this member found
     __shared__ uint32_t s_counts[kCluster]; // every member's s_mine, pushed by each
     __shared__ double s_totals[kCluster]; // every member's share of the total weight, pushed by each
-    __shared__ double s_cands[kCluster];  // every member's weight of its candidates, pushed by each
+    __shared__ double s_cand_w;           // the weight of member 0's candidates, pushed by member 0
     __shared__ double s_bcast;
 
 #ifdef INFINI_RS_TRACE
@@ -106,14 +115,15 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     };
 
     // ---- Sweep 1: the argmax over the chunk, one packed max per vector; for
-    // a top K (K <= kCap) also the level-0 histogram of the vectors' maxima:
-    // if K vectors have their max at or above a bucket, so do >= K elements.
+    // a top K (K <= kCap) and top-p guesses also the level-0 histogram of the
+    // vectors' maxima: if K vectors have their max at or above a bucket, so
+    // do >= K elements.
     Level lv0;
     levelAt(0, KB, IB, &lv0);
     bool fast = mode.descent1 && mode.K <= (uint32_t)kCap;
     // Top p over more than kCap (K == n, or K > kCap with topp < 1): guess
     // the crossing from the vectors' maxima, verify it with exact weights.
-    const bool spec = !mode.argmax && n > (uint32_t)kCap && mode.K > (uint32_t)kCap && (mode.K == n || mode.need_total);
+    const bool spec = TopP && guessesTopP(mode, n);
     const bool vhist = fast || spec;
     if (vhist) clear(sh.hist[0], false);
     if (tid == 0) s_count = 0;
@@ -347,7 +357,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     if (tid == 0) s_mine = 0;
     __syncthreads();
     const bool with_total = !total_known && (mode.need_total || spec_on);
-    double my_total = 0.0, my_cand = 0.0;
+    double my_total = 0.0;
     const ValueRange<T> range = candidateRange<T>(p1, p2);
     forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
         if (with_total) {
@@ -363,7 +373,6 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
             const K key = keyOf(v[e]);
             const uint32_t ridx = n - 1 - i;
             const bool take = (uint32_t)e < cnt && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
-            if (spec_on && take) my_cand += weigh(v[e]); // few: weighed again
             const unsigned m = __ballot_sync(0xffffffffu, take);
             if (m == 0) continue;
             const int lane = tid & 31;
@@ -384,29 +393,39 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         }
     });
     const double part_total = with_total ? blockSum(my_total) : 0.0;
-    const double part_cand = spec_on ? blockSum(my_cand) : 0.0;
     __syncthreads();
     // Every member learns the counts and weights from pushes: no member reads
     // another after this barrier, so members may leave once past it.
     if (tid < (int)team) {
         *Team::at(&s_counts[q], tid) = s_mine;
         *Team::at(&s_totals[q], tid) = part_total;
-        *Team::at(&s_cands[q], tid) = part_cand;
     }
     RS_MARK(5);
     Team::sync();
     found_all = 0;
-    cand_w = 0.0;
     double sum = 0.0;
     for (unsigned k = 0; k < team; ++k) { // member order: the same sums in every member
         found_all += s_counts[k];
-        cand_w += s_cands[k];
         sum += s_totals[k];
     }
     if (with_total) {
         total = sum;
         total_known = true;
     }
+    };
+    // The weight of a top-p guess's candidates: member 0 sums what it
+    // received and pushes it to every member (kept out of the collect sweep,
+    // whose registers the small-K path needs).
+    auto candidateWeight = [&]() {
+        if (q == 0) {
+            const uint32_t m0 = s_count < (uint32_t)kCap ? s_count : (uint32_t)kCap;
+            double w = 0.0;
+            for (uint32_t i = tid; i < m0; i += kThreads) w += weigh.ofValue(valueOfKey<T>(sh.key[i]));
+            w = blockSum(w);
+            if (tid < (int)team) *Team::at(&s_cand_w, tid) = w;
+        }
+        Team::sync();
+        return s_cand_w;
     };
     // Top p: a guess holds when its candidates (a prefix of the order) reach
     // the threshold; for K < n they must reach topp * total, so that
@@ -453,6 +472,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         collect();
         if (exact) break;
         if (spec_on) {
+            if (found_all <= (uint32_t)kCap) cand_w = candidateWeight();
             if (found_all <= (uint32_t)kCap && specNeed() <= cand_w * (1.0 - 1e-9)) {
                 t = r * topp * total;
                 t_known = true;
@@ -529,7 +549,12 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
 
 template <class T, int R>
 __global__ void __launch_bounds__(kThreads, 2) sampleKernel(const __grid_constant__ SampleArgs<R> args) {
-    sampleRow<T>(args.rows, args.p[blockIdx.y]);
+    const RowParams p = args.p[blockIdx.y];
+    if (guessesTopP(rowMode(p, args.rows.n), args.rows.n)) {
+        sampleRow<T, true>(args.rows, p);
+    } else {
+        sampleRow<T, false>(args.rows, p);
+    }
 }
 
 } // namespace infini::random_sample::nvidia
