@@ -299,6 +299,22 @@ def test_gpu_team_paths(n, rng):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("n", [5000, 151936])
+def test_gpu_top_p_guesses(n, rng):
+    """Top p over more than 2048 elements (K == n, or K > 2048 with topp < 1): the
+    first guess from the vectors' maxima, the second from their weight bounds, and
+    the exact way when both fall short (random_val near 1, high temperature, K < n
+    with the nucleus past the guesses, heavy ties), F16 / BF16 / F32."""
+    for dtype in (np.float16, ip.bfloat16, np.float32):
+        for scale, levels in ((3.0, None), (1.0, None), (1.0, 7)):
+            x = rng.standard_normal(n) * scale
+            logits = (np.round(x * levels / 4) if levels else x).astype(dtype)
+            for params in [(0.5, 0.9, 0, 0.8), (0.97, 0.9, 0, 0.8), (0.999999, 0.99, 0, 0.8), (0.4, 0.9, 0, 5.0),
+                           (0.6, 1.0, 0, 0.8), (0.9, 0.95, 3000, 1.0), (0.99, 0.999, 2500, 0.7)]:
+                assert_sample(sample(logits, params, "nvidia"), logits, params, "nvidia")
+
+
+@pytest.mark.gpu
 def test_gpu_team_batches(rng):
     """Batches of long rows: few rows (one small parameter block), more rows, rows
     mixing argmax and sampling, and all-argmax batches (the argmax launch)."""
@@ -326,6 +342,7 @@ def test_gpu_torch_inputs_and_stream():
     torch = pytest.importorskip("torch")
     x = torch.randn(151936, device="cuda", dtype=torch.bfloat16)
     s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())  # x is written on the current stream
     with torch.cuda.stream(s):
         got = ip.random_sample(x, 0.3, 0.9, 50, 0.8, stream=s)
     assert_sample(got, x.float().cpu().numpy(), (0.3, 0.9, 50, 0.8), "nvidia")
@@ -341,6 +358,9 @@ def test_gpu_graph_capture():
         rv, tp, tk, tt = [0.2, 0.4, 0.6, 0.8][:rows], [0.9] * rows, [50, 0, 1, 20][:rows], [0.8] * rows
         for params in ((rv, tp, tk, tt), ([0.0] * rows, tp, tk, tt)):  # sampling, then the argmax launch
             s = torch.cuda.Stream()
+            # x and out are written on the current stream: s (a non-blocking stream) must wait
+            # for them, else the -1 fill may land after the first rows are written.
+            s.wait_stream(torch.cuda.current_stream())
             with torch.cuda.stream(s):  # warm the descriptor and workspace caches (kept per stream) outside capture
                 ip.random_sample_batch(x, *params, out=out, stream=s)
             torch.cuda.synchronize()

@@ -16,16 +16,24 @@
 //               packed max per 16-byte vector, and pushes it to block 0,
 //               which writes the result.
 //   sample.cuh  sampleKernel: one team per row, all in shared memory:
-//     1. sweep 1: the argmax (as above) and, for K <= kCap, the level-0
+//     1. sweep 1: the argmax (as above) and, for 2. and 2b., the level-0
 //        histogram of the vectors' maxima; argmax rows and rows with a +inf
 //        maximum or no finite logit end here;
 //     2. small K (K <= kCap): the bucket where the vectors' maxima reach K
 //        bounds the K-th element from below; everything at or above it is
 //        the candidate set (if more than kCap, ties: the exact way, 3.);
+//     2b. top p over more than kCap (K == n, or K > kCap with topp < 1):
+//        a guess: everything at or above the bucket above the one where the
+//        vectors' maxima reach kSpecVectors (~256 elements); collect (with
+//        the row's total weight) and check, with the exact weights, that the
+//        candidates (a prefix of the order) reach the threshold; else a
+//        second guess from the buckets' lower bounds (vector count x weight
+//        of the bucket's lowest value) down to where the weight surely
+//        suffices; else (or > kCap candidates) the exact way, the total known;
 //     3. exact selection: descent 1 (K < n, n > kCap), a radix select of the
 //        K-th element over (key, reversed index) digits until the set S at
 //        or above the bucket holds <= kSortSmall / <= kCap / exactly K
-//        elements; descent 2 (|S| > kCap: large K, or top-p only), a radix
+//        elements; descent 2 (|S| > kCap: large K, or 2b. fell short), a radix
 //        select on the cumulative weight inside S down to <= kCap elements
 //        (select.cuh; one sweep and one team merge per level);
 //     4. collect: every block pushes its candidates into block 0 (and its

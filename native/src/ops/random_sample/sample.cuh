@@ -23,6 +23,9 @@ namespace infini::random_sample::nvidia {
 constexpr int kThreads = 512; // sampling block
 constexpr int kBinsPerThread = kBins / kThreads;
 constexpr int kItems = kCap / kThreads;
+// Top p over more than kCap elements: the first guess collects the elements
+// at or above the bucket above the one where the vectors' maxima reach this many.
+constexpr uint32_t kSpecVectors = 256;
 
 // One radix level's histogram; two alternate, so that a member may clear the
 // next level's while another still reads this one. (16-byte aligned: merges
@@ -41,7 +44,16 @@ struct SampleShared {
 template <class T>
 constexpr size_t sampleSharedBytes() { return sizeof(SampleShared<KeyType<T>>); }
 
-template <class T>
+// Top p over more than kCap elements (K == n, or K > kCap with topp < 1):
+// the crossing is guessed from the vectors' maxima and verified.
+__device__ inline bool guessesTopP(const RowMode &m, uint32_t n) {
+    return !m.argmax && n > (uint32_t)kCap && m.K > (uint32_t)kCap && (m.K == n || m.need_total);
+}
+
+// One row. TopP: the row guesses its top-p crossing (guessesTopP); the other
+// rows run a copy without that code, so that its registers do not weigh on
+// their sweeps.
+template <class T, bool TopP>
 __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     using K = KeyType<T>;
     constexpr int KB = FloatBits<T>::bits;
@@ -67,11 +79,13 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     __shared__ uint32_t s_count;  // candidates received (member 0)
     __shared__ uint32_t s_mine;   // candidates this member found
     __shared__ uint32_t s_counts[kCluster]; // every member's s_mine, pushed by each
-    __shared__ double s_totals[kCluster]; // members' shares of the total weight (member 0)
+    __shared__ double s_totals[kCluster]; // every member's share of the total weight, pushed by each
+    __shared__ double s_cand_w;           // the weight of member 0's candidates, pushed by member 0
     __shared__ double s_bcast;
 
 #ifdef INFINI_RS_TRACE
     long long trace[9] = {};
+    int rounds = 0;
 #endif
     RS_MARK(0);
     Team::arrive(); // members start together; the first push below waits for that
@@ -101,18 +115,23 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     };
 
     // ---- Sweep 1: the argmax over the chunk, one packed max per vector; for
-    // a top K (K <= kCap) also the level-0 histogram of the vectors' maxima:
-    // if K vectors have their max at or above a bucket, so do >= K elements.
+    // a top K (K <= kCap) and top-p guesses also the level-0 histogram of the
+    // vectors' maxima: if K vectors have their max at or above a bucket, so
+    // do >= K elements.
     Level lv0;
     levelAt(0, KB, IB, &lv0);
     bool fast = mode.descent1 && mode.K <= (uint32_t)kCap;
-    if (fast) clear(sh.hist[0], false);
+    // Top p over more than kCap (K == n, or K > kCap with topp < 1): guess
+    // the crossing from the vectors' maxima, verify it with exact weights.
+    const bool spec = TopP && guessesTopP(mode, n);
+    const bool vhist = fast || spec;
+    if (vhist) clear(sh.hist[0], false);
     if (tid == 0) s_count = 0;
     __syncthreads();
     E best = noEntry<K>();
     forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
         const K kmax = vecBest(v, i0, cnt, best);
-        if (fast) histAdd<false>(sh.hist[0].cnt, nullptr, cnt > 0, digitOf(lv0, kmax, 0u), 0.0);
+        if (vhist) histAdd<false>(sh.hist[0].cnt, nullptr, cnt > 0, digitOf(lv0, kmax, 0u), 0.0);
     });
     best = ReduceE(tmp.re).Reduce(best, EntryMax<K>());
     Team::wait();
@@ -194,14 +213,32 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     // element from below; everything at or above it is collected (a superset
     // of the top K), unless more than kCap turn out to be (then exactSelect).
     if (fast) {
-        uint32_t c[BPT];
-        mergedCounts(c);
+        uint32_t vc[BPT]; // this thread's bins of the merged histogram of the vectors' maxima
+        mergedCounts(vc);
         if (tid == 0) pick.bin = 0xffffffffu;
-        selectByCount<kThreads>(c, mode.K, tmp.su, pick);
+        selectByCount<kThreads>(vc, mode.K, tmp.su, pick);
         if (pick.bin == 0xffffffffu) {
             fast = false; // fewer than K vectors
         } else {
             p1 = extend(p1, lv0, pick.bin);
+        }
+    }
+    // Top p, first guess: the bucket above the one where the vectors' maxima
+    // reach kSpecVectors (at most that many vectors, typically as many
+    // elements, the max among them). Collect then verifies, with exact
+    // weights, that the crossing lies among them.
+    bool spec_on = spec;
+    uint32_t spec_bin = 0;
+    if (spec) {
+        uint32_t vc[BPT];
+        mergedCounts(vc);
+        if (tid == 0) pick.bin = 0xffffffffu;
+        selectByCount<kThreads>(vc, kSpecVectors, tmp.su, pick);
+        if (pick.bin == 0xffffffffu) {
+            spec_on = false; // fewer vectors: the exact way
+        } else {
+            spec_bin = pick.above > 0 ? pick.bin + 1 : pick.bin;
+            p1 = extend(p1, lv0, spec_bin);
         }
     }
 
@@ -257,7 +294,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
             Level lv;
             if (!levelAt(l, KB, IB, &lv)) break; // cannot happen: one element per bin at the end
             const ValueRange<T> range = candidateRange<T>(p1, p2);
-            const bool sum_all = l == 0 && mode.need_total;
+            const bool sum_all = l == 0 && mode.need_total && !total_known;
             phase ^= 1;
             Hist &h = sh.hist[phase];
             clear(h, true);
@@ -308,22 +345,22 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     }
 
     };
-    if (!fast) exactSelect();
 
-    RS_MARK(4);
     // ---- Collect: every member pushes its candidates (and its share of the
     // total weight when still needed) into member 0.
     uint32_t *count0 = Team::at(&s_count, 0);
     K *key0 = Team::at(sh.key, 0);
     uint32_t *idx0 = Team::at(sh.idx, 0);
+    uint32_t found_all = 0; // candidates of the last collect, over the team
+    double cand_w = 0.0;    // their weight (top-p guesses only)
     auto collect = [&]() {
     if (tid == 0) s_mine = 0;
     __syncthreads();
-    const bool collect_total = mode.need_total && !total_known;
+    const bool with_total = !total_known && (mode.need_total || spec_on);
     double my_total = 0.0;
     const ValueRange<T> range = candidateRange<T>(p1, p2);
     forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
-        if (collect_total) {
+        if (with_total) {
 #pragma unroll
             for (int e = 0; e < V; ++e) {
                 if ((uint32_t)e < cnt) my_total += weigh(v[e]);
@@ -348,41 +385,114 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
             start = __shfl_sync(0xffffffffu, start, leader);
             if (take) {
                 const uint32_t pos = start + __popc(m & ((1u << lane) - 1u));
-                if (pos < (uint32_t)kCap) { // always true; guards shared memory
+                if (pos < (uint32_t)kCap) { // false only when the candidates overflow (then redone)
                     key0[pos] = key;
                     idx0[pos] = i;
                 }
             }
         }
     });
-    if (collect_total) {
-        const double part = blockSum(my_total);
-        if (tid == 0) *Team::at(&s_totals[q], 0) = part;
-    }
+    const double part_total = with_total ? blockSum(my_total) : 0.0;
     __syncthreads();
-    // Every member learns the count from pushes: no member reads another
-    // after this barrier, so members may leave once past it.
-    if (tid < (int)team) *Team::at(&s_counts[q], tid) = s_mine;
+    // Every member learns the counts and weights from pushes: no member reads
+    // another after this barrier, so members may leave once past it.
+    if (tid < (int)team) {
+        *Team::at(&s_counts[q], tid) = s_mine;
+        *Team::at(&s_totals[q], tid) = part_total;
+    }
     RS_MARK(5);
     Team::sync();
+    found_all = 0;
+    double sum = 0.0;
+    for (unsigned k = 0; k < team; ++k) { // member order: the same sums in every member
+        found_all += s_counts[k];
+        sum += s_totals[k];
+    }
+    if (with_total) {
+        total = sum;
+        total_known = true;
+    }
     };
-    collect();
-    uint32_t found_all = 0;
-    for (unsigned k = 0; k < team; ++k) found_all += s_counts[k];
-    if (fast && found_all > (uint32_t)kCap) { // too many at or above the bound: the exact way
-        // (member 0 resets its counter before its first barrier in exactSelect;
-        // the others push again only after that barrier)
+    // The weight of a top-p guess's candidates: member 0 sums what it
+    // received and pushes it to every member (kept out of the collect sweep,
+    // whose registers the small-K path needs).
+    auto candidateWeight = [&]() {
+        if (q == 0) {
+            const uint32_t m0 = s_count < (uint32_t)kCap ? s_count : (uint32_t)kCap;
+            double w = 0.0;
+            for (uint32_t i = tid; i < m0; i += kThreads) w += weigh.ofValue(valueOfKey<T>(sh.key[i]));
+            w = blockSum(w);
+            if (tid < (int)team) *Team::at(&s_cand_w, tid) = w;
+        }
+        Team::sync();
+        return s_cand_w;
+    };
+    // Top p: a guess holds when its candidates (a prefix of the order) reach
+    // the threshold; for K < n they must reach topp * total, so that
+    // min(topp * c_{n-1}, c_{K-1}) is known to be topp * total.
+    auto specNeed = [&]() { return mode.K == n ? r * topp * total : topp * total; };
+    // Second guess: the highest bucket below the first where the weight above
+    // it is surely enough: the candidates' weight plus, per bucket, its
+    // vectors' count times the weight of its lowest value (each such vector
+    // has an element at least that heavy). False when none is.
+    auto secondGuess = [&]() {
+        const double need = specNeed() * (1.0 + 1e-6) - cand_w;
+        uint32_t vc[BPT]; // (every member's sweep-1 histogram is still in place)
+        mergedCounts(vc);
+        double lb[BPT], ex[BPT], agg;
+#pragma unroll
+        for (int k = 0; k < BPT; ++k) {
+            const uint32_t d = (uint32_t)binOf<kThreads>(k);
+            lb[k] = d < spec_bin ? vc[k] * weigh.ofValue(valueOfKey<T>((K)d << lv0.shift)) * (1.0 - 1e-6) : 0.0;
+        }
+        if (tid == 0) pick.bin = 0xffffffffu;
+        __syncthreads();
+        ScanD(tmp.sd).ExclusiveSum(lb, ex, agg);
+#pragma unroll
+        for (int k = 0; k < BPT; ++k) {
+            if (ex[k] < need && need <= ex[k] + lb[k]) pick.bin = (uint32_t)binOf<kThreads>(k);
+        }
+        __syncthreads();
+        if (pick.bin == 0xffffffffu) return false;
+        p1 = extend(Prefix<K>{}, lv0, pick.bin);
+        return true;
+    };
+    // Rounds: [exact selection,] collect, then either done, a second top-p
+    // guess, or (too many candidates: ties; guesses short) the exact way.
+    // Before a round that collects again, member 0 resets its counter ahead
+    // of a team barrier that precedes every push (the one below, or the
+    // first in exactSelect), after which also no one reads the last exchange.
+    bool exact = !fast && !spec_on;
+    for (int round = 0;; ++round) {
+#ifdef INFINI_RS_TRACE
+        rounds = round;
+#endif
+        if (exact) exactSelect();
+        RS_MARK(4);
+        collect();
+        if (exact) break;
+        if (spec_on) {
+            if (found_all <= (uint32_t)kCap) cand_w = candidateWeight();
+            if (found_all <= (uint32_t)kCap && specNeed() <= cand_w * (1.0 - 1e-9)) {
+                t = r * topp * total;
+                t_known = true;
+                break;
+            }
+            if (round == 0 && found_all <= (uint32_t)kCap && secondGuess()) {
+                if (q == 0 && tid == 0) s_count = 0;
+                Team::sync();
+                continue;
+            }
+            spec_on = false;
+        } else if (found_all <= (uint32_t)kCap) {
+            break; // small K: the candidates hold the top K
+        }
         if (q == 0 && tid == 0) s_count = 0;
         p1 = Prefix<K>{};
-        exactSelect();
-        collect();
+        exact = true;
     }
-    const bool collect_total = mode.need_total && !total_known;
     RS_MARK(6);
     if (q != 0) return;
-    if (collect_total) {
-        for (unsigned m = 0; m < team; ++m) total += s_totals[m];
-    }
     const uint32_t m = s_count < (uint32_t)kCap ? s_count : (uint32_t)kCap;
 
     // ---- Member 0: sort the candidates, scan their weights (F64), find the crossing.
@@ -430,8 +540,8 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
 #ifdef INFINI_RS_TRACE
     RS_MARK(8);
     if (tid == 0)
-        printf("trace n=%u team=%u m=%u: sweep1 %lld merge %lld descent1 %lld descent2 %lld collect %lld sync %lld "
-               "sort %lld scan %lld cycles\n", n, team, m, trace[1] - trace[0], trace[2] - trace[1],
+        printf("trace n=%u team=%u m=%u rounds=%d: sweep1 %lld merge %lld descent1 %lld descent2 %lld collect %lld sync %lld "
+               "sort %lld scan %lld cycles\n", n, team, m, rounds, trace[1] - trace[0], trace[2] - trace[1],
                trace[3] - trace[2], trace[4] - trace[3], trace[5] - trace[4], trace[6] - trace[5],
                trace[7] - trace[6], trace[8] - trace[7]);
 #endif
@@ -439,7 +549,12 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
 
 template <class T, int R>
 __global__ void __launch_bounds__(kThreads, 2) sampleKernel(const __grid_constant__ SampleArgs<R> args) {
-    sampleRow<T>(args.rows, args.p[blockIdx.y]);
+    const RowParams p = args.p[blockIdx.y];
+    if (guessesTopP(rowMode(p, args.rows.n), args.rows.n)) {
+        sampleRow<T, true>(args.rows, p);
+    } else {
+        sampleRow<T, false>(args.rows, p);
+    }
 }
 
 } // namespace infini::random_sample::nvidia
