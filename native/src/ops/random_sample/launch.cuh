@@ -27,7 +27,7 @@ inline infiniStatus_t launchTeams(Kernel kernel, const Args &args, int rows, int
 
 template <class T>
 infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, cudaStream_t stream) {
-    return launchTeams(argmaxKernel<T>, args, rows, team, kArgmaxThreads, 0, stream);
+    return launchArgmaxShape<T, kArgmaxThreads, kArgmaxLoads>(args, (uint32_t)rows, team, stream);
 }
 
 template <class T, int R>
@@ -40,7 +40,7 @@ infiniStatus_t prepareKernels() {
     const int bytes = (int)sampleSharedBytes<T>();
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    return INFINI_STATUS_SUCCESS;
+    return prepareArgmaxShape<T, kArgmaxThreads, kArgmaxLoads>();
 }
 
 template <class T>

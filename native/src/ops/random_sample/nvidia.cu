@@ -1,5 +1,6 @@
 // RandomSample, NVIDIA backend: the descriptor and its Calculate (the paths
 // and launch counts are listed in nvidia.cuh).
+#include "argmax_plan.h"
 #include "nvidia.cuh"
 #include <algorithm>
 
@@ -41,10 +42,11 @@ struct NvidiaDesc final : Desc {
         };
         bool all_argmax = true;
         for (size_t b = 0; b < info.batch && all_argmax; ++b) all_argmax = isArgmax(params.at(b));
-        if (all_argmax) { // no per-row parameters: one launch for up to kMaxGridRows rows
-            for (size_t b0 = 0; b0 < info.batch; b0 += kMaxGridRows) {
-                const int n_rows = (int)std::min<size_t>(kMaxGridRows, info.batch - b0);
-                INFINI_TRY(launchers.argmax(at(b0), n_rows, teamFor(n_rows), stream));
+        if (all_argmax) { // no per-row parameters: one launch (argmax.cuh)
+            const int team = argmaxTeam(info.batch, info.n * esize, sms, max_team > 1 ? kArgmaxMaxTeam : 1);
+            for (size_t b0 = 0; b0 < info.batch; b0 += INT32_MAX) {
+                const int n_rows = (int)std::min<size_t>(INT32_MAX, info.batch - b0);
+                INFINI_TRY(launchers.argmax(at(b0), n_rows, team, stream));
             }
             return INFINI_STATUS_SUCCESS;
         }

@@ -14,7 +14,8 @@
 //   argmax.cuh  argmaxKernel: every row of the launch takes its argmax. Each
 //               block reduces (order key, lowest index) over its chunk, one
 //               packed max per 16-byte vector, and pushes it to block 0,
-//               which writes the result.
+//               which writes the result (teams of up to 16 blocks, sized by
+//               argmax_plan.h; any number of rows in one launch).
 //   sample.cuh  sampleKernel: one team per row, all in shared memory:
 //     1. sweep 1: the argmax (as above) and, for K <= kCap, the level-0
 //        histogram of the vectors' maxima; argmax rows and rows with a +inf
@@ -38,7 +39,7 @@
 // Paths and kernel launches per Calculate (decided by host checks of the
 // parameters in Calculate; team sizes by the row count):
 //   | path                                      | single row | batch of B rows        |
-//   | argmax (every row: r == 0, topp <= 0,     | 1 argmax   | 1 argmax (B <= 65535)  |
+//   | argmax (every row: r == 0, topp <= 0,     | 1 argmax   | 1 argmax               |
 //   |   topk == 1 or T <= 0)                    |            |                        |
 //   | small K (K <= kCap), top-p only, K > kCap,| 1 sample   | ceil(B / kMaxRows)     |
 //   |   rows mixing argmax and sampling         |            |   sample (1 to 1024)   |
@@ -63,7 +64,6 @@ constexpr int kCluster = 8;         // blocks per row on sm_90 (the portable clu
 constexpr uint32_t kTeamMinN = 4096; // rows up to this length: one block per row
 constexpr int kMaxRows = 1024;      // rows per sample launch (kernel parameters up to 32 KB, CUDA 12.1+)
 constexpr int kFewRows = 8;         // a smaller parameter block for single rows and small batches
-constexpr int kMaxGridRows = 65535; // rows per argmax launch (grid.y)
 
 struct RowParams {
     float random_val;
