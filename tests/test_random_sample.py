@@ -666,3 +666,15 @@ def test_gpu_argmax_batch_graph_capture():
             torch.cuda.synchronize()
             assert out.tolist() == want
             out.fill_(-1)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=["f16", "f32", "f64"])
+def test_gpu_argmax_short_rows(dtype, rng):
+    """Rows shorter than a 16-byte vector or its alignment head, at every start offset."""
+    for n in (1, 2, 3, 7, 9, 15, 17, 33):
+        for pad in (0, 1, 3):
+            logits = (rng.standard_normal((19, n)) * 3).astype(dtype)
+            logits[rng.integers(0, 19, 4), rng.integers(0, n, 4)] = 40  # ties in some rows
+            assert argmax_batch_on_gpu(logits, pad=pad, rdtype=np.int16) == argmax_rows(logits)
+        assert sample(logits[0], (0.0, 0.9, 50, 1.0), "nvidia") == argmax_rows(logits)[0]

@@ -4,8 +4,10 @@
 // argmax first, then timed as CUDA-graph replays (20 launches per graph over
 // rotating inputs larger than L2, median) and as eager back-to-back launches.
 // Baselines in the same run: an empty launch and a device-to-device copy of
-// the same bytes. The last table gives, per case, the best shape and the
-// library's choice (argmax_plan.h, launch.cuh).
+// the same bytes. Kernels: "ldNTxU", threads' own loads (NT threads, U loads
+// in flight each); "bulkNT", bulk copies into shared memory (sm_90). The last
+// table gives, per case, the best shape and the library's choice
+// (argmax_plan.h, launch.cuh).
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
 //        tools/argmax_sweep.cu -o build/argmax_sweep && build/argmax_sweep [full table file]
@@ -67,20 +69,31 @@ uint64_t hostKey(const void *p) {
 }
 
 using Launch = infiniStatus_t (*)(const RowsArgs &, uint32_t, int, cudaStream_t);
+using Teams = infiniStatus_t (*)(int, int *);
 struct Shape {
-    int threads, loads;
+    std::string name;
+    int threads;
     Launch launch;
-    const void *kernel;
+    Teams teams;   // bulk kernels: teams that fit at once
+    const void *kernel; // threads' own loads: for the occupancy query
+    bool library;  // the library's kernel on sm_90
 };
 template <class T, int NT, int U>
-Shape shapeOf() {
-    CHECK_OK((prepareArgmaxShape<T, NT, U>()));
-    return Shape{NT, U, launchArgmaxShape<T, NT, U>, (const void *)argmaxKernel<T, NT, U>};
+Shape loadsShape() {
+    CHECK_OK((prepareArgmax<T, NT, U>()));
+    return Shape{"ld" + std::to_string(NT) + "x" + std::to_string(U), NT, launchArgmaxShape<T, NT, U>, nullptr,
+                 (const void *)argmaxKernel<T, NT, U>, false};
+}
+template <class T, int NT>
+Shape bulkShape() {
+    CHECK_OK((prepareArgmax<T, NT, 4>()));
+    return Shape{"bulk" + std::to_string(NT), NT, launchArgmaxBulk<T, NT>, argmaxBulkTeams<T, NT>, nullptr,
+                 NT == kArgmaxThreads};
 }
 template <class T>
 std::vector<Shape> shapes() {
-    return {shapeOf<T, 256, 4>(), shapeOf<T, 256, 8>(), shapeOf<T, 512, 4>(),
-            shapeOf<T, 512, 8>(), shapeOf<T, 1024, 4>(), shapeOf<T, 1024, 8>()};
+    return {loadsShape<T, 256, 4>(), loadsShape<T, 512, 4>(), loadsShape<T, 512, 8>(), bulkShape<T, 256>(),
+            bulkShape<T, 512>(), bulkShape<T, 1024>()};
 }
 
 // Median µs per call: graphs of kPerGraph calls over rotating buffers, replayed.
@@ -185,9 +198,11 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
     const double empty_us = graphUs([&](cudaStream_t st, int) { emptyKernel<<<1, 32, 0, st>>>(); }, 1, s);
     std::fprintf(full, "\n== %s: %.2f MB, %d buffers; copy %.1f us (%.0f GB/s read+write), empty launch %.2f us\n",
                  name, bytes / 1e6, nbuf, best.copy_us, 2 * bytes / best.copy_us / 1e3, empty_us);
-    std::fprintf(full, "%-10s %5s %9s %9s %8s %9s %s\n", "shape", "team", "graph_us", "eager_us", "GB/s",
+    std::fprintf(full, "%-12s %5s %9s %9s %8s %9s %s\n", "shape", "team", "graph_us", "eager_us", "GB/s",
                  "clusters", "ok");
-    const int lib_team = argmaxTeam(rows, (size_t)n * esize, sms, kArgmaxMaxTeam);
+    int fit[5] = {};
+    for (int l = 1; l < 5; ++l) CHECK_OK((argmaxBulkTeams<T, kArgmaxThreads>(1 << l, &fit[l])));
+    const int lib_team = argmaxTeam(rows, (size_t)n * esize, sms, fit);
     for (const Shape &sh : shapes<T>()) {
         for (int team = 1; team <= kArgmaxMaxTeam; team *= 2) {
             RowsArgs args{pool, out, (ptrdiff_t)n, 1, n, 8};
@@ -197,17 +212,13 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
                 CHECK_OK(sh.launch(a, rows, team, st));
             };
             int clusters = -1;
-            if (team > 1) {
-                cudaLaunchConfig_t cfg{};
-                cfg.gridDim = dim3(team, std::min<uint32_t>(rows, kArgmaxGridY), 1);
-                cfg.blockDim = dim3(sh.threads);
+            if (sh.teams) {
+                CHECK_OK(sh.teams(team, &clusters));
+                if (team == 1) clusters *= sms;
+            } else if (team > 1) {
+                cudaLaunchConfig_t cfg;
                 cudaLaunchAttribute attr[1];
-                attr[0].id = cudaLaunchAttributeClusterDimension;
-                attr[0].val.clusterDim.x = team;
-                attr[0].val.clusterDim.y = 1;
-                attr[0].val.clusterDim.z = 1;
-                cfg.attrs = attr;
-                cfg.numAttrs = 1;
+                argmaxConfig(cfg, attr, rows, team, sh.threads, 0, nullptr);
                 if (cudaOccupancyMaxActiveClusters(&clusters, sh.kernel, &cfg) != cudaSuccess) {
                     (void)cudaGetLastError();
                     clusters = -2;
@@ -226,11 +237,11 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
             best.all_ok &= bad == 0;
             const double g = graphUs(call, nbuf, s), e = eagerUs(call, nbuf, s);
             char shape[32];
-            std::snprintf(shape, sizeof(shape), "%dx%d t%d", sh.threads, sh.loads, team);
-            std::fprintf(full, "%-10s %5d %9.2f %9.2f %8.0f %9d %s\n", shape, team, g, e, bytes / g / 1e3, clusters,
+            std::snprintf(shape, sizeof(shape), "%s t%d", sh.name.c_str(), team);
+            std::fprintf(full, "%-12s %5d %9.2f %9.2f %8.0f %9d %s\n", shape, team, g, e, bytes / g / 1e3, clusters,
                          bad ? "WRONG" : "ok");
             if (bad == 0 && g < best.graph) best.graph = g, best.eager = e, best.best_shape = shape;
-            if (sh.threads == kArgmaxThreads && sh.loads == kArgmaxLoads && team == lib_team) {
+            if (sh.library && team == lib_team) {
                 best.lib_graph = g, best.lib_eager = e, best.lib_shape = shape;
             }
         }

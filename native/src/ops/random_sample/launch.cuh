@@ -30,6 +30,11 @@ infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, cudaStream
     return launchArgmaxShape<T, kArgmaxThreads, kArgmaxLoads>(args, (uint32_t)rows, team, stream);
 }
 
+template <class T>
+infiniStatus_t launchArgmaxBulkRows(const RowsArgs &args, int rows, int team, cudaStream_t stream) {
+    return launchArgmaxBulk<T, kArgmaxThreads>(args, (uint32_t)rows, team, stream);
+}
+
 template <class T, int R>
 infiniStatus_t launchSample(const SampleArgs<R> &args, int rows, int team, cudaStream_t stream) {
     return launchTeams(sampleKernel<T, R>, args, rows, team, kThreads, sampleSharedBytes<T>(), stream);
@@ -40,12 +45,13 @@ infiniStatus_t prepareKernels() {
     const int bytes = (int)sampleSharedBytes<T>();
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    return prepareArgmaxShape<T, kArgmaxThreads, kArgmaxLoads>();
+    return prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>();
 }
 
 template <class T>
 Launchers launchersOf() {
-    return Launchers{launchArgmax<T>, launchSample<T, kFewRows>, launchSample<T, kMaxRows>, prepareKernels<T>};
+    return Launchers{launchArgmax<T>,           launchArgmaxBulkRows<T>,   argmaxBulkTeams<T, kArgmaxThreads>,
+                     launchSample<T, kFewRows>, launchSample<T, kMaxRows>, prepareKernels<T>};
 }
 
 } // namespace infini::random_sample::nvidia
