@@ -84,16 +84,18 @@ Shape loadsShape() {
     return Shape{"ld" + std::to_string(NT) + "x" + std::to_string(U), NT, launchArgmaxShape<T, NT, U>, nullptr,
                  (const void *)argmaxKernel<T, NT, U>, false};
 }
-template <class T, int NT>
+template <class T, int NT, uint32_t Stage = 0>
 Shape bulkShape() {
     CHECK_OK((prepareArgmax<T, NT, 4>()));
-    return Shape{"bulk" + std::to_string(NT), NT, launchArgmaxBulk<T, NT>, argmaxBulkTeams<T, NT>, nullptr,
-                 NT == kArgmaxThreads};
+    const std::string stage = Stage ? "s" + std::to_string(Stage >> 10) : "";
+    return Shape{"bulk" + std::to_string(NT) + stage, NT, launchArgmaxBulk<T, NT, Stage>, argmaxBulkTeams<T, NT>,
+                 nullptr, NT == kArgmaxThreads && Stage == 0};
 }
 template <class T>
 std::vector<Shape> shapes() {
-    return {loadsShape<T, 256, 4>(), loadsShape<T, 512, 4>(), loadsShape<T, 512, 8>(), bulkShape<T, 256>(),
-            bulkShape<T, 512>(), bulkShape<T, 1024>()};
+    return {loadsShape<T, 256, 4>(), loadsShape<T, 512, 4>(),     loadsShape<T, 512, 8>(),
+            bulkShape<T, 256>(),     bulkShape<T, 512>(),        bulkShape<T, 1024>(),
+            bulkShape<T, 512, 48u << 10>(), bulkShape<T, 512, 24u << 10>()};
 }
 
 // Median µs per call: graphs of kPerGraph calls over rotating buffers, replayed.

@@ -166,9 +166,11 @@ infiniStatus_t launchArgmaxShape(const RowsArgs &rows, uint32_t count, int team,
 }
 
 // argmaxBulkKernel<T, NT> (sm_90).
-template <class T, int NT>
+// Stage: bytes of each shared-memory stage (a multiple of 16 up to
+// kArgmaxStage; 0: argmaxStageBytes).
+template <class T, int NT, uint32_t Stage = 0>
 infiniStatus_t launchArgmaxBulk(const RowsArgs &rows, uint32_t count, int team, cudaStream_t stream) {
-    const uint32_t stage = argmaxStageBytes(rows.n, sizeof(T), team);
+    const uint32_t stage = Stage ? Stage : argmaxStageBytes(rows.n, sizeof(T), team);
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr[1];
     argmaxConfig(cfg, attr, count, team, NT, 2 * (size_t)stage, stream);
