@@ -82,14 +82,14 @@ template <class T, int NT, int U>
 Shape loadsShape() {
     CHECK_OK((prepareArgmax<T, NT, U>()));
     return Shape{"ld" + std::to_string(NT) + "x" + std::to_string(U), NT, launchArgmaxShape<T, NT, U>, nullptr,
-                 (const void *)argmaxKernel<T, NT, U>, false};
+                 (const void *)argmaxKernel<T, NT, U>, !kArgmaxBulk && NT == kArgmaxThreads && U == kArgmaxLoads};
 }
 template <class T, int NT, uint32_t Stage = 0>
 Shape bulkShape() {
-    CHECK_OK((prepareArgmax<T, NT, 4>()));
+    CHECK_OK((prepareArgmaxBulk<T, NT>()));
     const std::string stage = Stage ? "s" + std::to_string(Stage >> 10) : "";
     return Shape{"bulk" + std::to_string(NT) + stage, NT, launchArgmaxBulk<T, NT, Stage>, argmaxBulkTeams<T, NT>,
-                 nullptr, NT == kArgmaxThreads && Stage == 0};
+                 nullptr, kArgmaxBulk && NT == kArgmaxThreads && Stage == 0};
 }
 template <class T>
 std::vector<Shape> shapes() {
@@ -203,7 +203,10 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
     std::fprintf(full, "%-12s %5s %9s %9s %8s %9s %s\n", "shape", "team", "graph_us", "eager_us", "GB/s",
                  "clusters", "ok");
     int fit[5] = {};
-    for (int l = 1; l < 5; ++l) CHECK_OK((argmaxBulkTeams<T, kArgmaxThreads>(1 << l, &fit[l])));
+    for (int l = 1; l < 5; ++l) {
+        CHECK_OK(kArgmaxBulk ? (argmaxBulkTeams<T, kArgmaxThreads>(1 << l, &fit[l]))
+                             : (argmaxLoadTeams<T, kArgmaxThreads, kArgmaxLoads>(1 << l, &fit[l])));
+    }
     const int lib_team = argmaxTeam(rows, (size_t)n * esize, sms, fit);
     for (const Shape &sh : shapes<T>()) {
         for (int team = 1; team <= kArgmaxMaxTeam; team *= 2) {
@@ -217,17 +220,9 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
             if (sh.teams) {
                 CHECK_OK(sh.teams(team, &clusters));
                 if (team == 1) clusters *= sms;
-            } else if (team > 1) {
-                cudaLaunchConfig_t cfg;
-                cudaLaunchAttribute attr[1];
-                argmaxConfig(cfg, attr, rows, team, sh.threads, 0, nullptr);
-                if (cudaOccupancyMaxActiveClusters(&clusters, sh.kernel, &cfg) != cudaSuccess) {
-                    (void)cudaGetLastError();
-                    clusters = -2;
-                }
             } else {
-                CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&clusters, sh.kernel, sh.threads, 0));
-                clusters *= sms;
+                CHECK_OK(argmaxTeamsFit(sh.kernel, sh.threads, 0, team, &clusters));
+                if (team == 1) clusters *= sms;
             }
             CHECK_CUDA(cudaMemset(out, 0xff, rows * sizeof(int64_t)));
             call(s, 0);

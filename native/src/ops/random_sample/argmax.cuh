@@ -178,32 +178,47 @@ infiniStatus_t launchArgmaxBulk(const RowsArgs &rows, uint32_t count, int team, 
     return INFINI_STATUS_SUCCESS;
 }
 
-// How many teams of `team` blocks of argmaxBulkKernel<T, NT> (whole stages) fit on the GPU at once.
-template <class T, int NT>
-infiniStatus_t argmaxBulkTeams(int team, int *teams) {
+// How many teams of `team` blocks of `kernel` (threads, smem bytes each) fit on the GPU at once.
+inline infiniStatus_t argmaxTeamsFit(const void *kernel, int threads, size_t smem, int team, int *teams) {
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr[1];
-    argmaxConfig(cfg, attr, 1, team, NT, 2 * (size_t)kArgmaxStage, nullptr);
+    argmaxConfig(cfg, attr, 1, team, threads, smem, nullptr);
     if (team == 1) {
-        CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(teams, argmaxBulkKernel<T, NT>, NT, cfg.dynamicSmemBytes));
+        CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(teams, kernel, threads, smem));
         return INFINI_STATUS_SUCCESS;
     }
-    CUDA_TRY(cudaOccupancyMaxActiveClusters(teams, argmaxBulkKernel<T, NT>, &cfg));
+    CUDA_TRY(cudaOccupancyMaxActiveClusters(teams, kernel, &cfg));
+    return INFINI_STATUS_SUCCESS;
+}
+template <class T, int NT, int U>
+infiniStatus_t argmaxLoadTeams(int team, int *teams) {
+    return argmaxTeamsFit((const void *)argmaxKernel<T, NT, U>, NT, 0, team, teams);
+}
+template <class T, int NT>
+infiniStatus_t argmaxBulkTeams(int team, int *teams) { // blocks with whole stages
+    return argmaxTeamsFit((const void *)argmaxBulkKernel<T, NT>, NT, 2 * (size_t)kArgmaxStage, team, teams);
+}
+
+inline infiniStatus_t deviceMajor(int *major) {
+    int device = 0;
+    CUDA_TRY(cudaGetDevice(&device));
+    CUDA_TRY(cudaDeviceGetAttribute(major, cudaDevAttrComputeCapabilityMajor, device));
     return INFINI_STATUS_SUCCESS;
 }
 
-// Allows clusters of 16 and whole stages (sm_90; a no-op elsewhere, where teams are 1).
+// Allows clusters of 16 (sm_90 only; elsewhere teams are 1).
 template <class T, int NT, int U>
 infiniStatus_t prepareArgmax() {
-    int device = 0, major = 0;
-    CUDA_TRY(cudaGetDevice(&device));
-    CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    if (major >= 9) {
-        CUDA_TRY(cudaFuncSetAttribute(argmaxKernel<T, NT, U>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-        CUDA_TRY(cudaFuncSetAttribute(argmaxBulkKernel<T, NT>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-        CUDA_TRY(cudaFuncSetAttribute(argmaxBulkKernel<T, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      2 * (int)kArgmaxStage));
-    }
+    CUDA_TRY(cudaFuncSetAttribute(argmaxKernel<T, NT, U>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    return INFINI_STATUS_SUCCESS;
+}
+
+// Allows clusters of 16 and whole stages (sm_90 only).
+template <class T, int NT>
+infiniStatus_t prepareArgmaxBulk() {
+    CUDA_TRY(cudaFuncSetAttribute(argmaxBulkKernel<T, NT>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    CUDA_TRY(cudaFuncSetAttribute(argmaxBulkKernel<T, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  2 * (int)kArgmaxStage));
     return INFINI_STATUS_SUCCESS;
 }
 

@@ -12,18 +12,22 @@ constexpr int kArgmaxMaxTeam = 16; // the largest (non-portable) cluster on sm_9
 // own loads, GPUs without bulk copies) 16-byte loads in flight per thread.
 constexpr int kArgmaxThreads = 512, kArgmaxLoads = 4;
 
+// Whether sm_90 argmax launches read through bulk copies (argmaxBulkKernel)
+// instead of the threads' own loads. Off: the bulk-copy kernel compiles and
+// is in tools/argmax_sweep.cu, but has not yet run on a GPU (notes/argmax.md).
+constexpr bool kArgmaxBulk = false;
 // Bytes of each of the two shared-memory stages of a bulk-copy block.
 constexpr uint32_t kArgmaxStage = 96u << 10;
 // Teams split rows down to chunks of at least this many bytes.
 constexpr size_t kArgmaxMinChunk = 8u << 10;
 
 // The team size of an argmax launch over `rows` rows of `bytes` bytes each on
-// `sms` multiprocessors. fit[l]: how many teams of 2^l blocks (bulk-copy
-// blocks, one per multiprocessor) fit on the GPU at once, 0 where clusters
-// are not available. Rows are split while every block still gets its own
-// multiprocessor, every team is resident at once (no second wave) and chunks
-// keep kArgmaxMinChunk bytes; batches of more rows than that read one row per
-// block.
+// `sms` multiprocessors. fit[l]: how many teams of 2^l blocks fit on the GPU
+// at once (cudaOccupancyMaxActiveClusters), 0 where clusters are not
+// available. Rows are split while every block still gets its own
+// multiprocessor, every team is resident at once (a second wave of clusters
+// doubled the time on the H100) and chunks keep kArgmaxMinChunk bytes;
+// batches of more rows than that read one row per block.
 inline int argmaxTeam(size_t rows, size_t bytes, int sms, const int (&fit)[5]) {
     int team = 1;
     for (int l = 1; l < 5; ++l) {

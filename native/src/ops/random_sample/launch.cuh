@@ -35,6 +35,12 @@ infiniStatus_t launchArgmaxBulkRows(const RowsArgs &args, int rows, int team, cu
     return launchArgmaxBulk<T, kArgmaxThreads>(args, (uint32_t)rows, team, stream);
 }
 
+template <class T>
+infiniStatus_t argmaxTeams(bool bulk, int team, int *teams) {
+    return bulk ? argmaxBulkTeams<T, kArgmaxThreads>(team, teams)
+                : argmaxLoadTeams<T, kArgmaxThreads, kArgmaxLoads>(team, teams);
+}
+
 template <class T, int R>
 infiniStatus_t launchSample(const SampleArgs<R> &args, int rows, int team, cudaStream_t stream) {
     return launchTeams(sampleKernel<T, R>, args, rows, team, kThreads, sampleSharedBytes<T>(), stream);
@@ -45,12 +51,18 @@ infiniStatus_t prepareKernels() {
     const int bytes = (int)sampleSharedBytes<T>();
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    return prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>();
+    int major = 0;
+    INFINI_TRY(deviceMajor(&major));
+    if (major >= 9) {
+        INFINI_TRY((prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>()));
+        if (kArgmaxBulk) INFINI_TRY((prepareArgmaxBulk<T, kArgmaxThreads>()));
+    }
+    return INFINI_STATUS_SUCCESS;
 }
 
 template <class T>
 Launchers launchersOf() {
-    return Launchers{launchArgmax<T>,           launchArgmaxBulkRows<T>,   argmaxBulkTeams<T, kArgmaxThreads>,
+    return Launchers{launchArgmax<T>,           launchArgmaxBulkRows<T>,   argmaxTeams<T>,
                      launchSample<T, kFewRows>, launchSample<T, kMaxRows>, prepareKernels<T>};
 }
 

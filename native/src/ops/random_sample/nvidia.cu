@@ -11,7 +11,7 @@ struct NvidiaDesc final : Desc {
     Launchers launchers;
     int max_team; // blocks per row at most: kCluster (sm_90, rows longer than kTeamMinN) or 1
     int sms;      // multiprocessors
-    bool bulk;    // argmax launches read through bulk copies (sm_90)
+    bool bulk;    // argmax launches read through bulk copies (sm_90 and kArgmaxBulk)
     int argmax_fit[5] = {}; // argmaxTeam's fit: teams of 2^l bulk-copy blocks resident at once (0: no clusters)
 
     NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, int s, bool b, const int (&fit)[5])
@@ -93,9 +93,15 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, handle.device_id));
     INFINI_TRY(launchers.prepare());
     const int team = major >= 9 && info.n > kTeamMinN ? kCluster : 1;
+    const bool bulk = kArgmaxBulk && major >= 9;
     int fit[5] = {}; // argmax teams of 2^l blocks that fit at once (clusters: sm_90)
-    for (int l = 1; l < 5 && major >= 9; ++l) INFINI_TRY(launchers.argmaxTeams(1 << l, &fit[l]));
-    *desc = new NvidiaDesc(handle, info, launchers, team, sms, major >= 9, fit);
+    for (int l = 1; l < 5 && major >= 9; ++l) {
+        if (launchers.argmaxTeams(bulk, 1 << l, &fit[l]) != INFINI_STATUS_SUCCESS) { // no such teams, then
+            (void)cudaGetLastError();
+            fit[l] = 0;
+        }
+    }
+    *desc = new NvidiaDesc(handle, info, launchers, team, sms, bulk, fit);
     return INFINI_STATUS_SUCCESS;
 }
 

@@ -91,9 +91,11 @@ struct SampleArgs {
 // One dtype's launchers (launch.cuh, instantiated in kernel_<dtype>.cu).
 // `team`: kCluster or 1; `rows`: rows of this launch.
 struct Launchers {
-    infiniStatus_t (*argmax)(const RowsArgs &, int rows, int team, cudaStream_t);     // threads' own loads
-    infiniStatus_t (*argmaxBulk)(const RowsArgs &, int rows, int team, cudaStream_t); // bulk copies (sm_90)
-    infiniStatus_t (*argmaxTeams)(int team, int *teams); // argmaxBulk's teams of `team` blocks that fit at once
+    // argmax launches (argmax.cuh): threads' own loads, or bulk copies (sm_90,
+    // when kArgmaxBulk), and how many teams of `team` blocks of each fit at once.
+    infiniStatus_t (*argmax)(const RowsArgs &, int rows, int team, cudaStream_t);
+    infiniStatus_t (*argmaxBulk)(const RowsArgs &, int rows, int team, cudaStream_t);
+    infiniStatus_t (*argmaxTeams)(bool bulk, int team, int *teams);
     infiniStatus_t (*sampleFew)(const SampleArgs<kFewRows> &, int rows, int team, cudaStream_t);
     infiniStatus_t (*sampleMany)(const SampleArgs<kMaxRows> &, int rows, int team, cudaStream_t);
     infiniStatus_t (*prepare)(); // raises the kernels' shared-memory limits (once per device)
