@@ -11,6 +11,7 @@
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
 //        tools/argmax_sweep.cu -o build/argmax_sweep && build/argmax_sweep [full table file]
+#include "check.h"
 #include "ops/random_sample/argmax.cuh"
 
 #include <algorithm>
@@ -23,23 +24,6 @@
 
 using namespace infini;
 using namespace infini::random_sample::nvidia;
-
-#define CHECK_CUDA(x)                                                                                   \
-    do {                                                                                                \
-        cudaError_t e_ = (x);                                                                           \
-        if (e_ != cudaSuccess) {                                                                        \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));      \
-            std::exit(1);                                                                               \
-        }                                                                                               \
-    } while (0)
-#define CHECK_OK(x)                                                                                     \
-    do {                                                                                                \
-        int s_ = (int)(x);                                                                              \
-        if (s_ != 0) {                                                                                  \
-            std::fprintf(stderr, "%s:%d %s returned status %d\n", __FILE__, __LINE__, #x, s_);          \
-            std::exit(1);                                                                               \
-        }                                                                                               \
-    } while (0)
 
 constexpr int kPerGraph = 20;
 constexpr int kReps = 40;
