@@ -4,11 +4,13 @@
 //
 // A row is read by a team of `team` blocks (1 to kArgmaxMaxTeam; more than one
 // is a thread-block cluster, sm_90, 16 being a non-portable size): each member
-// reduces its contiguous chunk to (order key, lowest index) with U 16-byte
-// loads per thread in flight, pushes it into member 0's shared memory, and
-// after one team barrier member 0 writes the index. The grid is (team, y, z)
-// with row = y + z * gridDim.y, so one launch covers up to 65535^2 rows.
-// Team sizes: argmax_plan.h; block shape: launch.cuh.
+// reduces its contiguous chunk to (order key, lowest index), pushes it into
+// member 0's shared memory, and after one team barrier member 0 writes the
+// index. The grid is (team, y, z) with row = y + z * gridDim.y, so one launch
+// covers up to 65535^2 rows. Two ways to read a chunk: argmaxKernel, the
+// threads' own 16-byte loads (U in flight each); argmaxBulkKernel (sm_90),
+// bulk copies into shared memory (kArgmaxBulk). Team sizes, block shape and
+// the measurements behind them: argmax_plan.h, notes/argmax.md.
 #include "../../common/cuda/bulk_copy.cuh"
 #include "argmax_plan.h"
 #include "device.cuh"
@@ -131,7 +133,8 @@ __global__ void __launch_bounds__(NT) argmaxBulkKernel(const __grid_constant__ A
         const uint32_t i = threadIdx.x < nh ? begin + threadIdx.x : tail + (threadIdx.x - nh);
         T v[V];
 #pragma unroll
-        for (uint32_t s = 0; s < V; ++s) v[s] = row[i];
+        for (uint32_t s = 0; s < V; ++s) v[s] = T();
+        v[0] = row[i];
         vecBest(v, i, 1u, best);
     }
     argmaxFinish(best, sh, a.rows, r);
