@@ -1,7 +1,7 @@
 """RandomSample benchmark: ours against the sort-based PyTorch pipeline (sort,
 softmax, cumsum, searchsorted) and torch.argmax, on the same inputs, same run.
 
-    python3 -m infiniop_py.bench.bench_random_sample [--device nvidia|cpu] [--eager] [--profile] [--json PATH]
+    python3 -m infiniop_py.bench.bench_random_sample [--device nvidia|cpu] [--eager] [--profile] [--only TEXT] [--json PATH]
 
 Two times per case, same run, same inputs: "ABI eager", a loop of
 `PER_GRAPH` eager calls of the C ABI (infiniopRandomSample[Batch] through
@@ -66,6 +66,7 @@ GPU_SPECS = [
     *[(f"{kind} {b}x151936 float16" + (" k=50 p=0.9 T=0.8" if kind == "sample" else ""), b, 151936, "float16",
        SAMPLE if kind == "sample" else None)
       for b in (8, 64, 256) for kind in ("sample", "argmax")],
+    ("argmax 64x151936 float32", 64, 151936, "float32", None),
     ("sample v=151936 float16 top-p only p=0.9 T=0.8", 1, 151936, "float16", TOPP_ONLY),
     ("sample 64x151936 float16 top-p only p=0.9 T=0.8", 64, 151936, "float16", TOPP_ONLY),
 ]
@@ -174,13 +175,14 @@ def _cpu_case(name, voc, params) -> harness.Case:
     return harness.Case("random_sample", name, "cpu", ours, baseline, check, x.nbytes)
 
 
-def cases(device: str = "nvidia"):
-    """The issue's cases as harness.Case objects (inputs allocated), eager calls;
-    on NVIDIA each also carries `_prepared` for the CUDA-graph timing in main()."""
+def cases(device: str = "nvidia", only: str = ""):
+    """The issue's cases (those whose name contains `only`) as harness.Case objects
+    (inputs allocated), eager calls; on NVIDIA each also carries `_prepared` for
+    the CUDA-graph timing in main()."""
     if device == "cpu":
-        return [_cpu_case(*spec) for spec in CPU_SPECS]
+        return [_cpu_case(*spec) for spec in CPU_SPECS if only in spec[0]]
     out = []
-    for spec in GPU_SPECS:
+    for spec in (s for s in GPU_SPECS if only in s[0]):
         p = _Prepared(*spec)
         case = harness.Case("random_sample", p.name, "nvidia", ours=lambda p=p: p.ours(0, None),
                             baseline=lambda p=p: p.theirs(0, None), check=p.check, bytes_moved=p.nbytes,
@@ -264,8 +266,9 @@ def main(argv=None):
     parser = harness.arguments(__doc__)
     parser.add_argument("--eager", action="store_true", help="also time single eager calls from Python")
     parser.add_argument("--profile", action="store_true", help="print per-kernel times instead of the table")
+    parser.add_argument("--only", default="", help="only the cases whose name contains this text (e.g. argmax)")
     args = parser.parse_args(argv)
-    all_cases = cases(args.device)
+    all_cases = cases(args.device, args.only)
     if args.profile:
         profile(all_cases)
         return []

@@ -9,11 +9,11 @@ namespace infini {
 // fv(v, i0, cnt) with v[0..cnt) = row[i0 .. i0 + cnt) (cnt may be 0), called
 // the same number of times by every thread of the NT-thread block, so fv may
 // use warp intrinsics. 16-byte loads where the row allows, U of them issued
-// before any is used; the unaligned head comes one element per thread.
-template <int NT, class T, class F>
+// before any is used (U * NT * 16 bytes in flight per block); the unaligned
+// head comes one element per thread.
+template <int NT, int U = 4, class T, class F>
 __device__ inline void forVectors(const T *row, uint32_t begin, uint32_t end, F &&fv) {
     constexpr int V = 16 / sizeof(T);
-    constexpr int U = 4;
     const uint32_t mis = (uint32_t)(((uintptr_t)(row + begin) & 15u) / sizeof(T));
     const uint32_t head = mis == 0 ? 0u : (uint32_t)V - mis;
     const uint32_t h = begin + (head < end - begin ? head : end - begin);

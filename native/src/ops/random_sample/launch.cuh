@@ -27,7 +27,18 @@ inline infiniStatus_t launchTeams(Kernel kernel, const Args &args, int rows, int
 
 template <class T>
 infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, cudaStream_t stream) {
-    return launchTeams(argmaxKernel<T>, args, rows, team, kArgmaxThreads, 0, stream);
+    return launchArgmaxShape<T, kArgmaxThreads, kArgmaxLoads>(args, (uint32_t)rows, team, stream);
+}
+
+template <class T>
+infiniStatus_t launchArgmaxBulkRows(const RowsArgs &args, int rows, int team, cudaStream_t stream) {
+    return launchArgmaxBulk<T, kArgmaxThreads>(args, (uint32_t)rows, team, stream);
+}
+
+template <class T>
+infiniStatus_t argmaxTeams(bool bulk, int team, int *teams) {
+    return bulk ? argmaxBulkTeams<T, kArgmaxThreads>(team, teams)
+                : argmaxLoadTeams<T, kArgmaxThreads, kArgmaxLoads>(team, teams);
 }
 
 template <class T, int R>
@@ -40,12 +51,19 @@ infiniStatus_t prepareKernels() {
     const int bytes = (int)sampleSharedBytes<T>();
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    int major = 0;
+    INFINI_TRY(deviceMajor(&major));
+    if (major >= 9) {
+        INFINI_TRY((prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>()));
+        if (kArgmaxBulk) INFINI_TRY((prepareArgmaxBulk<T, kArgmaxThreads>()));
+    }
     return INFINI_STATUS_SUCCESS;
 }
 
 template <class T>
 Launchers launchersOf() {
-    return Launchers{launchArgmax<T>, launchSample<T, kFewRows>, launchSample<T, kMaxRows>, prepareKernels<T>};
+    return Launchers{launchArgmax<T>,           launchArgmaxBulkRows<T>,   argmaxTeams<T>,
+                     launchSample<T, kFewRows>, launchSample<T, kMaxRows>, prepareKernels<T>};
 }
 
 } // namespace infini::random_sample::nvidia

@@ -1,5 +1,6 @@
 // RandomSample, NVIDIA backend: the descriptor and its Calculate (the paths
 // and launch counts are listed in nvidia.cuh).
+#include "argmax_plan.h"
 #include "nvidia.cuh"
 #include <algorithm>
 
@@ -10,9 +11,12 @@ struct NvidiaDesc final : Desc {
     Launchers launchers;
     int max_team; // blocks per row at most: kCluster (sm_90, rows longer than kTeamMinN) or 1
     int sms;      // multiprocessors
+    bool bulk;    // argmax launches read through bulk copies (sm_90 and kArgmaxBulk)
+    int argmax_fit[5] = {}; // argmaxTeam's fit: teams of 2^l bulk-copy blocks resident at once (0: no clusters)
 
-    NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, int s)
-        : Desc(h, i), launchers(l), max_team(t), sms(s) {
+    NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, int s, bool b, const int (&fit)[5])
+        : Desc(h, i), launchers(l), max_team(t), sms(s), bulk(b) {
+        std::copy(fit, fit + 5, argmax_fit);
         workspace_size = 0;
     }
 
@@ -41,10 +45,11 @@ struct NvidiaDesc final : Desc {
         };
         bool all_argmax = true;
         for (size_t b = 0; b < info.batch && all_argmax; ++b) all_argmax = isArgmax(params.at(b));
-        if (all_argmax) { // no per-row parameters: one launch for up to kMaxGridRows rows
-            for (size_t b0 = 0; b0 < info.batch; b0 += kMaxGridRows) {
-                const int n_rows = (int)std::min<size_t>(kMaxGridRows, info.batch - b0);
-                INFINI_TRY(launchers.argmax(at(b0), n_rows, teamFor(n_rows), stream));
+        if (all_argmax) { // no per-row parameters: one launch (argmax.cuh)
+            const int team = argmaxTeam(info.batch, info.n * esize, sms, argmax_fit);
+            for (size_t b0 = 0; b0 < info.batch; b0 += INT32_MAX) {
+                const int n_rows = (int)std::min<size_t>(INT32_MAX, info.batch - b0);
+                INFINI_TRY((bulk ? launchers.argmaxBulk : launchers.argmax)(at(b0), n_rows, team, stream));
             }
             return INFINI_STATUS_SUCCESS;
         }
@@ -88,7 +93,15 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, handle.device_id));
     INFINI_TRY(launchers.prepare());
     const int team = major >= 9 && info.n > kTeamMinN ? kCluster : 1;
-    *desc = new NvidiaDesc(handle, info, launchers, team, sms);
+    const bool bulk = kArgmaxBulk && major >= 9;
+    int fit[5] = {}; // argmax teams of 2^l blocks that fit at once (clusters: sm_90)
+    for (int l = 1; l < 5 && major >= 9; ++l) {
+        if (launchers.argmaxTeams(bulk, 1 << l, &fit[l]) != INFINI_STATUS_SUCCESS) { // no such teams, then
+            (void)cudaGetLastError();
+            fit[l] = 0;
+        }
+    }
+    *desc = new NvidiaDesc(handle, info, launchers, team, sms, bulk, fit);
     return INFINI_STATUS_SUCCESS;
 }
 

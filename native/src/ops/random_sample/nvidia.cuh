@@ -14,7 +14,8 @@
 //   argmax.cuh  argmaxKernel: every row of the launch takes its argmax. Each
 //               block reduces (order key, lowest index) over its chunk, one
 //               packed max per 16-byte vector, and pushes it to block 0,
-//               which writes the result.
+//               which writes the result (teams of up to 16 blocks, sized by
+//               argmax_plan.h; any number of rows in one launch).
 //   sample.cuh  sampleKernel: one team per row, all in shared memory:
 //     1. sweep 1: the argmax (as above) and, for 2. and 2b., the level-0
 //        histogram of the vectors' maxima; argmax rows and rows with a +inf
@@ -46,7 +47,7 @@
 // Paths and kernel launches per Calculate (decided by host checks of the
 // parameters in Calculate; team sizes by the row count):
 //   | path                                      | single row | batch of B rows        |
-//   | argmax (every row: r == 0, topp <= 0,     | 1 argmax   | 1 argmax (B <= 65535)  |
+//   | argmax (every row: r == 0, topp <= 0,     | 1 argmax   | 1 argmax               |
 //   |   topk == 1 or T <= 0)                    |            |                        |
 //   | small K (K <= kCap), top-p only, K > kCap,| 1 sample   | ceil(B / kMaxRows)     |
 //   |   rows mixing argmax and sampling         |            |   sample (1 to 1024)   |
@@ -71,7 +72,6 @@ constexpr int kCluster = 8;         // blocks per row on sm_90 (the portable clu
 constexpr uint32_t kTeamMinN = 4096; // rows up to this length: one block per row
 constexpr int kMaxRows = 1024;      // rows per sample launch (kernel parameters up to 32 KB, CUDA 12.1+)
 constexpr int kFewRows = 8;         // a smaller parameter block for single rows and small batches
-constexpr int kMaxGridRows = 65535; // rows per argmax launch (grid.y)
 
 struct RowParams {
     float random_val;
@@ -99,7 +99,11 @@ struct SampleArgs {
 // One dtype's launchers (launch.cuh, instantiated in kernel_<dtype>.cu).
 // `team`: kCluster or 1; `rows`: rows of this launch.
 struct Launchers {
+    // argmax launches (argmax.cuh): threads' own loads, or bulk copies (sm_90,
+    // when kArgmaxBulk), and how many teams of `team` blocks of each fit at once.
     infiniStatus_t (*argmax)(const RowsArgs &, int rows, int team, cudaStream_t);
+    infiniStatus_t (*argmaxBulk)(const RowsArgs &, int rows, int team, cudaStream_t);
+    infiniStatus_t (*argmaxTeams)(bool bulk, int team, int *teams);
     infiniStatus_t (*sampleFew)(const SampleArgs<kFewRows> &, int rows, int team, cudaStream_t);
     infiniStatus_t (*sampleMany)(const SampleArgs<kMaxRows> &, int rows, int team, cudaStream_t);
     infiniStatus_t (*prepare)(); // raises the kernels' shared-memory limits (once per device)

@@ -1,0 +1,55 @@
+#pragma once
+// Bulk copies from global to shared memory on sm_90 (the copy engine of each
+// multiprocessor, `cp.async.bulk`), completing on a shared-memory barrier
+// (`mbarrier`) that counts the bytes landed. A block that streams this way
+// keeps far more bytes in flight than its threads' own loads can (those stop
+// at about 16 KB per multiprocessor on the H100: notes/argmax.md).
+//
+// Use: one thread initialises the barrier (bulkBarrierInit), the block syncs;
+// per phase one thread calls bulkExpect(bar, total bytes) and issues the
+// bulkCopy calls that make up that total; every reader waits with
+// bulkWait(bar, phase & 1). Addresses and sizes: multiples of 16 bytes.
+#include <cstdint>
+
+namespace infini {
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define INFINI_BULK_COPY 1
+
+__device__ inline uint32_t sharedAddress(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+
+__device__ inline void bulkBarrierInit(uint64_t *bar) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sharedAddress(bar)) : "memory");
+    // The barrier is then visible to the copy engine (async proxy) as well.
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// The calling thread's arrival for this phase, which also completes only after `bytes` land.
+__device__ inline void bulkExpect(uint64_t *bar, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sharedAddress(bar)), "r"(bytes)
+                 : "memory");
+}
+
+__device__ inline void bulkCopy(void *dst_shared, const void *src_global, uint32_t bytes, uint64_t *bar) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     sharedAddress(dst_shared)),
+                 "l"(src_global), "r"(bytes), "r"(sharedAddress(bar))
+                 : "memory");
+}
+
+// Waits until the phase of parity `parity` of the barrier has completed.
+__device__ inline void bulkWait(uint64_t *bar, uint32_t parity) {
+    uint32_t done = 0;
+    while (!done) {
+        asm volatile("{\n\t.reg .pred p;\n\t"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(done)
+                     : "r"(sharedAddress(bar)), "r"(parity)
+                     : "memory");
+    }
+}
+#endif
+
+} // namespace infini
