@@ -64,8 +64,17 @@ constexpr int tileEdge(size_t unit) { return unit <= 8 ? 64 : 32; }
 template <size_t Unit>
 constexpr int kTileEdge = tileEdge(Unit);
 
-// pair: 4-byte accesses of two 2-byte units (Unit 2; the plan and the pointers allow it).
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, bool pair, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+
+// Word tiles (word_tile.cuh): 2-byte units moved as 4-byte words, for
+// transposes whose groups a and b run forwards with unit stride. A tile is
+// kWordTileA units along a by kWordTileB along b when `aligned` (every row
+// starts on a word), two units fewer each way otherwise.
+constexpr int kWordTileWordsA = 32, kWordTileWordsB = 32; // words per src row, per dst row
+constexpr int kWordTileMinBlocks = 6;                      // resident blocks per SM
+constexpr int wordTileEdge(int words, bool shift) { return shift ? 2 * words - 2 : 2 * words; }
+cudaError_t launchWordTile(const TileParams &p, bool aligned, unsigned grid, void *dst, const void *src,
+                           cudaStream_t stream);
 
 } // namespace infini::rearrange::nvidia
