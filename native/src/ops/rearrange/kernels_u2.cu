@@ -4,8 +4,15 @@
 namespace infini::rearrange::nvidia {
 INFINI_REARRANGE_INSTANTIATE(2)
 
-cudaError_t launchWordTile(const TileParams &p, bool aligned, unsigned grid, void *dst, const void *src,
-                           cudaStream_t stream) {
-    return launchWordTileWith<kWordTileWordsA, kWordTileWordsB, kWordTileMinBlocks>(p, aligned, grid, dst, src, stream);
+cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+    const dim3 block(kTileThreadsX, kTileThreadsY);
+    auto *d = static_cast<uint16_t *>(dst);
+    auto *s = static_cast<const uint16_t *>(src);
+    if (p.a.ndim == 1 && p.b.ndim == 1) {
+        wordTileKernel<true><<<grid, block, 0, stream>>>(p, d, s);
+    } else {
+        wordTileKernel<false><<<grid, block, 0, stream>>>(p, d, s);
+    }
+    return cudaGetLastError();
 }
 } // namespace infini::rearrange::nvidia

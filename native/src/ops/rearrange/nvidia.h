@@ -67,14 +67,9 @@ constexpr int kTileEdge = tileEdge(Unit);
 template <size_t Unit>
 cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
-// Word tiles (word_tile.cuh): 2-byte units moved as 4-byte words, for
-// transposes whose groups a and b run forwards with unit stride. A tile is
-// kWordTileA units along a by kWordTileB along b when `aligned` (every row
-// starts on a word), two units fewer each way otherwise.
-constexpr int kWordTileWordsA = 32, kWordTileWordsB = 32; // words per src row, per dst row
-constexpr int kWordTileMinBlocks = 6;                      // resident blocks per SM
-constexpr int wordTileEdge(int words, bool shift) { return shift ? 2 * words - 2 : 2 * words; }
-cudaError_t launchWordTile(const TileParams &p, bool aligned, unsigned grid, void *dst, const void *src,
-                           cudaStream_t stream);
+// Word tiles (word_tile.cuh): the 64 x 64 tiles of 2-byte units moved as
+// 4-byte words, where every row of the tile starts on a word (the plan and
+// the pointers allow it).
+cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
 } // namespace infini::rearrange::nvidia

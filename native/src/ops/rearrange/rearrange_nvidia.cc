@@ -7,8 +7,8 @@
 // plan is made on that unit's layout:
 //   - one contiguous run (or a scalar): a single cudaMemcpyAsync D2D;
 //   - a transpose (src's fastest dim is not dst's): shared-memory tiles, both
-//     sides coalesced; 2-byte units whose transposed dims run forwards with
-//     unit stride move as 4-byte words (word_tile.cuh);
+//     sides coalesced; 2-byte units move as 4-byte words where every row of
+//     every tile starts on a word (word_tile.cuh);
 //   - otherwise one thread per unit, its index decomposed over the dims.
 #include "common/cuda/check.cuh"
 #include "nvidia.h"
@@ -24,7 +24,7 @@ namespace {
 constexpr size_t kUnits[] = {16, 8, 4, 2, 1};
 constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
 
-enum class Kind { None, Memcpy, Generic, Tile, WordTile };
+enum class Kind { None, Memcpy, Generic, Tile };
 
 struct Plan {
     Kind kind = Kind::None;
@@ -32,27 +32,12 @@ struct Plan {
     ptrdiff_t dst_offset = 0, src_offset = 0; // bytes, on top of the layout's
     size_t bytes = 0;                         // Memcpy
     int variant = 0;                          // Generic
+    bool words = false;                       // Tile: word tiles when the pointers allow
     std::vector<Dim> outer;                   // Tile, while planning
     unsigned grid = 0;
     GenericParams generic{};
-    TileParams tile{}; // Tile; WordTile with rows of any parity
-    // WordTile when every row starts on a word (even lengths and strides,
-    // checked here; 4-byte pointers, checked by Calculate): wider tiles.
-    bool aligned = false;
-    unsigned aligned_grid = 0;
-    TileParams aligned_tile{};
+    TileParams tile{};
 };
-
-// Tiles of ea x eb units over (a, b) of `t` and `outer_blocks` outer
-// indices: the grid, or 0 when it is too large for one launch.
-unsigned setTiles(TileParams &t, uint64_t outer_blocks, uint32_t ea, uint32_t eb) {
-    t.tiles_a = (uint32_t)((t.len_a + (uint64_t)ea - 1) / ea);
-    t.tiles_b = (uint32_t)((t.len_b + (uint64_t)eb - 1) / eb);
-    t.div_tiles_a = FastDivU32(t.tiles_a);
-    t.div_tiles_b = FastDivU32(t.tiles_b);
-    const uint64_t blocks = (uint64_t)t.tiles_a * t.tiles_b * outer_blocks;
-    return blocks > (uint64_t)INT32_MAX ? 0u : (unsigned)blocks;
-}
 
 // `l` (strides in bytes) with copy units of `unit` bytes, if the innermost
 // run contiguous in both tensors and every other stride allow it.
@@ -174,6 +159,10 @@ struct NvidiaDesc final : Desc {
         TileParams &t = plan->tile;
         t.len_a = (uint32_t)len_a;
         t.len_b = (uint32_t)len_b;
+        t.tiles_a = (uint32_t)((len_a + edge - 1) / edge);
+        t.tiles_b = (uint32_t)((len_b + edge - 1) / edge);
+        t.div_tiles_a = FastDivU32(t.tiles_a);
+        t.div_tiles_b = FastDivU32(t.tiles_b);
         auto fill = [&](Group &g, const std::vector<size_t> &dims) { // given innermost first
             g.ndim = (int)dims.size();
             for (size_t k = 0; k < dims.size(); ++k) {
@@ -183,15 +172,15 @@ struct NvidiaDesc final : Desc {
         };
         fill(t.a, ga);
         fill(t.b, gb);
-        uint64_t outer_blocks = 1;
+        uint64_t blocks = (uint64_t)t.tiles_a * t.tiles_b;
         plan->outer.clear();
         for (size_t d = 0; d < nd; ++d) {
             if (!used[d]) {
                 plan->outer.push_back(makeDim(l.shape[d], ds[d], ss[d]));
-                outer_blocks *= l.shape[d];
+                blocks *= l.shape[d];
             }
         }
-        if (outer_blocks > (uint64_t)INT32_MAX) {
+        if (blocks > (uint64_t)INT32_MAX) {
             return false;
         }
         t.outer_ndim = (int)plan->outer.size();
@@ -199,32 +188,24 @@ struct NvidiaDesc final : Desc {
         if (plan->outer.size() <= (size_t)kMaxDims) {
             std::copy(plan->outer.begin(), plan->outer.end(), t.outer);
         }
-        if (plan->unit != 2 || ss[a] != 1 || ds[b] != 1) {
-            plan->kind = Kind::Tile;
-            plan->grid = setTiles(t, outer_blocks, edge, edge);
-            return plan->grid != 0;
-        }
-        // Word tiles. Every row starts on a word when the pointers do if both
-        // lengths and every stride outside the runs of a and b are even.
-        plan->kind = Kind::WordTile;
-        plan->grid = setTiles(t, outer_blocks, wordTileEdge(kWordTileWordsA, true), wordTileEdge(kWordTileWordsB, true));
-        bool aligned = len_a % 2 == 0 && len_b % 2 == 0;
-        for (size_t d = 0; d < nd && aligned; ++d) {
+        // Word tiles for 2-byte units: a and b run forwards with unit stride,
+        // even lengths, every other stride even (then every row of every tile
+        // starts on a word when the pointers do; Calculate checks them).
+        bool words = plan->unit == 2 && ss[a] == 1 && ds[b] == 1 && len_a % 2 == 0 && len_b % 2 == 0;
+        for (size_t d = 0; d < nd && words; ++d) {
             bool in_a = std::find(ga.begin(), ga.end(), d) != ga.end();
             bool in_b = std::find(gb.begin(), gb.end(), d) != gb.end();
-            aligned = (in_a || ss[d] % 2 == 0) && (in_b || ds[d] % 2 == 0);
+            words = (in_a || ss[d] % 2 == 0) && (in_b || ds[d] % 2 == 0);
         }
-        plan->aligned_tile = t;
-        plan->aligned_grid = setTiles(plan->aligned_tile, outer_blocks, wordTileEdge(kWordTileWordsA, false),
-                                      wordTileEdge(kWordTileWordsB, false));
-        plan->aligned = aligned && plan->aligned_grid != 0;
-        return plan->grid != 0;
+        plan->words = words;
+        plan->kind = Kind::Tile;
+        plan->grid = (unsigned)blocks;
+        return true;
     }
 
     infiniStatus_t uploadDeep(Plan *plan) {
         if (plan->outer.size() > (size_t)kMaxDims) {
             INFINI_TRY(upload(plan->outer, &plan->tile.deep));
-            plan->aligned_tile.deep = plan->tile.deep;
         }
         return INFINI_STATUS_SUCCESS;
     }
@@ -321,13 +302,12 @@ struct NvidiaDesc final : Desc {
                 }));
                 break;
             case Kind::Tile:
-                CUDA_TRY(launchUnit(p.unit, [&](auto u) { return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream); }));
-                break;
-            case Kind::WordTile:
-                if (p.aligned && ((uintptr_t)d | (uintptr_t)s) % 4 == 0) {
-                    CUDA_TRY(launchWordTile(p.aligned_tile, true, p.aligned_grid, d, s, stream));
+                if (p.words && ((uintptr_t)d | (uintptr_t)s) % 4 == 0) {
+                    CUDA_TRY(launchWordTile(p.tile, p.grid, d, s, stream));
                 } else {
-                    CUDA_TRY(launchWordTile(p.tile, false, p.grid, d, s, stream));
+                    CUDA_TRY(launchUnit(p.unit, [&](auto u) {
+                        return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream);
+                    }));
                 }
                 break;
             case Kind::None:
