@@ -110,60 +110,56 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
     const uint32_t a0 = o.ta * T, b0 = o.tb * T;
     // Read along a: consecutive threads, consecutive src addresses. All loads
     // are issued before the first shared-memory store.
-    {
-        int64_t sa[kA];
-        bool va[kA];
+    int64_t sa[kA];
+    bool va[kA];
+#pragma unroll
+    for (int i = 0; i < kA; ++i) {
+        const uint32_t ia = a0 + x + i * kTileThreadsX;
+        va[i] = ia < p.len_a;
+        int64_t unused;
+        groupOffset(p.a, va[i] ? ia : 0, unused, sa[i]);
+    }
+    U v[kB][kA] = {};
+#pragma unroll
+    for (int j = 0; j < kB; ++j) {
+        const uint32_t ib = b0 + y + j * kTileThreadsY;
+        int64_t unused, sb;
+        groupOffset(p.b, ib < p.len_b ? ib : 0, unused, sb);
 #pragma unroll
         for (int i = 0; i < kA; ++i) {
-            const uint32_t ia = a0 + x + i * kTileThreadsX;
-            va[i] = ia < p.len_a;
-            int64_t unused;
-            groupOffset(p.a, va[i] ? ia : 0, unused, sa[i]);
-        }
-        U v[kB][kA] = {};
-#pragma unroll
-        for (int j = 0; j < kB; ++j) {
-            const uint32_t ib = b0 + y + j * kTileThreadsY;
-            int64_t unused, sb;
-            groupOffset(p.b, ib < p.len_b ? ib : 0, unused, sb);
-#pragma unroll
-            for (int i = 0; i < kA; ++i) {
-                if (va[i] && ib < p.len_b) {
-                    v[j][i] = src[os + sb + sa[i]];
-                }
+            if (va[i] && ib < p.len_b) {
+                v[j][i] = src[os + sb + sa[i]];
             }
         }
+    }
 #pragma unroll
-        for (int j = 0; j < kB; ++j) {
+    for (int j = 0; j < kB; ++j) {
 #pragma unroll
-            for (int i = 0; i < kA; ++i) {
-                tile[y + j * kTileThreadsY][x + i * kTileThreadsX] = v[j][i];
-            }
+        for (int i = 0; i < kA; ++i) {
+            tile[y + j * kTileThreadsY][x + i * kTileThreadsX] = v[j][i];
         }
     }
     __syncthreads();
     // Write along b: consecutive threads, consecutive dst addresses.
-    {
-        int64_t db[T / kTileThreadsX];
-        bool vb[T / kTileThreadsX];
+    int64_t db[T / kTileThreadsX];
+    bool vb[T / kTileThreadsX];
 #pragma unroll
-        for (int i = 0; i < T / kTileThreadsX; ++i) {
-            const uint32_t ib = b0 + x + i * kTileThreadsX;
-            vb[i] = ib < p.len_b;
-            int64_t unused;
-            groupOffset(p.b, vb[i] ? ib : 0, db[i], unused);
-        }
+    for (int i = 0; i < T / kTileThreadsX; ++i) {
+        const uint32_t ib = b0 + x + i * kTileThreadsX;
+        vb[i] = ib < p.len_b;
+        int64_t unused;
+        groupOffset(p.b, vb[i] ? ib : 0, db[i], unused);
+    }
 #pragma unroll
-        for (int j = 0; j < T / kTileThreadsY; ++j) {
-            const uint32_t ia = a0 + y + j * kTileThreadsY;
-            if (ia < p.len_a) {
-                int64_t da, unused;
-                groupOffset(p.a, ia, da, unused);
+    for (int j = 0; j < T / kTileThreadsY; ++j) {
+        const uint32_t ia = a0 + y + j * kTileThreadsY;
+        if (ia < p.len_a) {
+            int64_t da, unused;
+            groupOffset(p.a, ia, da, unused);
 #pragma unroll
-                for (int i = 0; i < T / kTileThreadsX; ++i) {
-                    if (vb[i]) {
-                        dst[od + da + db[i]] = tile[x + i * kTileThreadsX][y + j * kTileThreadsY];
-                    }
+            for (int i = 0; i < T / kTileThreadsX; ++i) {
+                if (vb[i]) {
+                    dst[od + da + db[i]] = tile[x + i * kTileThreadsX][y + j * kTileThreadsY];
                 }
             }
         }
