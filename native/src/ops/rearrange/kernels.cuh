@@ -54,11 +54,13 @@ __global__ void __launch_bounds__(kGenericBlock) genericKernel(const __grid_cons
     dst[od] = src[os];
 }
 
-// The element offsets in dst and src of index i of a group.
+// The element offsets in dst and src of index i of a group. ONE: the group
+// is known to be a single dim (one multiply each, no division loop).
+template <bool ONE = false>
 __device__ __forceinline__ void groupOffset(const Group &g, uint32_t i, int64_t &od, int64_t &os) {
     od = 0;
     os = 0;
-    for (int d = g.ndim - 1; d > 0; --d) {
+    for (int d = ONE ? 0 : g.ndim - 1; d > 0; --d) {
         uint32_t q = g.dims[d].div.div(i);
         uint32_t r = i - q * (uint32_t)g.dims[d].size;
         od += (int64_t)r * g.dims[d].dst_stride;
@@ -69,123 +71,95 @@ __device__ __forceinline__ void groupOffset(const Group &g, uint32_t i, int64_t 
     os += (int64_t)i * g.dims[0].src_stride;
 }
 
-// PAIR (2-byte units, T = 64 only): each thread reads two neighbours along a
-// as one 4-byte load and writes two neighbours along b as one 4-byte store, so
-// a warp moves 128 contiguous bytes per access on both sides. The plan allows
-// it only when a and b run forwards with unit stride, both lengths are even
-// and every other offset is even; Calculate checks the pointers.
-template <class U, int T, bool PAIR = false>
+// The tile of a block: its indices along a and b (tb varies fastest) and the
+// offsets in dst and src of its outer dims.
+struct TileOrigin {
+    uint32_t ta, tb;
+    int64_t od, os;
+};
+
+__device__ __forceinline__ TileOrigin tileOrigin(const TileParams &p, uint32_t block) {
+    TileOrigin o;
+    const uint32_t rest = p.div_tiles_b.div(block);
+    o.tb = block - rest * p.tiles_b;
+    uint32_t batch = p.div_tiles_a.div(rest);
+    o.ta = rest - batch * p.tiles_a;
+    o.od = 0;
+    o.os = 0;
+    const Dim *outer = p.deep != nullptr ? p.deep : p.outer;
+    for (int d = p.outer_ndim - 1; d >= 0; --d) {
+        uint32_t q = outer[d].div.div(batch);
+        uint32_t r = batch - q * (uint32_t)outer[d].size;
+        o.od += (int64_t)r * outer[d].dst_stride;
+        o.os += (int64_t)r * outer[d].src_stride;
+        batch = q;
+    }
+    return o;
+}
+
+template <class U, int T>
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const __grid_constant__ TileParams p,
                                                                           U *__restrict__ dst,
                                                                           const U *__restrict__ src) {
     constexpr int kPad = sizeof(U) >= 4 ? 1 : 4 / sizeof(U); // rows start on distinct banks
     constexpr int kA = T / kTileThreadsX, kB = T / kTileThreadsY; // per thread: along a, along b
-    __shared__ alignas(16) U tile[T][T + kPad];                   // [b][a]; 4-byte pair accesses
+    __shared__ U tile[T][T + kPad];                                // [b][a]
     const uint32_t x = threadIdx.x, y = threadIdx.y;
-    const uint32_t rest = p.div_tiles_b.div(blockIdx.x);
-    const uint32_t tb = blockIdx.x - rest * p.tiles_b;
-    uint32_t batch = p.div_tiles_a.div(rest);
-    const uint32_t ta = rest - batch * p.tiles_a;
-    int64_t od = 0, os = 0;
-    const Dim *outer = p.deep != nullptr ? p.deep : p.outer;
-    for (int d = p.outer_ndim - 1; d >= 0; --d) {
-        uint32_t q = outer[d].div.div(batch);
-        uint32_t r = batch - q * (uint32_t)outer[d].size;
-        od += (int64_t)r * outer[d].dst_stride;
-        os += (int64_t)r * outer[d].src_stride;
-        batch = q;
-    }
-    const uint32_t a0 = ta * T, b0 = tb * T;
+    const TileOrigin o = tileOrigin(p, blockIdx.x);
+    const int64_t od = o.od, os = o.os;
+    const uint32_t a0 = o.ta * T, b0 = o.tb * T;
     // Read along a: consecutive threads, consecutive src addresses. All loads
     // are issued before the first shared-memory store.
-    if constexpr (PAIR) {
-        static_assert(sizeof(U) == 2 && T == 2 * kTileThreadsX, "pairs of 2-byte units over 64-wide tiles");
-        const uint32_t ia = a0 + 2 * x;
-        const bool va = ia < p.len_a; // len_a is even: ia + 1 is in range too
-        int64_t unused, sa;
-        groupOffset(p.a, va ? ia : 0, unused, sa);
-        uint32_t v[kB];
+    int64_t sa[kA];
+    bool va[kA];
 #pragma unroll
-        for (int j = 0; j < kB; ++j) {
-            const uint32_t ib = b0 + y + j * kTileThreadsY;
-            int64_t sb;
-            groupOffset(p.b, ib < p.len_b ? ib : 0, unused, sb);
-            v[j] = va && ib < p.len_b ? *reinterpret_cast<const uint32_t *>(src + os + sb + sa) : 0u;
-        }
+    for (int i = 0; i < kA; ++i) {
+        const uint32_t ia = a0 + x + i * kTileThreadsX;
+        va[i] = ia < p.len_a;
+        int64_t unused;
+        groupOffset(p.a, va[i] ? ia : 0, unused, sa[i]);
+    }
+    U v[kB][kA] = {};
 #pragma unroll
-        for (int j = 0; j < kB; ++j) {
-            *reinterpret_cast<uint32_t *>(&tile[y + j * kTileThreadsY][2 * x]) = v[j];
-        }
-    } else {
-        int64_t sa[kA];
-        bool va[kA];
+    for (int j = 0; j < kB; ++j) {
+        const uint32_t ib = b0 + y + j * kTileThreadsY;
+        int64_t unused, sb;
+        groupOffset(p.b, ib < p.len_b ? ib : 0, unused, sb);
 #pragma unroll
         for (int i = 0; i < kA; ++i) {
-            const uint32_t ia = a0 + x + i * kTileThreadsX;
-            va[i] = ia < p.len_a;
-            int64_t unused;
-            groupOffset(p.a, va[i] ? ia : 0, unused, sa[i]);
-        }
-        U v[kB][kA] = {};
-#pragma unroll
-        for (int j = 0; j < kB; ++j) {
-            const uint32_t ib = b0 + y + j * kTileThreadsY;
-            int64_t unused, sb;
-            groupOffset(p.b, ib < p.len_b ? ib : 0, unused, sb);
-#pragma unroll
-            for (int i = 0; i < kA; ++i) {
-                if (va[i] && ib < p.len_b) {
-                    v[j][i] = src[os + sb + sa[i]];
-                }
+            if (va[i] && ib < p.len_b) {
+                v[j][i] = src[os + sb + sa[i]];
             }
         }
+    }
 #pragma unroll
-        for (int j = 0; j < kB; ++j) {
+    for (int j = 0; j < kB; ++j) {
 #pragma unroll
-            for (int i = 0; i < kA; ++i) {
-                tile[y + j * kTileThreadsY][x + i * kTileThreadsX] = v[j][i];
-            }
+        for (int i = 0; i < kA; ++i) {
+            tile[y + j * kTileThreadsY][x + i * kTileThreadsX] = v[j][i];
         }
     }
     __syncthreads();
     // Write along b: consecutive threads, consecutive dst addresses.
-    if constexpr (PAIR) {
-        const uint32_t ib = b0 + 2 * x;
-        const bool vb = ib < p.len_b; // len_b is even
-        int64_t db, unused;
-        groupOffset(p.b, vb ? ib : 0, db, unused);
+    int64_t db[T / kTileThreadsX];
+    bool vb[T / kTileThreadsX];
 #pragma unroll
-        for (int j = 0; j < kB; ++j) {
-            const uint32_t ia = a0 + y + j * kTileThreadsY;
-            if (vb && ia < p.len_a) {
-                int64_t da;
-                groupOffset(p.a, ia, da, unused);
-                const uint32_t lo = (uint16_t)tile[2 * x][y + j * kTileThreadsY];
-                const uint32_t hi = (uint16_t)tile[2 * x + 1][y + j * kTileThreadsY];
-                *reinterpret_cast<uint32_t *>(dst + od + da + db) = lo | (hi << 16);
-            }
-        }
-    } else {
-        int64_t db[T / kTileThreadsX];
-        bool vb[T / kTileThreadsX];
+    for (int i = 0; i < T / kTileThreadsX; ++i) {
+        const uint32_t ib = b0 + x + i * kTileThreadsX;
+        vb[i] = ib < p.len_b;
+        int64_t unused;
+        groupOffset(p.b, vb[i] ? ib : 0, db[i], unused);
+    }
 #pragma unroll
-        for (int i = 0; i < T / kTileThreadsX; ++i) {
-            const uint32_t ib = b0 + x + i * kTileThreadsX;
-            vb[i] = ib < p.len_b;
-            int64_t unused;
-            groupOffset(p.b, vb[i] ? ib : 0, db[i], unused);
-        }
+    for (int j = 0; j < T / kTileThreadsY; ++j) {
+        const uint32_t ia = a0 + y + j * kTileThreadsY;
+        if (ia < p.len_a) {
+            int64_t da, unused;
+            groupOffset(p.a, ia, da, unused);
 #pragma unroll
-        for (int j = 0; j < T / kTileThreadsY; ++j) {
-            const uint32_t ia = a0 + y + j * kTileThreadsY;
-            if (ia < p.len_a) {
-                int64_t da, unused;
-                groupOffset(p.a, ia, da, unused);
-#pragma unroll
-                for (int i = 0; i < T / kTileThreadsX; ++i) {
-                    if (vb[i]) {
-                        dst[od + da + db[i]] = tile[x + i * kTileThreadsX][y + j * kTileThreadsY];
-                    }
+            for (int i = 0; i < T / kTileThreadsX; ++i) {
+                if (vb[i]) {
+                    dst[od + da + db[i]] = tile[x + i * kTileThreadsX][y + j * kTileThreadsY];
                 }
             }
         }
@@ -210,23 +184,17 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
 }
 
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, bool pair, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
     using U = typename UnitOf<Unit>::type;
     const dim3 block(kTileThreadsX, kTileThreadsY);
     auto *d = static_cast<U *>(dst);
     auto *s = static_cast<const U *>(src);
-    if constexpr (Unit == 2) {
-        if (pair) {
-            tileKernel<U, kTileEdge<Unit>, true><<<grid, block, 0, stream>>>(p, d, s);
-            return cudaGetLastError();
-        }
-    }
     tileKernel<U, kTileEdge<Unit>><<<grid, block, 0, stream>>>(p, d, s);
     return cudaGetLastError();
 }
 
 #define INFINI_REARRANGE_INSTANTIATE(N)                                                                        \
     template cudaError_t launchGeneric<N>(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t); \
-    template cudaError_t launchTile<N>(const TileParams &, bool, unsigned, void *, const void *, cudaStream_t);
+    template cudaError_t launchTile<N>(const TileParams &, unsigned, void *, const void *, cudaStream_t);
 
 } // namespace infini::rearrange::nvidia

@@ -64,8 +64,12 @@ constexpr int tileEdge(size_t unit) { return unit <= 8 ? 64 : 32; }
 template <size_t Unit>
 constexpr int kTileEdge = tileEdge(Unit);
 
-// pair: 4-byte accesses of two 2-byte units (Unit 2; the plan and the pointers allow it).
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, bool pair, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+
+// Word tiles (word_tile.cuh): the 64 x 64 tiles of 2-byte units moved as
+// 4-byte words, where every row of the tile starts on a word (the plan and
+// the pointers allow it).
+cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
 } // namespace infini::rearrange::nvidia

@@ -7,7 +7,8 @@
 // plan is made on that unit's layout:
 //   - one contiguous run (or a scalar): a single cudaMemcpyAsync D2D;
 //   - a transpose (src's fastest dim is not dst's): shared-memory tiles, both
-//     sides coalesced;
+//     sides coalesced; 2-byte units move as 4-byte words where every row of
+//     every tile starts on a word (word_tile.cuh);
 //   - otherwise one thread per unit, its index decomposed over the dims.
 #include "common/cuda/check.cuh"
 #include "nvidia.h"
@@ -31,7 +32,7 @@ struct Plan {
     ptrdiff_t dst_offset = 0, src_offset = 0; // bytes, on top of the layout's
     size_t bytes = 0;                         // Memcpy
     int variant = 0;                          // Generic
-    bool pair = false;                        // Tile: 4-byte accesses when the pointers allow
+    bool words = false;                       // Tile: word tiles when the pointers allow
     std::vector<Dim> outer;                   // Tile, while planning
     unsigned grid = 0;
     GenericParams generic{};
@@ -187,16 +188,16 @@ struct NvidiaDesc final : Desc {
         if (plan->outer.size() <= (size_t)kMaxDims) {
             std::copy(plan->outer.begin(), plan->outer.end(), t.outer);
         }
-        // Pairs of 2-byte units as 4-byte accesses: a and b run forwards with
-        // unit stride, even lengths, every other stride even (then every pair
-        // is aligned when the pointers are; Calculate checks them).
-        bool pair = plan->unit == 2 && edge == 64 && ss[a] == 1 && ds[b] == 1 && len_a % 2 == 0 && len_b % 2 == 0;
-        for (size_t d = 0; d < nd && pair; ++d) {
+        // Word tiles for 2-byte units: a and b run forwards with unit stride,
+        // even lengths, every other stride even (then every row of every tile
+        // starts on a word when the pointers do; Calculate checks them).
+        bool words = plan->unit == 2 && ss[a] == 1 && ds[b] == 1 && len_a % 2 == 0 && len_b % 2 == 0;
+        for (size_t d = 0; d < nd && words; ++d) {
             bool in_a = std::find(ga.begin(), ga.end(), d) != ga.end();
             bool in_b = std::find(gb.begin(), gb.end(), d) != gb.end();
-            pair = (in_a || ss[d] % 2 == 0) && (in_b || ds[d] % 2 == 0);
+            words = (in_a || ss[d] % 2 == 0) && (in_b || ds[d] % 2 == 0);
         }
-        plan->pair = pair;
+        plan->words = words;
         plan->kind = Kind::Tile;
         plan->grid = (unsigned)blocks;
         return true;
@@ -300,13 +301,15 @@ struct NvidiaDesc final : Desc {
                     return launchGeneric<decltype(u)::value>(p.generic, p.variant, p.grid, d, s, stream);
                 }));
                 break;
-            case Kind::Tile: {
-                const bool pair = p.pair && ((uintptr_t)d | (uintptr_t)s) % 4 == 0;
-                CUDA_TRY(launchUnit(p.unit, [&](auto u) {
-                    return launchTile<decltype(u)::value>(p.tile, pair, p.grid, d, s, stream);
-                }));
+            case Kind::Tile:
+                if (p.words && ((uintptr_t)d | (uintptr_t)s) % 4 == 0) {
+                    CUDA_TRY(launchWordTile(p.tile, p.grid, d, s, stream));
+                } else {
+                    CUDA_TRY(launchUnit(p.unit, [&](auto u) {
+                        return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream);
+                    }));
+                }
                 break;
-            }
             case Kind::None:
                 break;
             }
