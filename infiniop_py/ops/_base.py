@@ -12,7 +12,7 @@ from ..errors import check
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ..workspace import Workspace
-from ._calculate import CALCULATE, describe_params, make_call, make_raw
+from ._calculate import CALCULATE, describe_params, int_function, make_call, make_run
 
 
 def void_p(address: int):
@@ -34,14 +34,14 @@ class OperatorDescriptor(CObject):
     _c_function = None  # the Calculate, bound at __init__ (the library loads on first use)
 
     def __init_subclass__(cls, **kwargs):
-        """A class named in ops/_calculate.py's table gets its Calculate call written from its row."""
+        """A class with a row in ops/_calculate.py's table (registered by its module)
+        gets its Calculate call written from the row."""
         super().__init_subclass__(**kwargs)
         row = CALCULATE.get(cls.__name__)
         if row is not None and "__call__" not in cls.__dict__:
             cls._calculate_row = row
             cls.__call__ = make_call(cls.__name__, "_pointer" in cls.__dict__)
             cls.__call__.__doc__ = cls.__dict__.get("_call_doc")
-            cls._raw = make_raw(cls.__name__, workspace_for)
 
     def __init__(self, handle: Handle, tensors: Dict[str, TensorDescriptor], params: Tuple = (),
                  param_names: Tuple[str, ...] = ()):
@@ -60,6 +60,7 @@ class OperatorDescriptor(CObject):
         row = getattr(self, "_calculate_row", None)
         if row is not None:
             self._c_function = getattr(lib, row[0])
+            self._c_int = int_function(row[0])
 
     @property
     def device(self) -> str:
@@ -171,7 +172,23 @@ def descriptor_key(op: str, device: Tuple[str, int], *parts) -> Tuple:
     return (op, device) + tuple(p.layout if isinstance(p, ArrayView) else p for p in parts)
 
 
-# ---- the functional API's slow path ----
+# ---- the functional API ----
+
+def functional(cls_name: str, op: str):
+    """The cached call `run(stream, extra, *arrays, *values)` of the class named
+    `cls_name` (see ops/_calculate.py): None when it ran, else the key of the missing
+    descriptor (then `call_slow`)."""
+    return make_run(cls_name, op, _local)
+
+
+def call_slow(run, key: Hashable, op: str, cls, arrays: Dict[str, Any], order: Tuple[str, ...], stream, extra: Tuple,
+              *args) -> None:
+    """A functional call whose descriptor is not cached yet: make it (`new_descriptor`,
+    with `extra` as Create's parameters), then run the call, now cached."""
+    new_descriptor(key, op, cls, arrays, order, *extra)
+    if run(stream, extra, *args) is not None:  # cannot happen: the key was made by the same run
+        raise RuntimeError(f"{op}: the descriptor made for this call was not found in the cache")
+
 
 def new_descriptor(key: Hashable, op: str, cls, arrays: Dict[str, Any], order: Tuple[str, ...], *params):
     """The functional API's slow path (a cache miss, or arrays on different devices):

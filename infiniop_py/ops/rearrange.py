@@ -10,9 +10,18 @@ from .._arrays import ArrayView, as_view, empty_like, probe
 from .._layout import contiguous_strides
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
+from ._base import OperatorDescriptor, call_slow, functional
+from ._calculate import register
 
 __all__ = ["Rearrange", "rearrange"]
+
+register("Rearrange", "infiniopRearrange", (("dst", "out"), ("src", "in")), cdef="""
+typedef struct InfiniopDescriptor *infiniopRearrangeDescriptor_t;
+infiniStatus_t infiniopCreateRearrangeDescriptor(infiniopHandle_t handle, infiniopRearrangeDescriptor_t *desc_ptr,
+                                                 infiniopTensorDescriptor_t dst, infiniopTensorDescriptor_t src);
+infiniStatus_t infiniopRearrange(infiniopRearrangeDescriptor_t desc, void *dst, const void *src, void *stream);
+infiniStatus_t infiniopDestroyRearrangeDescriptor(infiniopRearrangeDescriptor_t desc);
+""")
 
 _MAX_ACCEPTED = 64
 
@@ -68,6 +77,9 @@ def _layout_of(desc: TensorDescriptor):
     return desc.shape, strides, int(desc.dtype)
 
 
+_run = functional("Rearrange", "rearrange")
+
+
 def rearrange(src, out=None, *, stream=None):
     """Copy `src` into `out` (any layout, same shape and dtype) and return `out`.
 
@@ -77,13 +89,7 @@ def rearrange(src, out=None, *, stream=None):
     """
     if out is None:
         out = empty_like(as_view(src), as_view(src).shape, stream=stream)
-    po, lo, do = probe(out, True)
-    ps, ls, ds = probe(src)
-    key = ("rearrange", do, lo, ls)
-    desc = descriptor_cache().get(key)
-    if desc is None or ds is not do:
-        desc = new_descriptor(key, "rearrange", Rearrange, {"out": out, "src": src}, ("out", "src"))
-    status = desc._raw(stream, po, ps)
-    if status:
-        desc._failed(status, None)
+    key = _run(stream, (), out, src)
+    if key is not None:
+        call_slow(_run, key, "rearrange", Rearrange, {"out": out, "src": src}, ("out", "src"), stream, (), out, src)
     return out
