@@ -308,7 +308,7 @@ def _source_call(args, check_layouts: bool) -> str:
 
 def _source_run(args) -> str:
     """The text of the functional API's `run(stream, extra, ...)` for one row: a
-    branch for NumPy arrays (the CPU's case), one for CUDA torch tensors, one for
+    branch for NumPy arrays (the CPU's case), one for torch tensors, one for
     anything else (probe), then the cached descriptor and the call. `extra`
     (the Create parameters, a tuple) is part of the key."""
     arrays = [(n, k == "out") for n, k in args if k in ("out", "in")]
@@ -321,21 +321,13 @@ def _source_run(args) -> str:
     for n, w in arrays:
         lines += _numpy_address(n, w)
     layouts = ", ".join(f"{n}.shape, {n}.strides, {n}.dtype" for n in names)
-    lines += [f"        key = (OP, extra, CPU, {layouts})",
-              "        try:",
-              "            desc = local.descriptors[key]",
-              "        except (AttributeError, KeyError):",
-              "            return key"]
+    lines += _lookup(f"(OP, extra, CPU, {layouts})")
     lines += ["    " + line for line in _tail(args, "cdata")]
     # torch tensors: data_ptr() is the address; each tensor's device is in the key (a
     # descriptor is only ever made for arrays on one CPU or CUDA device: the slow path checks)
     lines.append(f"    if {' and '.join(f'type({n}) is TORCH' for n in names)}:")
     layouts = ", ".join(f"{n}.device, {n}.shape, {n}.stride(), {n}.dtype" for n in names)
-    lines += [f"        key = (OP, extra, {layouts})",
-              "        try:",
-              "            desc = local.descriptors[key]",
-              "        except (AttributeError, KeyError):",
-              "            return key"]
+    lines += _lookup(f"(OP, extra, {layouts})")
     lines += [f"        {n}_p = {n}.data_ptr()" for n in names]
     lines += ["    " + line for line in _tail(args, "int")]
     # anything else: probe each array (address, layout key, place)
@@ -347,6 +339,15 @@ def _source_run(args) -> str:
               "        return key  # (arrays on different devices: the slow path says so)"]
     lines += _tail(args, "any")
     return "\n".join(lines) + "\n"
+
+
+def _lookup(key: str) -> list:
+    """Lines of a branch's cache lookup: this thread's descriptor for `key`, or return the key."""
+    return [f"        key = {key}",
+            "        try:",
+            "            desc = local.descriptors[key]",
+            "        except (AttributeError, KeyError):  # the thread's first call, or a new layout",
+            "            return key"]
 
 
 def _tail(args, kinds: str) -> list:
