@@ -81,6 +81,16 @@ class OperatorDescriptor(CObject):
             workspace = workspace_for(self.device, self.device_id, self.workspace_size, stream_ptr)
         return workspace.cdata, workspace.size
 
+    _workspace_memo = (None, -1, None, 0, None)  # (stream, WORKSPACES_MADE[0], cdata, size, the Workspace)
+
+    def _remember_workspace(self, stream_ptr: int):
+        """(pointer, size) of this thread's workspace for the stream, remembered by the
+        descriptor until the stream changes or any new workspace is made (the functional
+        API's descriptors belong to one thread)."""
+        ws = workspace_for(self.device, self.device_id, self.workspace_size, stream_ptr)
+        self._workspace_memo = (stream_ptr, WORKSPACES_MADE[0], ws.cdata, ws.size, ws)
+        return ws.cdata, ws.size
+
     def _failed(self, status: int, values: Optional[dict]) -> None:
         """Raise for a failed Calculate: the descriptor's context, and the call's
         scalar values when it has some (built only now)."""
@@ -148,6 +158,10 @@ def cached_descriptor(key: Hashable, factory: Callable[[], OperatorDescriptor]) 
     return desc
 
 
+WORKSPACES_MADE = [0]  # how many workspace_for has made (all threads): a remembered one is current while it stands
+_made_lock = threading.Lock()  # (so that the count only ever grows)
+
+
 def workspace_for(device: str, device_id: int, size: int, stream_ptr: int) -> Workspace:
     """A workspace of at least `size` bytes, reused by calls on the same stream."""
     workspaces = _cache("workspaces")
@@ -155,6 +169,8 @@ def workspace_for(device: str, device_id: int, size: int, stream_ptr: int) -> Wo
     ws = workspaces.get(key)
     if ws is None or ws.size < size:
         ws = workspaces[key] = Workspace(device, size, device_id, stream_ptr or None)
+        with _made_lock:
+            WORKSPACES_MADE[0] += 1
     return ws
 
 
@@ -178,7 +194,7 @@ def functional(cls_name: str, op: str):
     """The cached call `run(stream, extra, *arrays, *values)` of the class named
     `cls_name` (see ops/_calculate.py): None when it ran, else the key of the missing
     descriptor (then `call_slow`)."""
-    return make_run(cls_name, op, _local)
+    return make_run(cls_name, op, _local, WORKSPACES_MADE)
 
 
 def call_slow(run, key: Hashable, op: str, cls, arrays: Dict[str, Any], order: Tuple[str, ...], stream, extra: Tuple,

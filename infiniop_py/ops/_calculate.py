@@ -353,11 +353,15 @@ def _lookup(key: str) -> list:
 def _tail(args, kinds: str) -> list:
     """The functional call after the lookup: values, this thread's workspace, the C call."""
     lines = _values(args, "desc")
-    if any(k == "workspace" for _, k in args):
+    if any(k == "workspace" for _, k in args):  # (the descriptor is this thread's: it remembers its workspace)
         lines += ["    if desc.workspace_size == 0:",
                   "        ws, ws_size = NULL, 0",
                   "    else:",
-                  "        ws, ws_size = desc._workspace_args(None, si)"]
+                  "        memo = desc._workspace_memo",
+                  "        if memo[0] == si and memo[1] == WORKSPACES_MADE[0]:",
+                  "            ws, ws_size = memo[2], memo[3]",
+                  "        else:",
+                  "            ws, ws_size = desc._remember_workspace(si)"]
     lines += _c_call(args, "desc", "desc._ptr", kinds)
     lines.append("    return None")
     return lines
@@ -401,12 +405,13 @@ def make_call(cls_name: str, check_layouts: bool = False):
     return call
 
 
-def make_run(cls_name: str, op: str, local):
+def make_run(cls_name: str, op: str, local, workspaces_made):
     """The functional API's cached call for the class named `cls_name` (keys start
-    with `op`; `local.descriptors` is the per-thread cache)."""
+    with `op`; `local.descriptors` is the per-thread cache; `workspaces_made[0]`
+    counts the workspaces made, so that a remembered one is known current)."""
     args = CALCULATE[cls_name][1]
     return _exec(_source_run(args), f"<{cls_name} run from ops/_calculate.py>", "run", args, OP=op, local=local,
-                 EMPTY={})
+                 EMPTY={}, WORKSPACES_MADE=workspaces_made)
 
 
 __all__ = ["CALCULATE", "register", "make_call", "make_run", "int_function", "stream_int", "param_array",
