@@ -15,13 +15,14 @@ logit, gives its argmax (the first +inf; the first -inf of an all--inf/NaN row;
 """
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Union
 
 import numpy as np
 
 from .. import _cuda
-from .._arrays import CPU, NDARRAY, as_view, empty_like, pointer, probe
+from .._arrays import CPU, NDARRAY, as_view, empty_like, pointer, probe, torch_type
 from .._ffi import ffi
 from ..handle import Handle
 from ..tensor import TensorDescriptor
@@ -126,16 +127,23 @@ class _PinnedScalar:
             pass
 
 
-def _device_scalar(device_id: int, stream_ptr: int):
-    """This thread's 0-d int64 DeviceArray on a device, for a result that goes back to the host."""
+def _device_scalar(logits, device_id: int, stream_ptr: int):
+    """This thread's 0-d int64 array on a device, for a result that goes back to the
+    host: a torch tensor beside torch logits (so that the call takes the torch path),
+    else a DeviceArray."""
     cache = getattr(_local, "scalars", None)
     if cache is None:
         cache = _local.scalars = {}
-    buf = cache.get(device_id)
+    torch_logits = type(logits) is torch_type()
+    buf = cache.get((torch_logits, device_id))
     if buf is None:
-        from ..device_array import DeviceArray
+        if torch_logits:
+            buf = logits.new_empty((), dtype=sys.modules["torch"].int64)
+        else:
+            from ..device_array import DeviceArray
 
-        buf = cache[device_id] = DeviceArray.empty((), _I64, device_id, stream_ptr or None)
+            buf = DeviceArray.empty((), _I64, device_id, stream_ptr or None)
+        cache[(torch_logits, device_id)] = buf
     return buf
 
 
@@ -177,7 +185,7 @@ def random_sample(logits, random_val: float, topp: float, topk: int, temperature
         target = np.empty((), np.int64)
     else:
         place = probe(logits)[2]
-        target = np.empty((), np.int64) if place == CPU else _device_scalar(place, stream_int(stream))
+        target = np.empty((), np.int64) if place == CPU else _device_scalar(logits, place, stream_int(stream))
     key = _run(stream, (), target, logits, random_val, topp, topk, temperature)
     if key is not None:
         _check_places("random_sample", target, logits)
@@ -187,7 +195,7 @@ def random_sample(logits, random_val: float, topp: float, topk: int, temperature
         return out
     if type(target) is NDARRAY:
         return int(target)
-    return _to_host_int(target.device_id, target.ptr, stream_int(stream))
+    return _to_host_int(place, pointer(target), stream_int(stream))
 
 
 def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *, stream=None):
