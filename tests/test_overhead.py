@@ -266,3 +266,17 @@ def twice(a, out):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), subprocess_pythonpath()]))
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
+
+
+def test_sampling_descriptors_take_int_addresses():
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((4, 100)).astype(np.float32)
+    h = ip.Handle("cpu")
+    out = np.full(4, -1, np.int64)
+    rsb = ip.RandomSampleBatch(h, ip.TensorDescriptor.from_array(out), ip.TensorDescriptor.from_array(x))
+    rsb(out.ctypes.data, x.ctypes.data, np.zeros(4, np.float32), 0.9, 5, 1.0)  # ints and per-row arrays
+    assert np.array_equal(out, np.argmax(x, 1))
+    one = np.full((), -1, np.int64)
+    rs = ip.RandomSample(h, ip.TensorDescriptor.from_array(one), ip.TensorDescriptor.from_array(x[1]))
+    rs(one.ctypes.data, x[1].ctypes.data, 0.0, 0.9, 5, 1.0)
+    assert int(one) == np.argmax(x[1])
