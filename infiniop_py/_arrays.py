@@ -163,9 +163,19 @@ def torch_type():
     return _torch_type
 
 
+def _register_torch(kind) -> None:
+    global _torch_type
+    _torch_type = kind
+    for callback in _torch_listeners:
+        callback(kind)
+
+
 def on_torch(callback) -> None:
-    """Call `callback(torch.Tensor)` when the first torch tensor is seen."""
+    """Call `callback(torch.Tensor)` when the first torch tensor is seen (now, when
+    torch was imported first)."""
     _torch_listeners.append(callback)
+    if _torch_type is _NotSeenYet and isinstance(getattr(sys.modules.get("torch"), "Tensor", None), type):
+        _probe_for(sys.modules["torch"].Tensor)
     if _torch_type is not _NotSeenYet:
         callback(_torch_type)
 
@@ -218,13 +228,10 @@ _PROBES = {NDARRAY: _probe_numpy, DeviceArray: _probe_device_array}
 def _probe_for(kind):
     """The probe for a type not seen before (torch's Tensor is recognised by name:
     torch is never imported here)."""
-    global _torch_type
     if kind.__module__.startswith("torch") and hasattr(kind, "data_ptr"):
         probe_fn = _probe_torch
         if kind.__module__ == "torch" and kind.__name__ == "Tensor" and _torch_type is _NotSeenYet:
-            _torch_type = kind
-            for callback in _torch_listeners:
-                callback(kind)
+            _register_torch(kind)
     elif issubclass(kind, NDARRAY):
         probe_fn = _probe_numpy
     else:

@@ -280,3 +280,44 @@ def test_sampling_descriptors_take_int_addresses():
     rs = ip.RandomSample(h, ip.TensorDescriptor.from_array(one), ip.TensorDescriptor.from_array(x[1]))
     rs(one.ctypes.data, x[1].ctypes.data, 0.0, 0.9, 5, 1.0)
     assert int(one) == np.argmax(x[1])
+
+
+_STAND_IN_TORCH = '"""A stand-in for torch (CPU tensors over NumPy) for exercising the binding\'s torch branch."""\nimport numpy as np\n\n\nclass dtype:\n    def __init__(self, name, np_dtype):\n        self.name, self.np = name, np.dtype(np_dtype)\n\n    def __repr__(self):\n        return f"torch.{self.name}"\n\n\nfloat32, float16, int64 = dtype("float32", np.float32), dtype("float16", np.float16), dtype("int64", np.int64)\n_BY_NP = {d.np: d for d in (float32, float16, int64)}\n\n\nclass device:\n    def __init__(self, type, index=None):\n        self.type, self.index = type, index\n\n    def __eq__(self, other):\n        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)\n\n    def __hash__(self):\n        return hash((self.type, self.index))\n\n\nclass Size(tuple):\n    pass\n\n\nclass Tensor:\n    def __init__(self, arr):\n        self._a = arr\n\n    def data_ptr(self):\n        return self._a.__array_interface__["data"][0]\n\n    @property\n    def shape(self):\n        return Size(self._a.shape)\n\n    def stride(self):\n        return tuple(s // self._a.itemsize for s in self._a.strides)\n\n    @property\n    def dtype(self):\n        return _BY_NP[self._a.dtype]\n\n    @property\n    def device(self):\n        return device("cpu")\n\n    is_cuda = False\n\n    def get_device(self):\n        return -1\n\n    def new_empty(self, shape, dtype=None):\n        return Tensor(np.empty(shape, (dtype or self.dtype).np))\n\n    def numpy(self):\n        return self._a\n\n    def t_(self):\n        self._a = self._a.T\n        return self\n\n\ndef tensor(arr):\n    return Tensor(np.array(arr))\n'
+
+
+def test_the_torch_branch_with_a_stand_in_torch(tmp_path):
+    """The functional calls' torch branch (keys with torch devices, data_ptr(), the integer
+    binding) on a stand-in torch module of CPU tensors over NumPy, in a subprocess: CI has no
+    torch, and the GPU machine's tests cover real CUDA tensors. The first torch tensor seen
+    switches `run` to its branch within the call (two descriptors made, one call)."""
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text(_STAND_IN_TORCH)
+    code = """
+import numpy as np, infiniop_py as ip, torch
+rng = np.random.default_rng(0)
+a, b = (torch.tensor(rng.standard_normal((4, 6)).astype(np.float32)) for _ in range(2))
+c = torch.tensor(np.full((4, 6), np.nan, np.float32))
+for _ in range(2):
+    assert ip.mul(a, b, out=c) is c and np.array_equal(c.numpy(), a.numpy() * b.numpy())
+a.t_(), b.t_()  # same objects, new layouts
+c2 = torch.tensor(np.full((6, 4), np.nan, np.float32))
+ip.mul(a, b, out=c2)
+assert np.array_equal(c2.numpy(), a.numpy() * b.numpy())
+x = torch.tensor(rng.standard_normal((3, 50)).astype(np.float32))
+o = torch.tensor(np.full(3, -1, np.int64))
+for params in ((np.zeros(3, np.float32), 0.9, 5, 1.0), (0.0, 0.9, 5, 1.0)):
+    o.numpy().fill(-1)
+    ip.random_sample_batch(x, *params, out=o)
+    assert np.array_equal(o.numpy(), np.argmax(x.numpy(), 1))
+y = torch.tensor(np.full((3, 50), np.nan, np.float32))
+ip.lp_norm(x, out=y)
+assert np.allclose(y.numpy(), x.numpy() / np.linalg.norm(x.numpy(), axis=1, keepdims=True), rtol=1e-5)
+op = ip.Mul(ip.Handle("cpu"), *[ip.TensorDescriptor.from_array(t) for t in (c2, a, b)])
+c2.numpy().fill(np.nan)
+op(c2, a, b.data_ptr())  # a tensor and an int: the integer binding
+assert np.array_equal(c2.numpy(), a.numpy() * b.numpy())
+print("ok")
+"""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), subprocess_pythonpath()]))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr

@@ -201,9 +201,12 @@ def call_slow(run, key: Hashable, op: str, cls, arrays: Dict[str, Any], order: T
               *args) -> None:
     """A functional call whose descriptor is not cached yet: make it (`new_descriptor`,
     with `extra` as Create's parameters), then run the call, now cached."""
-    new_descriptor(key, op, cls, arrays, order, *extra)
-    if run(stream, extra, *args) is not None:  # cannot happen: the key was made by the same run
-        raise RuntimeError(f"{op}: the descriptor made for this call was not found in the cache")
+    for _ in range(2):  # (twice: the first torch tensor ever seen switches `run` to its torch branch, other keys)
+        new_descriptor(key, op, cls, arrays, order, *extra)
+        key = run(stream, extra, *args)
+        if key is None:
+            return
+    raise RuntimeError(f"{op}: the descriptor made for this call was not found in the cache")
 
 
 def new_descriptor(key: Hashable, op: str, cls, arrays: Dict[str, Any], order: Tuple[str, ...], *params):
