@@ -228,9 +228,9 @@ def _values(args, desc: str) -> list:
     return lines
 
 
-def _c_call(args, desc: str, ptr: str, kinds: str) -> list:
+def _c_call(args, desc: str, ptr: str, kinds: str, check: bool = True) -> list:
     """Lines of the C call through the binding that fits the pointers' kinds ("int",
-    "cdata", or "any": decided at run time), and the error of a failed one."""
+    "cdata", or "any": decided at run time), and (with `check`) the error of a failed one."""
     pointers = [f"{n}_p" for n, k in args if k in ("out", "in")]
     values = []
     for name, kind in args:
@@ -254,11 +254,15 @@ def _c_call(args, desc: str, ptr: str, kinds: str) -> list:
         if kinds == "any":
             lines = [f"    if {' is '.join(f'type({p})' for p in pointers)} is int:"] + ["    " + x for x in lines] + \
                     ["    else:", f"        status = {cast_call}"]
+    return lines + (_status_check(args, desc) if check else [])
+
+
+def _status_check(args, desc: str) -> list:
+    """Lines raising for a failed call, with its scalar values when it has some."""
     scalars = [n for n, k in args if k in ("float", "int", "batch") or k in _ARRAY_DTYPES]
-    lines.append("    if status:")
-    lines.append(f"        {desc}._failed(status, {{{', '.join(f'{n!r}: {n}' for n in scalars)}}})" if scalars
-                 else f"        {desc}._failed(status, None)")
-    return lines
+    return ["    if status:",
+            f"        {desc}._failed(status, {{{', '.join(f'{n!r}: {n}' for n in scalars)}}})" if scalars
+            else f"        {desc}._failed(status, None)"]
 
 
 def _numpy_address(name: str, writable: bool) -> list:
@@ -276,33 +280,41 @@ def _numpy_address(name: str, writable: bool) -> list:
 
 
 def _source_call(args, check_layouts: bool) -> str:
-    """The text of the descriptor's `__call__` for one row."""
+    """The text of the descriptor's `__call__` for one row: a branch for NumPy arrays,
+    one for torch tensors, one for anything else (ints, other arrays, mixes)."""
     params = [n for n, k in args if k not in ("workspace", "batch")]
+    arrays = [(n, k == "out") for n, k in args if k in ("out", "in")]
     takes_workspace = any(k == "workspace" for _, k in args)
     lines = [f"def __call__(self, {', '.join(params)}, *, {'workspace=None, ' if takes_workspace else ''}stream=None):",
              "    desc = self._ptr",
              "    if desc is None:",
              "        desc = self.ptr  # raises: closed",
              _STREAM]
-    for name, kind in args:
-        if kind not in ("out", "in"):
-            continue
-        writable = kind == "out"
-        if check_layouts:  # the class looks at each array (Rearrange checks its layout)
-            lines.append(f"    {name}_p = {name} if type({name}) is int else self._pointer({name!r}, {name}, {writable})")
-            continue
-        lines += [f"    if type({name}) is TORCH:",
-                  f"        {name}_p = {name}.data_ptr()",
-                  f"    elif type({name}) is NDARRAY:"]
-        lines += ["    " + line for line in _numpy_address(name, writable)]
-        lines += ["    else:", f"        {name}_p = pointer({name}, {writable})"]
-    lines += _values(args, "self")
-    if takes_workspace:
-        lines += ["    if workspace is None and self.workspace_size == 0:",
-                  "        ws, ws_size = NULL, 0",
-                  "    else:",
-                  "        ws, ws_size = self._workspace_args(workspace, si)"]
-    lines += _c_call(args, "self", "desc", "any")
+
+    def rest(kinds: str) -> list:  # after the pointers: values, workspace, the C call
+        body = _values(args, "self")
+        if takes_workspace:
+            body += ["    if workspace is None and self.workspace_size == 0:",
+                     "        ws, ws_size = NULL, 0",
+                     "    else:",
+                     "        ws, ws_size = self._workspace_args(workspace, si)"]
+        return ["    " + line for line in body + _c_call(args, "self", "desc", kinds, check=False)]
+
+    if check_layouts:  # the class looks at each array (Rearrange checks its layout)
+        lines += [f"    {n}_p = {n} if type({n}) is int else self._pointer({n!r}, {n}, {w})" for n, w in arrays]
+        lines += [line[4:] for line in rest("any")]
+    else:
+        lines.append(f"    if {' and '.join(f'type({n}) is NDARRAY' for n, _ in arrays)}:")
+        for n, w in arrays:
+            lines += _numpy_address(n, w)
+        lines += rest("cdata")
+        lines.append(f"    elif {' and '.join(f'type({n}) is TORCH' for n, _ in arrays)}:")
+        lines += [f"        {n}_p = {n}.data_ptr()" for n, _ in arrays]
+        lines += rest("int")
+        lines.append("    else:")
+        lines += [f"        {n}_p = pointer({n}, {w})" for n, w in arrays]
+        lines += rest("any")
+    lines += _status_check(args, "self")
     return "\n".join(lines) + "\n"
 
 
