@@ -316,6 +316,16 @@ op = ip.Mul(ip.Handle("cpu"), *[ip.TensorDescriptor.from_array(t) for t in (c2, 
 c2.numpy().fill(np.nan)
 op(c2, a, b.data_ptr())  # a tensor and an int: the integer binding
 assert np.array_equal(c2.numpy(), a.numpy() * b.numpy())
+re = ip.Rearrange(ip.Handle("cpu"), c2, a)  # a contiguous copy of the transposed a
+for _ in range(2):
+    c2.numpy().fill(np.nan)
+    re(c2, a)
+    assert np.array_equal(c2.numpy(), a.numpy())
+try:
+    re(c2, c2)  # src of another layout: refused, as for any array
+    raise SystemExit("accepted a layout the descriptor was not made for")
+except ValueError as e:
+    assert "descriptor was made for" in str(e)
 print("ok")
 """
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), subprocess_pythonpath()]))

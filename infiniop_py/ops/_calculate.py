@@ -300,20 +300,29 @@ def _source_call(args, check_layouts: bool) -> str:
                      "        ws, ws_size = self._workspace_args(workspace, si)"]
         return ["    " + line for line in body + _c_call(args, "self", "desc", kinds, check=False)]
 
-    if check_layouts:  # the class looks at each array (Rearrange checks its layout)
-        lines += [f"    {n}_p = {n} if type({n}) is int else self._pointer({n!r}, {n}, {w})" for n, w in arrays]
-        lines += [line[4:] for line in rest("any")]
+    # With `check_layouts`, the class looks at each array's layout (Rearrange: only ints are
+    # unchecked): `_accept(layouts, arrays)` once per new set of layouts, or `_pointer` each.
+    def accepted(layouts: str) -> list:
+        return [f"        layouts = ({layouts})",
+                "        if layouts not in self._accepted:",
+                f"            self._accept(layouts, {{{', '.join(f'{n!r}: {n}' for n, _ in arrays)}}})"] \
+            if check_layouts else []
+
+    lines.append(f"    if {' and '.join(f'type({n}) is NDARRAY' for n, _ in arrays)}:")
+    for n, w in arrays:
+        lines += _numpy_address(n, w)
+    lines += accepted(", ".join(f"{n}.shape, {n}.strides, {n}.dtype" for n, _ in arrays))
+    lines += rest("cdata")
+    lines.append(f"    elif {' and '.join(f'type({n}) is TORCH' for n, _ in arrays)}:")
+    lines += accepted(", ".join(f"{n}.device, {n}.shape, {n}.stride(), {n}.dtype" for n, _ in arrays))
+    lines += [f"        {n}_p = {n}.data_ptr()" for n, _ in arrays]
+    lines += rest("int")
+    lines.append("    else:")
+    if check_layouts:
+        lines += [f"        {n}_p = {n} if type({n}) is int else self._pointer({n!r}, {n}, {w})" for n, w in arrays]
     else:
-        lines.append(f"    if {' and '.join(f'type({n}) is NDARRAY' for n, _ in arrays)}:")
-        for n, w in arrays:
-            lines += _numpy_address(n, w)
-        lines += rest("cdata")
-        lines.append(f"    elif {' and '.join(f'type({n}) is TORCH' for n, _ in arrays)}:")
-        lines += [f"        {n}_p = {n}.data_ptr()" for n, _ in arrays]
-        lines += rest("int")
-        lines.append("    else:")
         lines += [f"        {n}_p = pointer({n}, {w})" for n, w in arrays]
-        lines += rest("any")
+    lines += rest("any")
     lines += _status_check(args, "self")
     return "\n".join(lines) + "\n"
 

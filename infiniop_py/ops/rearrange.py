@@ -45,18 +45,25 @@ class Rearrange(OperatorDescriptor):
         dst = dst if isinstance(dst, TensorDescriptor) else TensorDescriptor.from_array(dst)
         src = src if isinstance(src, TensorDescriptor) else TensorDescriptor.from_array(src)
         self._layouts = {"dst": _layout_of(dst), "src": _layout_of(src)}
-        self._accepted = set()  # (name, layout key, place) already checked against the layouts
+        # Layouts already checked against the descriptor's: (name, layout key, place) of one
+        # array, or both arrays' layouts in one tuple (NumPy and torch pairs, see ops/_calculate.py).
+        self._accepted = set()
         super().__init__(handle, {"dst": dst, "src": src})
 
     def _pointer(self, name: str, array, writable: bool):
         ptr, layout, place = probe(array, writable)
         seen = (name, layout, place)
         if seen not in self._accepted:
-            self._check(name, array)
-            if len(self._accepted) >= _MAX_ACCEPTED:
-                self._accepted.clear()
-            self._accepted.add(seen)
+            self._accept(seen, {name: array})
         return ptr
+
+    def _accept(self, seen, arrays) -> None:
+        """Check each array (name -> array) against the descriptor's layouts, then remember `seen`."""
+        for name, array in arrays.items():
+            self._check(name, array)
+        if len(self._accepted) >= _MAX_ACCEPTED:
+            self._accepted.clear()
+        self._accepted.add(seen)
 
     def _check(self, name: str, array) -> None:
         view = as_view(array, writable=(name == "dst"))
