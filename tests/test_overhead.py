@@ -282,7 +282,78 @@ def test_sampling_descriptors_take_int_addresses():
     assert int(one) == np.argmax(x[1])
 
 
-_STAND_IN_TORCH = '"""A stand-in for torch (CPU tensors over NumPy) for exercising the binding\'s torch branch."""\nimport numpy as np\n\n\nclass dtype:\n    def __init__(self, name, np_dtype):\n        self.name, self.np = name, np.dtype(np_dtype)\n\n    def __repr__(self):\n        return f"torch.{self.name}"\n\n\nfloat32, float16, int64 = dtype("float32", np.float32), dtype("float16", np.float16), dtype("int64", np.int64)\n_BY_NP = {d.np: d for d in (float32, float16, int64)}\n\n\nclass device:\n    def __init__(self, type, index=None):\n        self.type, self.index = type, index\n\n    def __eq__(self, other):\n        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)\n\n    def __hash__(self):\n        return hash((self.type, self.index))\n\n\nclass Size(tuple):\n    pass\n\n\nclass Tensor:\n    def __init__(self, arr):\n        self._a = arr\n\n    def data_ptr(self):\n        return self._a.__array_interface__["data"][0]\n\n    @property\n    def shape(self):\n        return Size(self._a.shape)\n\n    def stride(self):\n        return tuple(s // self._a.itemsize for s in self._a.strides)\n\n    @property\n    def dtype(self):\n        return _BY_NP[self._a.dtype]\n\n    @property\n    def device(self):\n        return device("cpu")\n\n    is_cuda = False\n\n    def get_device(self):\n        return -1\n\n    def new_empty(self, shape, dtype=None):\n        return Tensor(np.empty(shape, (dtype or self.dtype).np))\n\n    def numpy(self):\n        return self._a\n\n    def t_(self):\n        self._a = self._a.T\n        return self\n\n\ndef tensor(arr):\n    return Tensor(np.array(arr))\n'
+_STAND_IN_TORCH = '''"""A stand-in for torch (CPU tensors over NumPy) for exercising the binding's torch branch."""
+import numpy as np
+
+
+class dtype:
+    def __init__(self, name, np_dtype):
+        self.name, self.np = name, np.dtype(np_dtype)
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+float32, float16, int64 = dtype("float32", np.float32), dtype("float16", np.float16), dtype("int64", np.int64)
+_BY_NP = {d.np: d for d in (float32, float16, int64)}
+
+
+class device:
+    def __init__(self, type, index=None):
+        self.type, self.index = type, index
+
+    def __eq__(self, other):
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+class Size(tuple):
+    pass
+
+
+class Tensor:
+    def __init__(self, arr):
+        self._a = arr
+
+    def data_ptr(self):
+        return self._a.__array_interface__["data"][0]
+
+    @property
+    def shape(self):
+        return Size(self._a.shape)
+
+    def stride(self):
+        return tuple(s // self._a.itemsize for s in self._a.strides)
+
+    @property
+    def dtype(self):
+        return _BY_NP[self._a.dtype]
+
+    @property
+    def device(self):
+        return device("cpu")
+
+    is_cuda = False
+
+    def get_device(self):
+        return -1
+
+    def new_empty(self, shape, dtype=None):
+        return Tensor(np.empty(shape, (dtype or self.dtype).np))
+
+    def numpy(self):
+        return self._a
+
+    def t_(self):
+        self._a = self._a.T
+        return self
+
+
+def tensor(arr):
+    return Tensor(np.array(arr))
+'''
 
 
 def test_the_torch_branch_with_a_stand_in_torch(tmp_path):

@@ -7,9 +7,10 @@ writes its classes, and pyvips its operations from metadata):
 
 - the descriptor's `__call__(<arrays>, <values>, *, [workspace=None,] stream=None)`, and
 - the functional API's `run(stream, extra, <arrays>, <values>)`: the cached call
-  (probe the arrays, one key, one dict lookup, the C call), returning None when it
-  ran, or the cache key when no descriptor exists yet (the module's slow path makes
-  it, and calls `run` again).
+  (each array's address and layout read in a branch for NumPy arrays, one for torch
+  tensors or one for anything else; one key, one dict lookup, the C call), returning
+  None when it ran, or the cache key when no descriptor exists yet (the module's slow
+  path makes it, and calls `run` again).
 
 Straight-line code with the cffi functions and casts bound in advance, so that a
 successful call does only what it must (no strings, no lists, no exception
@@ -67,7 +68,8 @@ def register(cls_name: str, function: str, args, cdef: str = "") -> tuple:
     args = tuple((name, kind) for name, kind in args)
     params = ["void *desc"]
     for name, kind in args:
-        params += ["void *workspace", "size_t workspace_size"] if kind == "workspace" else [f"{_INT_TYPES[kind]} {name}"]
+        params += (["void *workspace", "size_t workspace_size"] if kind == "workspace"
+                   else [f"{_INT_TYPES[kind]} {name}"])
     _int_ffi.cdef(f"int {function}({', '.join(params + ['uintptr_t stream'])});", override=True)
     row = CALCULATE[cls_name] = (function, args)
     return row
@@ -81,26 +83,11 @@ def int_function(function: str):
     return getattr(_int_lib, function)
 
 
-def floats(arr: np.ndarray):
-    """A contiguous float32 array as the `const float *` a C call takes (no copy)."""
-    return _from_buffer(_FLOAT_ARRAY, arr)
-
-
-def ints(arr: np.ndarray):
-    """A contiguous int32 array as a `const int *` (no copy)."""
-    return _from_buffer(_INT_ARRAY, arr)
-
-
 def stream_int(stream) -> int:
     """The handle of a stream argument as an int (0: the default stream)."""
     if stream is None:
         return 0
     return stream if type(stream) is int else stream_pointer(stream)
-
-
-def as_cdata(p):
-    """A probed pointer (int address or cdata) as a `void *`."""
-    return _cast(_VOID_P, p) if type(p) is int else p
 
 
 # ---- per-row parameters of the batch form ----
@@ -399,19 +386,19 @@ def _on_torch(tensor_type) -> None:
 _arrays.on_torch(_on_torch)
 
 
-def _exec(source: str, filename: str, name: str, args=None, **extra):
+def _exec(source: str, filename: str, name: str, args, **extra):
     """Run generated source (registered with linecache, so that tracebacks show its
     lines) and return the function it defines."""
     namespace = {"NULL": NULL, "VOID_P": _VOID_P, "CHARS": _CHARS, "cast": _cast, "from_buffer": _from_buffer,
-                 "as_cdata": as_cdata, "numpy_pointer": numpy_pointer, "stream_pointer": stream_pointer, "pointer": pointer, "probe": probe,
-                 "batch_args": batch_args, "NDARRAY": NDARRAY, "CPU": CPU,
+                 "numpy_pointer": numpy_pointer, "stream_pointer": stream_pointer, "pointer": pointer,
+                 "probe": probe, "batch_args": batch_args, "NDARRAY": NDARRAY, "CPU": CPU,
                  "TORCH": _arrays.torch_type(), "FLOAT_DTYPE": _ARRAY_DTYPES["float[]"],
                  "INT_DTYPE": _ARRAY_DTYPES["int[]"], "FLOAT_ARRAY": _FLOAT_ARRAY, "INT_ARRAY": _INT_ARRAY, **extra}
     _NAMESPACES.append(namespace)
-    if args is not None:  # the per-row arguments' (cffi array type, dtype), and the cache of filled ones
-        namespace["ARRAY_KINDS"] = tuple((_FLOAT_ARRAY if k == "float[]" else _INT_ARRAY, _ARRAY_DTYPES[k])
-                                         for _, k in args if k in _ARRAY_DTYPES)
-        namespace["BATCH_CACHE"] = {}
+    # the per-row arguments' (cffi array type, dtype), and the cache of filled ones
+    namespace["ARRAY_KINDS"] = tuple((_FLOAT_ARRAY if k == "float[]" else _INT_ARRAY, _ARRAY_DTYPES[k])
+                                     for _, k in args if k in _ARRAY_DTYPES)
+    namespace["BATCH_CACHE"] = {}
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(compile(source, filename, "exec"), namespace)
     return namespace[name]
@@ -436,4 +423,4 @@ def make_run(cls_name: str, op: str, local, workspaces_made):
 
 
 __all__ = ["CALCULATE", "register", "make_call", "make_run", "int_function", "stream_int", "param_array",
-           "batch_size", "describe_params", "floats", "ints", "as_cdata"]
+           "batch_size", "batch_args", "describe_params"]
