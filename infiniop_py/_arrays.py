@@ -145,11 +145,6 @@ NDARRAY = np.ndarray
 CPU = -1
 
 
-def place_name(place: int) -> Tuple[str, int]:
-    """(device, device_id) of a place."""
-    return ("cpu", 0) if place == CPU else ("nvidia", place)
-
-
 class _NotSeenYet:
     """Stands for torch's Tensor class until a tensor is seen (torch is never imported here)."""
 

@@ -387,6 +387,9 @@ op = ip.Mul(ip.Handle("cpu"), *[ip.TensorDescriptor.from_array(t) for t in (c2, 
 c2.numpy().fill(np.nan)
 op(c2, a, b.data_ptr())  # a tensor and an int: the integer binding
 assert np.array_equal(c2.numpy(), a.numpy() * b.numpy())
+c2.numpy().fill(np.nan)
+op(c2, a, b)  # all tensors: the descriptor call's torch branch
+assert np.array_equal(c2.numpy(), a.numpy() * b.numpy())
 re = ip.Rearrange(ip.Handle("cpu"), c2, a)  # a contiguous copy of the transposed a
 for _ in range(2):
     c2.numpy().fill(np.nan)

@@ -15,11 +15,6 @@ from ..workspace import Workspace
 from ._calculate import CALCULATE, describe_params, int_function, make_call, make_run
 
 
-def void_p(address: int):
-    """An int address as the `void *` a C call wants."""
-    return ffi.cast("void *", address)
-
-
 class OperatorDescriptor(CObject):
     """Base of every operator descriptor: creates the C descriptor (checked),
     knows its workspace size, keeps its Handle alive, releases exactly once.
@@ -181,11 +176,6 @@ def common_device(op: str, **views: ArrayView) -> Tuple[str, int]:
         where = ", ".join(f"{n} on {v.device}:{v.device_id}" for n, v in views.items())
         raise ValueError(f"{op}: arrays on different devices ({where})")
     return places.pop()
-
-
-def descriptor_key(op: str, device: Tuple[str, int], *parts) -> Tuple:
-    """A cache key: operator, device, then layouts (views) and parameters."""
-    return (op, device) + tuple(p.layout if isinstance(p, ArrayView) else p for p in parts)
 
 
 # ---- the functional API ----
