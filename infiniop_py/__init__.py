@@ -14,6 +14,8 @@ from .errors import (BadParam, BadTensorDtype, BadTensorShape, BadTensorStrides,
                      DeviceNotFound, DeviceNotInitialized, DeviceTypeNotSupported, InfiniopError,
                      InsufficientWorkspace, InternalError, NotImplementedStatus, NullPointer)
 from .handle import Handle
+from . import ops
+from .ops import *  # noqa: F401,F403  (every operator module's names: a new module needs no line here)
 from .ops import (LPNorm, Mul, RandomSample, RandomSampleBatch, Rearrange, lp_norm, mul, random_sample,
                   random_sample_batch, rearrange)
 from .runtime import device_count, get_device, set_device, synchronize
@@ -40,3 +42,4 @@ __all__ = [
     "BadTensorDtype", "BadTensorShape", "BadTensorStrides", "InsufficientWorkspace",
     "LibraryNotFoundError", "library_path", "found_by", "errors",
 ]
+__all__ += [name for name in ops.__all__ if name not in __all__]

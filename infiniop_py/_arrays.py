@@ -129,28 +129,50 @@ def empty_like(view: ArrayView, shape: Sequence[int], dtype=None, stream=None):
 
 # ---- the hot path: what a cached call needs of an array, as cheaply as each library allows ----
 #
-# probe(obj) -> (pointer, layout, place): the address as a `void *` cdata (what the
-# C calls take), a hashable layout in the array's own terms (NumPy: byte strides and
-# np.dtype; torch: element strides and torch.dtype), and (device, device_id) as one
-# shared tuple. Nothing is validated here: a layout seen for the first time misses
-# the descriptor cache, and the slow path (as_view, TensorDescriptor) checks it.
+# probe(obj) -> (pointer, layout, place): the address (an int, or for NumPy arrays a
+# cdata: their buffer's, cheaper to get than an int), a hashable layout in the
+# array's own terms (NumPy: byte strides and np.dtype; torch: element strides and
+# torch.dtype), and the place: an int, CPU (-1) or the NVIDIA device's id (what torch's
+# get_device() says). Nothing is validated here: a layout seen for the first time
+# misses the descriptor cache, and the slow path (as_view, TensorDescriptor) checks it.
 
 from ._ffi import ffi as _ffi_mod  # noqa: E402
 
-_cast = _ffi_mod.cast
 _from_buffer = _ffi_mod.from_buffer
+_cast = _ffi_mod.cast
 _VOID_P = _ffi_mod.typeof("void *")
-_NDARRAY = np.ndarray
-CPU = ("cpu", 0)
-_NVIDIA_PLACES: dict = {}
+NDARRAY = np.ndarray
+CPU = -1
 
 
-def nvidia_place(device_id: int):
-    """The one ("nvidia", id) tuple for a device (shared, so that keys hash and compare fast)."""
-    place = _NVIDIA_PLACES.get(device_id)
-    if place is None:
-        place = _NVIDIA_PLACES[device_id] = ("nvidia", device_id)
-    return place
+class _NotSeenYet:
+    """Stands for torch's Tensor class until a tensor is seen (torch is never imported here)."""
+
+
+_torch_type = _NotSeenYet
+_torch_listeners = []
+
+
+def torch_type():
+    """torch.Tensor once a tensor has been seen, else a class nothing is an instance of."""
+    return _torch_type
+
+
+def _register_torch(kind) -> None:
+    global _torch_type
+    _torch_type = kind
+    for callback in _torch_listeners:
+        callback(kind)
+
+
+def on_torch(callback) -> None:
+    """Call `callback(torch.Tensor)` when the first torch tensor is seen (now, when
+    torch was imported first)."""
+    _torch_listeners.append(callback)
+    if _torch_type is _NotSeenYet and isinstance(getattr(sys.modules.get("torch"), "Tensor", None), type):
+        _probe_for(sys.modules["torch"].Tensor)
+    if _torch_type is not _NotSeenYet:
+        callback(_torch_type)
 
 
 def _numpy_pointer(arr, writable: bool = False):
@@ -164,34 +186,38 @@ def _numpy_pointer(arr, writable: bool = False):
     return _cast(_VOID_P, arr.__array_interface__["data"][0])
 
 
+def numpy_pointer(arr, writable: bool = False):
+    """The `void *` of a NumPy array's first element (ValueError for a read-only output)."""
+    return _numpy_pointer(arr, writable)
+
+
 def _probe_numpy(arr, writable: bool):
     return _numpy_pointer(arr, writable), (arr.shape, arr.strides, arr.dtype), CPU
 
 
 def _probe_torch(t, writable: bool):
     if t.is_cuda:
-        place = _NVIDIA_PLACES.get(t.get_device()) or nvidia_place(t.get_device())
+        place = t.get_device()
     elif t.device.type == "cpu":
         place = CPU
     else:
         return _probe_any(t, writable)
-    return _cast(_VOID_P, t.data_ptr()), (t.shape, t.stride(), t.dtype), place
+    return t.data_ptr(), (t.shape, t.stride(), t.dtype), place
 
 
 def _probe_device_array(d, writable: bool):
-    return _cast(_VOID_P, d.ptr), (d.shape, d.strides, d.dtype), nvidia_place(d.device_id)
+    return d._ptr, (d.shape, d.strides, d.dtype), d.device_id
 
 
 def _probe_any(obj, writable: bool):
     view = as_view(obj, writable=writable)
-    if view.device == "cpu" and isinstance(view.obj, _NDARRAY):
+    if view.device == "cpu" and isinstance(view.obj, NDARRAY):
         # (np.asarray may have made a new array: the cdata keeps it alive through the call)
         return _numpy_pointer(view.obj), view.layout, CPU
-    place = CPU if view.device == "cpu" else nvidia_place(view.device_id)
-    return _cast(_VOID_P, view.ptr), view.layout, place
+    return view.ptr, view.layout, (CPU if view.device == "cpu" else view.device_id)
 
 
-_PROBES = {_NDARRAY: _probe_numpy, DeviceArray: _probe_device_array}
+_PROBES = {NDARRAY: _probe_numpy, DeviceArray: _probe_device_array}
 
 
 def _probe_for(kind):
@@ -199,7 +225,9 @@ def _probe_for(kind):
     torch is never imported here)."""
     if kind.__module__.startswith("torch") and hasattr(kind, "data_ptr"):
         probe_fn = _probe_torch
-    elif issubclass(kind, _NDARRAY):
+        if kind.__module__ == "torch" and kind.__name__ == "Tensor" and _torch_type is _NotSeenYet:
+            _register_torch(kind)
+    elif issubclass(kind, NDARRAY):
         probe_fn = _probe_numpy
     else:
         return _probe_any  # not cached: anything np.asarray takes lands here
@@ -208,8 +236,8 @@ def _probe_for(kind):
 
 
 def probe(obj, writable: bool = False):
-    """(void * pointer, layout key, place) of an array; see above."""
-    if type(obj) is _NDARRAY:  # the CPU's common case, inline: a call less
+    """(pointer, layout key, place) of an array; see above."""
+    if type(obj) is NDARRAY:  # the CPU's common case, inline: a call less
         flags = obj.flags
         if flags.c_contiguous and (flags.writeable or not writable):
             return _from_buffer(obj), (obj.shape, obj.strides, obj.dtype), CPU
@@ -221,26 +249,23 @@ def probe(obj, writable: bool = False):
 
 
 def _address_torch(t, writable: bool):
-    return _cast(_VOID_P, t.data_ptr())
+    return t.data_ptr()
 
 
 def _address_device_array(d, writable: bool):
-    return _cast(_VOID_P, d._ptr)
+    return d._ptr
 
 
 _ADDRESSES = {DeviceArray: _address_device_array}
 
 
 def pointer(obj, writable: bool = False):
-    """The `void *` of an int address or an array's first element (what a
-    descriptor call needs: no layout, no device)."""
+    """An int address as is, or an array's first element (an int, or a cdata for
+    NumPy): what a descriptor call needs (no layout, no device)."""
     kind = type(obj)
     if kind is int:
-        return _cast(_VOID_P, obj)
-    if kind is _NDARRAY:
-        flags = obj.flags
-        if flags.c_contiguous and (flags.writeable or not writable):
-            return _from_buffer(obj)
+        return obj
+    if kind is NDARRAY:
         return _numpy_pointer(obj, writable)
     fn = _ADDRESSES.get(kind)
     if fn is not None:

@@ -1,7 +1,10 @@
-"""The C declarations of the InfiniCore operator ABI, for cffi's ABI mode.
+"""The shared C declarations of the InfiniCore operator ABI, for cffi's ABI mode.
 
-This mirrors native/include/ (infinicore.h, infinirt.h, infiniop.h and its
-sub-headers) declaration for declaration; keep the two in step.
+This mirrors native/include/ (infinicore.h, infinirt.h, and infiniop.h's handle,
+tensor and descriptor headers) declaration for declaration; keep the two in step.
+Each operator's own declarations (native/include/infiniop/ops/<op>.h) live in its
+module, infiniop_py/ops/<op>.py, which adds them when it registers its row
+(ops/_calculate.py's `register`).
 """
 
 CORE = """
@@ -76,53 +79,6 @@ infiniStatus_t infiniopDestroyTensorDescriptor(infiniopTensorDescriptor_t desc);
 struct InfiniopDescriptor;
 infiniStatus_t infiniopGetDescriptorDeviceType(const struct InfiniopDescriptor *desc, infiniDevice_t *device_type);
 infiniStatus_t infiniopGetDescriptorDeviceId(const struct InfiniopDescriptor *desc, int *device_id);
-
-typedef struct InfiniopDescriptor *infiniopRearrangeDescriptor_t;
-infiniStatus_t infiniopCreateRearrangeDescriptor(infiniopHandle_t handle, infiniopRearrangeDescriptor_t *desc_ptr,
-                                                 infiniopTensorDescriptor_t dst, infiniopTensorDescriptor_t src);
-infiniStatus_t infiniopRearrange(infiniopRearrangeDescriptor_t desc, void *dst, const void *src, void *stream);
-infiniStatus_t infiniopDestroyRearrangeDescriptor(infiniopRearrangeDescriptor_t desc);
-
-typedef struct InfiniopDescriptor *infiniopMulDescriptor_t;
-infiniStatus_t infiniopCreateMulDescriptor(infiniopHandle_t handle, infiniopMulDescriptor_t *desc_ptr,
-                                           infiniopTensorDescriptor_t c, infiniopTensorDescriptor_t a,
-                                           infiniopTensorDescriptor_t b);
-infiniStatus_t infiniopGetMulWorkspaceSize(infiniopMulDescriptor_t desc, size_t *size);
-infiniStatus_t infiniopMul(infiniopMulDescriptor_t desc, void *workspace, size_t workspace_size,
-                           void *c, const void *a, const void *b, void *stream);
-infiniStatus_t infiniopDestroyMulDescriptor(infiniopMulDescriptor_t desc);
-
-typedef struct InfiniopDescriptor *infiniopLPNormDescriptor_t;
-infiniStatus_t infiniopCreateLPNormDescriptor(infiniopHandle_t handle, infiniopLPNormDescriptor_t *desc_ptr,
-                                              infiniopTensorDescriptor_t y, infiniopTensorDescriptor_t x,
-                                              int axis, int p, float eps);
-infiniStatus_t infiniopGetLPNormWorkspaceSize(infiniopLPNormDescriptor_t desc, size_t *size);
-infiniStatus_t infiniopLPNorm(infiniopLPNormDescriptor_t desc, void *workspace, size_t workspace_size,
-                              void *y, const void *x, void *stream);
-infiniStatus_t infiniopDestroyLPNormDescriptor(infiniopLPNormDescriptor_t desc);
-
-typedef struct InfiniopDescriptor *infiniopRandomSampleDescriptor_t;
-infiniStatus_t infiniopCreateRandomSampleDescriptor(infiniopHandle_t handle,
-                                                    infiniopRandomSampleDescriptor_t *desc_ptr,
-                                                    infiniopTensorDescriptor_t result,
-                                                    infiniopTensorDescriptor_t probs);
-infiniStatus_t infiniopGetRandomSampleWorkspaceSize(infiniopRandomSampleDescriptor_t desc, size_t *size);
-infiniStatus_t infiniopRandomSample(infiniopRandomSampleDescriptor_t desc, void *workspace, size_t workspace_size,
-                                    void *result, const void *probs, float random_val, float topp, int topk,
-                                    float temperature, void *stream);
-infiniStatus_t infiniopDestroyRandomSampleDescriptor(infiniopRandomSampleDescriptor_t desc);
 """
 
-# (ours) The batch form of RandomSample: bound only when the library has it.
-RANDOM_SAMPLE_BATCH = """
-infiniStatus_t infiniopCreateRandomSampleBatchDescriptor(infiniopHandle_t handle,
-                                                         infiniopRandomSampleDescriptor_t *desc_ptr,
-                                                         infiniopTensorDescriptor_t result,
-                                                         infiniopTensorDescriptor_t probs);
-infiniStatus_t infiniopRandomSampleBatch(infiniopRandomSampleDescriptor_t desc, void *workspace,
-                                         size_t workspace_size, void *result, const void *probs,
-                                         const float *random_val, const float *topp, const int *topk,
-                                         const float *temperature, int batch_size, void *stream);
-"""
-
-CDEF = CORE + STATUS_STRING + CPU_VECTOR_PATH + RUNTIME + OPERATORS + RANDOM_SAMPLE_BATCH
+CDEF = CORE + STATUS_STRING + CPU_VECTOR_PATH + RUNTIME + OPERATORS

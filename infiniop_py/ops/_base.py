@@ -12,12 +12,7 @@ from ..errors import check
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ..workspace import Workspace
-from ._calculate import CALCULATE, describe_params, make_call, make_raw
-
-
-def void_p(address: int):
-    """An int address as the `void *` a C call wants."""
-    return ffi.cast("void *", address)
+from ._calculate import CALCULATE, describe_params, int_function, make_call, make_run
 
 
 class OperatorDescriptor(CObject):
@@ -34,14 +29,14 @@ class OperatorDescriptor(CObject):
     _c_function = None  # the Calculate, bound at __init__ (the library loads on first use)
 
     def __init_subclass__(cls, **kwargs):
-        """A class named in ops/_calculate.py's table gets its Calculate call written from its row."""
+        """A class with a row in ops/_calculate.py's table (registered by its module)
+        gets its Calculate call written from the row."""
         super().__init_subclass__(**kwargs)
         row = CALCULATE.get(cls.__name__)
         if row is not None and "__call__" not in cls.__dict__:
             cls._calculate_row = row
             cls.__call__ = make_call(cls.__name__, "_pointer" in cls.__dict__)
             cls.__call__.__doc__ = cls.__dict__.get("_call_doc")
-            cls._raw = make_raw(cls.__name__, workspace_for)
 
     def __init__(self, handle: Handle, tensors: Dict[str, TensorDescriptor], params: Tuple = (),
                  param_names: Tuple[str, ...] = ()):
@@ -60,6 +55,7 @@ class OperatorDescriptor(CObject):
         row = getattr(self, "_calculate_row", None)
         if row is not None:
             self._c_function = getattr(lib, row[0])
+            self._c_int = int_function(row[0])
 
     @property
     def device(self) -> str:
@@ -79,6 +75,16 @@ class OperatorDescriptor(CObject):
                 return ffi.NULL, 0
             workspace = workspace_for(self.device, self.device_id, self.workspace_size, stream_ptr)
         return workspace.cdata, workspace.size
+
+    _workspace_memo = (None, -1, None, 0, None)  # (stream, WORKSPACES_MADE[0], cdata, size, the Workspace)
+
+    def _remember_workspace(self, stream_ptr: int):
+        """(pointer, size) of this thread's workspace for the stream, remembered by the
+        descriptor until the stream changes or any new workspace is made (the functional
+        API's descriptors belong to one thread)."""
+        ws = workspace_for(self.device, self.device_id, self.workspace_size, stream_ptr)
+        self._workspace_memo = (stream_ptr, WORKSPACES_MADE[0], ws.cdata, ws.size, ws)
+        return ws.cdata, ws.size
 
     def _failed(self, status: int, values: Optional[dict]) -> None:
         """Raise for a failed Calculate: the descriptor's context, and the call's
@@ -147,6 +153,10 @@ def cached_descriptor(key: Hashable, factory: Callable[[], OperatorDescriptor]) 
     return desc
 
 
+WORKSPACES_MADE = [0]  # how many workspace_for has made (all threads): a remembered one is current while it stands
+_made_lock = threading.Lock()  # (so that the count only ever grows)
+
+
 def workspace_for(device: str, device_id: int, size: int, stream_ptr: int) -> Workspace:
     """A workspace of at least `size` bytes, reused by calls on the same stream."""
     workspaces = _cache("workspaces")
@@ -154,6 +164,8 @@ def workspace_for(device: str, device_id: int, size: int, stream_ptr: int) -> Wo
     ws = workspaces.get(key)
     if ws is None or ws.size < size:
         ws = workspaces[key] = Workspace(device, size, device_id, stream_ptr or None)
+        with _made_lock:
+            WORKSPACES_MADE[0] += 1
     return ws
 
 
@@ -166,12 +178,26 @@ def common_device(op: str, **views: ArrayView) -> Tuple[str, int]:
     return places.pop()
 
 
-def descriptor_key(op: str, device: Tuple[str, int], *parts) -> Tuple:
-    """A cache key: operator, device, then layouts (views) and parameters."""
-    return (op, device) + tuple(p.layout if isinstance(p, ArrayView) else p for p in parts)
+# ---- the functional API ----
+
+def functional(cls_name: str, op: str):
+    """The cached call `run(stream, extra, *arrays, *values)` of the class named
+    `cls_name` (see ops/_calculate.py): None when it ran, else the key of the missing
+    descriptor (then `call_slow`)."""
+    return make_run(cls_name, op, _local, WORKSPACES_MADE)
 
 
-# ---- the functional API's slow path ----
+def call_slow(run, key: Hashable, op: str, cls, arrays: Dict[str, Any], order: Tuple[str, ...], stream, extra: Tuple,
+              *args) -> None:
+    """A functional call whose descriptor is not cached yet: make it (`new_descriptor`,
+    with `extra` as Create's parameters), then run the call, now cached."""
+    for _ in range(2):  # (twice: the first torch tensor ever seen switches `run` to its torch branch, other keys)
+        new_descriptor(key, op, cls, arrays, order, *extra)
+        key = run(stream, extra, *args)
+        if key is None:
+            return
+    raise RuntimeError(f"{op}: the descriptor made for this call was not found in the cache")
+
 
 def new_descriptor(key: Hashable, op: str, cls, arrays: Dict[str, Any], order: Tuple[str, ...], *params):
     """The functional API's slow path (a cache miss, or arrays on different devices):

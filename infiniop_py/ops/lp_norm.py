@@ -1,13 +1,25 @@
 """LPNorm: y = x / max(||x||_p, eps) along one axis (torch.nn.functional.normalize)."""
 from __future__ import annotations
 
-from .._arrays import as_view, empty_like, probe
+from .._arrays import as_view, empty_like
 from ..errors import error_for
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
+from ._base import OperatorDescriptor, call_slow, functional
+from ._calculate import register
 
 __all__ = ["LPNorm", "lp_norm"]
+
+register("LPNorm", "infiniopLPNorm", (("workspace", "workspace"), ("y", "out"), ("x", "in")), cdef="""
+typedef struct InfiniopDescriptor *infiniopLPNormDescriptor_t;
+infiniStatus_t infiniopCreateLPNormDescriptor(infiniopHandle_t handle, infiniopLPNormDescriptor_t *desc_ptr,
+                                              infiniopTensorDescriptor_t y, infiniopTensorDescriptor_t x,
+                                              int axis, int p, float eps);
+infiniStatus_t infiniopGetLPNormWorkspaceSize(infiniopLPNormDescriptor_t desc, size_t *size);
+infiniStatus_t infiniopLPNorm(infiniopLPNormDescriptor_t desc, void *workspace, size_t workspace_size,
+                              void *y, const void *x, void *stream);
+infiniStatus_t infiniopDestroyLPNormDescriptor(infiniopLPNormDescriptor_t desc);
+""")
 
 _INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
 _CREATE = "infiniopCreateLPNormDescriptor"
@@ -46,19 +58,17 @@ class LPNorm(OperatorDescriptor):
         InsufficientWorkspace, NullPointer."""
 
 
+_run = functional("LPNorm", "lp_norm")
+
+
 def lp_norm(x, axis: int = -1, p: int = 2, eps: float = 1e-12, out=None, *, stream=None):
     """x / max(||x||_p, eps) along `axis`, into `out` (a new array of x's kind
     when None; `out=x` works in place). NumPy arrays run on the CPU;
     DeviceArray, torch and cupy tensors on their GPU, on `stream`."""
     if out is None:
         out = empty_like(as_view(x), as_view(x).shape, stream=stream)
-    py, ly, dy = probe(out, True)
-    px, lx, dx = probe(x)
-    key = ("lp_norm", dy, ly, lx, axis, p, eps)
-    desc = descriptor_cache().get(key)
-    if desc is None or dx is not dy:
-        desc = new_descriptor(key, "lp_norm", LPNorm, {"x": x, "out": out}, ("out", "x"), axis, p, eps)
-    status = desc._raw(stream, py, px)
-    if status:
-        desc._failed(status, None)
+    extra = (axis, p, eps)
+    key = _run(stream, extra, out, x)
+    if key is not None:
+        call_slow(_run, key, "lp_norm", LPNorm, {"x": x, "out": out}, ("out", "x"), stream, extra, out, x)
     return out

@@ -9,12 +9,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._arrays import as_view, empty_like, is_torch, probe
+from .._arrays import as_view, empty_like, is_torch
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
+from ._base import OperatorDescriptor, call_slow, functional
+from ._calculate import register
 
 __all__ = ["Mul", "mul"]
+
+register("Mul", "infiniopMul", (("workspace", "workspace"), ("c", "out"), ("a", "in"), ("b", "in")), cdef="""
+typedef struct InfiniopDescriptor *infiniopMulDescriptor_t;
+infiniStatus_t infiniopCreateMulDescriptor(infiniopHandle_t handle, infiniopMulDescriptor_t *desc_ptr,
+                                           infiniopTensorDescriptor_t c, infiniopTensorDescriptor_t a,
+                                           infiniopTensorDescriptor_t b);
+infiniStatus_t infiniopGetMulWorkspaceSize(infiniopMulDescriptor_t desc, size_t *size);
+infiniStatus_t infiniopMul(infiniopMulDescriptor_t desc, void *workspace, size_t workspace_size,
+                           void *c, const void *a, const void *b, void *stream);
+infiniStatus_t infiniopDestroyMulDescriptor(infiniopMulDescriptor_t desc);
+""")
 
 
 class Mul(OperatorDescriptor):
@@ -54,6 +66,9 @@ def _new_output(a, b, stream):
     return empty_like(va, shape, stream=stream)
 
 
+_run = functional("Mul", "mul")
+
+
 def mul(a, b, out=None, *, stream=None):
     """`a * b` with NumPy broadcasting, into `out` (allocated like `a` when None:
     a NumPy array on the CPU, the same kind as `a` on a GPU). `a`, `b` and `out`
@@ -62,14 +77,7 @@ def mul(a, b, out=None, *, stream=None):
     """
     if out is None:
         out = _new_output(a, b, stream)
-    pc, lc, dc = probe(out, True)
-    pa, la, da = probe(a)
-    pb, lb, db = probe(b)
-    key = ("mul", dc, lc, la, lb)
-    desc = descriptor_cache().get(key)
-    if desc is None or da is not dc or db is not dc:
-        desc = new_descriptor(key, "mul", Mul, {"a": a, "b": b, "out": out}, ("out", "a", "b"))
-    status = desc._raw(stream, pc, pa, pb)
-    if status:
-        desc._failed(status, None)
+    key = _run(stream, (), out, a, b)
+    if key is not None:
+        call_slow(_run, key, "mul", Mul, {"a": a, "b": b, "out": out}, ("out", "a", "b"), stream, (), out, a, b)
     return out

@@ -15,20 +15,50 @@ logit, gives its argmax (the first +inf; the first -inf of an all--inf/NaN row;
 """
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Union
 
 import numpy as np
 
 from .. import _cuda
-from .._arrays import CPU, as_view, empty_like, probe
+from .._arrays import CPU, NDARRAY, as_view, empty_like, pointer, probe, torch_type
 from .._ffi import ffi
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
-from ._calculate import batch_size, floats, ints, param_array, stream_int
+from ._base import OperatorDescriptor, call_slow, functional
+from ._calculate import register, stream_int
 
 __all__ = ["RandomSample", "RandomSampleBatch", "random_sample", "random_sample_batch"]
+
+register("RandomSample", "infiniopRandomSample", (
+    ("workspace", "workspace"), ("result", "out"), ("probs", "in"), ("random_val", "float"), ("topp", "float"),
+    ("topk", "int"), ("temperature", "float")), cdef="""
+typedef struct InfiniopDescriptor *infiniopRandomSampleDescriptor_t;
+infiniStatus_t infiniopCreateRandomSampleDescriptor(infiniopHandle_t handle,
+                                                    infiniopRandomSampleDescriptor_t *desc_ptr,
+                                                    infiniopTensorDescriptor_t result,
+                                                    infiniopTensorDescriptor_t probs);
+infiniStatus_t infiniopGetRandomSampleWorkspaceSize(infiniopRandomSampleDescriptor_t desc, size_t *size);
+infiniStatus_t infiniopRandomSample(infiniopRandomSampleDescriptor_t desc, void *workspace, size_t workspace_size,
+                                    void *result, const void *probs, float random_val, float topp, int topk,
+                                    float temperature, void *stream);
+infiniStatus_t infiniopDestroyRandomSampleDescriptor(infiniopRandomSampleDescriptor_t desc);
+""")
+
+# (ours) The batch form: bound only when the library has it.
+register("RandomSampleBatch", "infiniopRandomSampleBatch", (
+    ("workspace", "workspace"), ("result", "out"), ("probs", "in"), ("random_val", "float[]"), ("topp", "float[]"),
+    ("topk", "int[]"), ("temperature", "float[]"), ("batch_size", "batch")), cdef="""
+infiniStatus_t infiniopCreateRandomSampleBatchDescriptor(infiniopHandle_t handle,
+                                                         infiniopRandomSampleDescriptor_t *desc_ptr,
+                                                         infiniopTensorDescriptor_t result,
+                                                         infiniopTensorDescriptor_t probs);
+infiniStatus_t infiniopRandomSampleBatch(infiniopRandomSampleDescriptor_t desc, void *workspace,
+                                         size_t workspace_size, void *result, const void *probs,
+                                         const float *random_val, const float *topp, const int *topk,
+                                         const float *temperature, int batch_size, void *stream);
+""")
 
 _F32, _I32, _I64 = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.int64)
 
@@ -97,18 +127,24 @@ class _PinnedScalar:
             pass
 
 
-def _device_scalar(device_id: int, stream_ptr: int):
-    """This thread's 0-d device buffer for a result that goes back to the host (a pointer, layout, place)."""
+def _device_scalar(logits, device_id: int, stream_ptr: int):
+    """This thread's 0-d int64 array on a device, for a result that goes back to the
+    host: a torch tensor beside torch logits (so that the call takes the torch path),
+    else a DeviceArray."""
     cache = getattr(_local, "scalars", None)
     if cache is None:
         cache = _local.scalars = {}
-    probed = cache.get(device_id)
-    if probed is None:
-        from ..device_array import DeviceArray
+    torch_logits = type(logits) is torch_type()
+    buf = cache.get((torch_logits, device_id))
+    if buf is None:
+        if torch_logits:
+            buf = logits.new_empty((), dtype=sys.modules["torch"].int64)
+        else:
+            from ..device_array import DeviceArray
 
-        buf = DeviceArray.empty((), _I64, device_id, stream_ptr or None)
-        probed = cache[device_id] = (buf,) + probe(buf)
-    return probed
+            buf = DeviceArray.empty((), _I64, device_id, stream_ptr or None)
+        cache[(torch_logits, device_id)] = buf
+    return buf
 
 
 def _to_host_int(device_id: int, device_ptr: int, stream_ptr: int) -> int:
@@ -122,6 +158,18 @@ def _to_host_int(device_id: int, device_ptr: int, stream_ptr: int) -> int:
     return int(pinned.value[0])
 
 
+def _check_places(op: str, result, logits) -> None:
+    """ValueError when the result and the logits live on different devices (the slow path's check)."""
+    vx = as_view(logits)
+    vr = as_view(result, writable=True)
+    if (vr.device, vr.device_id) != (vx.device, vx.device_id):
+        raise ValueError(f"{op}: out is on {vr.device}:{vr.device_id}, logits on {vx.device}:{vx.device_id}")
+
+
+_run = functional("RandomSample", "random_sample")
+_run_batch = functional("RandomSampleBatch", "random_sample_batch")
+
+
 def random_sample(logits, random_val: float, topp: float, topk: int, temperature: float, out=None, *,
                   stream=None) -> Union[int, object]:
     """Sample one index from a 1-d row of logits (NumPy on the CPU; DeviceArray,
@@ -131,34 +179,23 @@ def random_sample(logits, random_val: float, topp: float, topk: int, temperature
     there and `out` is returned; on NVIDIA that call stays asynchronous on
     `stream`. Descriptors are cached by layout.
     """
-    px, lx, dx = probe(logits)
     if out is not None:
-        pr, lr, dr = probe(out, True)
-    elif dx is CPU:
+        target = out
+    elif type(logits) is NDARRAY:
         target = np.empty((), np.int64)
-        pr, lr, dr = probe(target, True)
     else:
-        _, pr, lr, dr = _device_scalar(dx[1], stream_int(stream))
-    if dr != dx:
-        raise ValueError(f"random_sample: out is on {dr[0]}:{dr[1]}, logits on {dx[0]}:{dx[1]}")
-    key = ("random_sample", dx, lr, lx)
-    desc = descriptor_cache().get(key)
-    if desc is None:
-        result = out if out is not None else (target if dx is CPU else _device_scalar(dx[1], 0)[0])
-        desc = new_descriptor(key, "random_sample", RandomSample, {"result": result, "logits": logits},
-                              ("result", "logits"))
-    rv = random_val if type(random_val) is float else float(random_val)
-    tp = topp if type(topp) is float else float(topp)
-    tk = topk if type(topk) is int else int(topk)
-    tt = temperature if type(temperature) is float else float(temperature)
-    status = desc._raw(stream, pr, px, rv, tp, tk, tt)
-    if status:
-        desc._failed(status, {"random_val": random_val, "topp": topp, "topk": topk, "temperature": temperature})
+        place = probe(logits)[2]
+        target = np.empty((), np.int64) if place == CPU else _device_scalar(logits, place, stream_int(stream))
+    key = _run(stream, (), target, logits, random_val, topp, topk, temperature)
+    if key is not None:
+        _check_places("random_sample", target, logits)
+        call_slow(_run, key, "random_sample", RandomSample, {"result": target, "logits": logits},
+                  ("result", "logits"), stream, (), target, logits, random_val, topp, topk, temperature)
     if out is not None:
         return out
-    if dx is CPU:
+    if type(target) is NDARRAY:
         return int(target)
-    return _to_host_int(dx[1], int(ffi.cast("uintptr_t", pr)), stream_int(stream))
+    return _to_host_int(place, pointer(target), stream_int(stream))
 
 
 def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *, stream=None):
@@ -171,31 +208,26 @@ def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *
     device) the indices are written there and `out` is returned, asynchronously
     on NVIDIA.
     """
-    px, lx, dx = probe(logits)
-    if len(lx[0]) != 2:
-        raise ValueError(f"random_sample_batch: logits must be 2-d [B, n], got shape {as_view(logits).shape}")
-    target = out if out is not None else empty_like(as_view(logits), (lx[0][0],), np.int64,
-                                                    stream=stream_int(stream) or None)
-    pr, lr, dr = probe(target, True)
-    if dr != dx:
-        raise ValueError(f"random_sample_batch: out is on {dr[0]}:{dr[1]}, logits on {dx[0]}:{dx[1]}")
-    key = ("random_sample_batch", dx, lr, lx)
-    desc = descriptor_cache().get(key)
-    if desc is None:
-        desc = new_descriptor(key, "random_sample_batch", RandomSampleBatch, {"result": target, "logits": logits},
-                              ("result", "logits"))
-    batch = batch_size(desc.rows, random_val, topp, topk, temperature)
-    rv, tp = param_array(random_val, _F32, batch), param_array(topp, _F32, batch)
-    tk, tt = param_array(topk, _I32, batch), param_array(temperature, _F32, batch)
-    status = desc._raw(stream, pr, px, floats(rv), floats(tp), ints(tk), floats(tt), batch)
-    if status:
-        desc._failed(status, {"random_val": random_val, "topp": topp, "topk": topk, "temperature": temperature,
-                              "batch_size": batch})
-    if out is not None:
-        return out
-    if dx is CPU:
+    target = out
+    if target is None:
+        view = _batch_view(logits)
+        target = empty_like(view, (view.shape[0],), np.int64, stream=stream_int(stream) or None)
+    key = _run_batch(stream, (), target, logits, random_val, topp, topk, temperature)
+    if key is not None:
+        _batch_view(logits)
+        _check_places("random_sample_batch", target, logits)
+        call_slow(_run_batch, key, "random_sample_batch", RandomSampleBatch, {"result": target, "logits": logits},
+                  ("result", "logits"), stream, (), target, logits, random_val, topp, topk, temperature)
+    if out is not None or type(target) is NDARRAY:
         return target
-    host = np.empty(batch, np.int64)
-    if batch:
-        _cuda.memcpy(host.ctypes.data, int(ffi.cast("uintptr_t", pr)), host.nbytes, stream_int(stream))
+    host = np.empty(len(target), np.int64)
+    if len(host):
+        _cuda.memcpy(host.ctypes.data, pointer(target), host.nbytes, stream_int(stream))
     return host
+
+
+def _batch_view(logits):
+    view = as_view(logits)
+    if len(view.shape) != 2:
+        raise ValueError(f"random_sample_batch: logits must be 2-d [B, n], got shape {view.shape}")
+    return view

@@ -10,9 +10,18 @@ from .._arrays import ArrayView, as_view, empty_like, probe
 from .._layout import contiguous_strides
 from ..handle import Handle
 from ..tensor import TensorDescriptor
-from ._base import OperatorDescriptor, descriptor_cache, new_descriptor
+from ._base import OperatorDescriptor, call_slow, functional
+from ._calculate import register
 
 __all__ = ["Rearrange", "rearrange"]
+
+register("Rearrange", "infiniopRearrange", (("dst", "out"), ("src", "in")), cdef="""
+typedef struct InfiniopDescriptor *infiniopRearrangeDescriptor_t;
+infiniStatus_t infiniopCreateRearrangeDescriptor(infiniopHandle_t handle, infiniopRearrangeDescriptor_t *desc_ptr,
+                                                 infiniopTensorDescriptor_t dst, infiniopTensorDescriptor_t src);
+infiniStatus_t infiniopRearrange(infiniopRearrangeDescriptor_t desc, void *dst, const void *src, void *stream);
+infiniStatus_t infiniopDestroyRearrangeDescriptor(infiniopRearrangeDescriptor_t desc);
+""")
 
 _MAX_ACCEPTED = 64
 
@@ -36,18 +45,25 @@ class Rearrange(OperatorDescriptor):
         dst = dst if isinstance(dst, TensorDescriptor) else TensorDescriptor.from_array(dst)
         src = src if isinstance(src, TensorDescriptor) else TensorDescriptor.from_array(src)
         self._layouts = {"dst": _layout_of(dst), "src": _layout_of(src)}
-        self._accepted = set()  # (name, layout key, place) already checked against the layouts
+        # Layouts already checked against the descriptor's: (name, layout key, place) of one
+        # array, or both arrays' layouts in one tuple (NumPy and torch pairs, see ops/_calculate.py).
+        self._accepted = set()
         super().__init__(handle, {"dst": dst, "src": src})
 
     def _pointer(self, name: str, array, writable: bool):
         ptr, layout, place = probe(array, writable)
         seen = (name, layout, place)
         if seen not in self._accepted:
-            self._check(name, array)
-            if len(self._accepted) >= _MAX_ACCEPTED:
-                self._accepted.clear()
-            self._accepted.add(seen)
+            self._accept(seen, {name: array})
         return ptr
+
+    def _accept(self, seen, arrays) -> None:
+        """Check each array (name -> array) against the descriptor's layouts, then remember `seen`."""
+        for name, array in arrays.items():
+            self._check(name, array)
+        if len(self._accepted) >= _MAX_ACCEPTED:
+            self._accepted.clear()
+        self._accepted.add(seen)
 
     def _check(self, name: str, array) -> None:
         view = as_view(array, writable=(name == "dst"))
@@ -68,6 +84,9 @@ def _layout_of(desc: TensorDescriptor):
     return desc.shape, strides, int(desc.dtype)
 
 
+_run = functional("Rearrange", "rearrange")
+
+
 def rearrange(src, out=None, *, stream=None):
     """Copy `src` into `out` (any layout, same shape and dtype) and return `out`.
 
@@ -77,13 +96,7 @@ def rearrange(src, out=None, *, stream=None):
     """
     if out is None:
         out = empty_like(as_view(src), as_view(src).shape, stream=stream)
-    po, lo, do = probe(out, True)
-    ps, ls, ds = probe(src)
-    key = ("rearrange", do, lo, ls)
-    desc = descriptor_cache().get(key)
-    if desc is None or ds is not do:
-        desc = new_descriptor(key, "rearrange", Rearrange, {"out": out, "src": src}, ("out", "src"))
-    status = desc._raw(stream, po, ps)
-    if status:
-        desc._failed(status, None)
+    key = _run(stream, (), out, src)
+    if key is not None:
+        call_slow(_run, key, "rearrange", Rearrange, {"out": out, "src": src}, ("out", "src"), stream, (), out, src)
     return out
