@@ -85,7 +85,7 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const bool too_long = nv > 1024 * 4;
     const bool too_few = nv > 4 * kChunkVecs && plan.rows < 2 * (int64_t)h.sm_count;
     if (too_long || too_few) {
-        if (planCluster(h, plan)) { // sm_90: each element read once
+        if (planGrid(h, plan) || planCluster(h, plan)) { // sm_90: each element read once
             return INFINI_STATUS_SUCCESS;
         }
         plan.kind = Kind::Split;
@@ -98,6 +98,9 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         INFINI_REQUIRE(blocks < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
         plan.grid_x = (unsigned)blocks;
         plan.workspace = (size_t)blocks * 2 * computeSize(in.dtype);
+        return INFINI_STATUS_SUCCESS;
+    }
+    if (planStream(h, plan)) {
         return INFINI_STATUS_SUCCESS;
     }
     if (nv <= 32) {
@@ -239,6 +242,8 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Split: return launchSplit(plan, xp, yp, workspace, stream);
         case Kind::Cols: return launchCols(plan, xp, yp, workspace, stream);
         case Kind::Cluster: return launchCluster(plan, xp, yp, workspace, stream);
+        case Kind::Grid: return launchGrid(plan, xp, yp, workspace, stream);
+        case Kind::Stream: return launchStream(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;
     }
