@@ -375,8 +375,8 @@ def test_long_rows_many_gpu(rng, dtype, shape):
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype,scale", [("f32", 1e30), ("f32", 1e-30), ("bf16", 1e30), ("f16", 1e-6)])
 def test_extreme_magnitudes_long_rows_gpu(rng, dtype, scale):
-    # A few long rows (sm_90: every block of the grid holds a slice of each row)
-    # whose one-pass sum over- or underflows: the second, scaled exchange.
+    # A few long rows (too few for a cluster per row: split) whose one-pass sum
+    # over- or underflows, so that the scaled statistics decide.
     dtype = DTYPES[dtype]
     shape = (5, 1 << 20)
     signs = np.where(rng.random(shape) < 0.5, -1.0, 1.0)

@@ -85,7 +85,7 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const bool too_long = nv > 1024 * 4;
     const bool too_few = nv > 4 * kChunkVecs && plan.rows < 2 * (int64_t)h.sm_count;
     if (too_long || too_few) {
-        if (planGrid(h, plan) || planCluster(h, plan)) { // sm_90: each element read once
+        if (planCluster(h, plan)) { // sm_90: each element read once
             return INFINI_STATUS_SUCCESS;
         }
         plan.kind = Kind::Split;
@@ -242,7 +242,6 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Split: return launchSplit(plan, xp, yp, workspace, stream);
         case Kind::Cols: return launchCols(plan, xp, yp, workspace, stream);
         case Kind::Cluster: return launchCluster(plan, xp, yp, workspace, stream);
-        case Kind::Grid: return launchGrid(plan, xp, yp, workspace, stream);
         case Kind::Stream: return launchStream(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;

@@ -23,7 +23,6 @@ enum class Kind {
     Rows,  // a group of threads (up to a block) per row, the row held in registers
     Split, // long rows: per-chunk stats into the workspace, then merge and scale
     Cluster, // long rows on sm_90: a cluster of blocks per row, stats merged in shared memory
-    Grid,  // a few long rows on sm_90: every block holds a slice of every row (grid.cu)
     Stream, // many rows of a few KB on sm_90: a warp per row, rows streamed through shared memory
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
 };
@@ -43,8 +42,8 @@ struct Plan {
     int tpr = 1;        // threads per row (power of two)
     int items = 1;      // vectors held per thread
     int threads = 256;  // block size
-    int64_t chunks = 1; // Split / Cluster: chunks per row (Cluster: blocks per cluster; Grid: blocks)
-    int64_t chunk_vecs = 0; // Grid: packs per block and row (one ring slot); items: the ring's depth
+    int64_t chunks = 1; // Split / Cluster: chunks per row (Cluster: blocks per cluster)
+    int64_t chunk_vecs = 0;
     // Cols
     int64_t inner = 0; // inner positions, in vectors
     int64_t sxi = 0, syi = 0;
@@ -59,15 +58,13 @@ infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *worksp
 infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchCluster(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
-infiniStatus_t launchGrid(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
 // Turn a Rows/Split plan (vector packs) into a Cluster plan when the device
 // can run one cluster per row; false leaves the plan as it is.
 bool planCluster(const InfiniopHandle &h, Plan &plan);
-// The same for the Grid plan (a few long rows, each block a slice of every row).
-bool planGrid(const InfiniopHandle &h, Plan &plan);
-// And for the Stream plan (rows of 2-14 KB, at least two per warp of the grid).
+// Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
+// 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);
 
 } // namespace infini::lp_norm::nvidia

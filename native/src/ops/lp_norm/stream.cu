@@ -110,7 +110,8 @@ size_t streamSmem(const Plan &plan) { return (size_t)kStreamWarps * plan.items *
 bool planStream(const InfiniopHandle &h, Plan &plan) {
     const int64_t nv = plan.len / plan.vec;
     const int64_t warps = (int64_t)h.sm_count * kStreamBlocksPerSm * kStreamWarps;
-    // The kernel's limit, the same for every plan (see grid.cu).
+    // The kernel's shared-memory limit: the same value for every plan (a smaller
+    // one set by a later plan would break the plans made before it).
     const size_t budget = (size_t)h.max_shared_memory_per_block_optin / kStreamBlocksPerSm - 2048;
     const int64_t depth = std::min<int64_t>(kStreamMaxDepth, (int64_t)(budget / ((size_t)kStreamWarps * nv * 16)));
     // Whole 16-byte packs; rows a block per row would take (> 4 KB), enough
