@@ -372,6 +372,38 @@ def test_long_rows_many_gpu(rng, dtype, shape):
         run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype,scale", [("f32", 1e30), ("f32", 1e-30), ("bf16", 1e30), ("f16", 1e-6)])
+def test_extreme_magnitudes_long_rows_gpu(rng, dtype, scale):
+    # A few long rows (too few for a cluster per row: split) whose one-pass sum
+    # over- or underflows, so that the scaled statistics decide.
+    dtype = DTYPES[dtype]
+    shape = (5, 1 << 20)
+    signs = np.where(rng.random(shape) < 0.5, -1.0, 1.0)
+    x = (signs * rng.uniform(0.25, 1.0, shape) * scale).astype(dtype)
+    for p, eps in ((2, 0.0), (1, 1e-12), (3, 0.0)):
+        run_case("nvidia", rng, x, 1, p, eps=eps, inplace=False)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_many_rows_streamed_gpu(rng, dtype):
+    # Many rows of 4-14 KB (sm_90: each warp streams its rows through shared
+    # memory), with non-finite rows and extreme magnitudes among them.
+    dtype = DTYPES[dtype]
+    shape = (2500, 2056)
+    x = nonfinite_input(rng, shape, 1, dtype)
+    for p, eps in ((2, 1e-12), (1, 0.0), (3, 1e-12)):
+        ref = reference(x, 1, p, eps)
+        ya, _ = poisoned(shape, dtype, "nvidia")
+        ip.lp_norm(ip.DeviceArray.from_numpy(x), axis=1, p=p, eps=eps, out=ya)
+        assert_nonfinite(to_host(ya), ref, 1, dtype)
+    big = 1e30 if dtype in (np.float32, np.float64) else 100.0
+    x = (random_input(rng, shape, dtype).astype(np.float64) * big).astype(dtype)
+    for p in (2, 1):
+        run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", ["f32", "f16", "f64"])
 def test_eps_larger_than_the_norm(device, rng, dtype):

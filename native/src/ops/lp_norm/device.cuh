@@ -114,6 +114,28 @@ __device__ __forceinline__ void withP(int p, F &&f) {
     }
 }
 
+// 16 bytes global -> shared without registers (sm_80+); `bytes` < 16 zero-fills the rest.
+__device__ __forceinline__ void copyAsync16(void *dst, const void *src, int bytes) {
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void commitAsyncGroup() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+// Wait until at most `pending` (0..15; a run-time value) of this thread's
+// committed copy groups are still in flight.
+__device__ __forceinline__ void waitAsyncGroups(int pending) {
+#define LPN_WAIT_CASE(n)                                                                                               \
+    case n: asm volatile("cp.async.wait_group " #n ";" ::: "memory"); return;
+    switch (pending) {
+        LPN_WAIT_CASE(1) LPN_WAIT_CASE(2) LPN_WAIT_CASE(3) LPN_WAIT_CASE(4) LPN_WAIT_CASE(5) LPN_WAIT_CASE(6)
+        LPN_WAIT_CASE(7) LPN_WAIT_CASE(8) LPN_WAIT_CASE(9) LPN_WAIT_CASE(10) LPN_WAIT_CASE(11) LPN_WAIT_CASE(12)
+        LPN_WAIT_CASE(13) LPN_WAIT_CASE(14) LPN_WAIT_CASE(15)
+    default: asm volatile("cp.async.wait_group 0;" ::: "memory"); return;
+    }
+#undef LPN_WAIT_CASE
+}
+
 // Partial statistics of one chunk of a row (Split and Cluster plans).
 template <class A>
 struct Stats {

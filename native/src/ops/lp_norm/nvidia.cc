@@ -100,6 +100,9 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         plan.workspace = (size_t)blocks * 2 * computeSize(in.dtype);
         return INFINI_STATUS_SUCCESS;
     }
+    if (planStream(h, plan)) {
+        return INFINI_STATUS_SUCCESS;
+    }
     if (nv <= 32) {
         // Short rows: a few threads per row, each with `items` packs, so that
         // the per-row arithmetic is shared by more elements.
@@ -239,6 +242,7 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Split: return launchSplit(plan, xp, yp, workspace, stream);
         case Kind::Cols: return launchCols(plan, xp, yp, workspace, stream);
         case Kind::Cluster: return launchCluster(plan, xp, yp, workspace, stream);
+        case Kind::Stream: return launchStream(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;
     }

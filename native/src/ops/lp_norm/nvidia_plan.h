@@ -23,6 +23,7 @@ enum class Kind {
     Rows,  // a group of threads (up to a block) per row, the row held in registers
     Split, // long rows: per-chunk stats into the workspace, then merge and scale
     Cluster, // long rows on sm_90: a cluster of blocks per row, stats merged in shared memory
+    Stream, // many rows of a few KB on sm_90: a warp per row, rows streamed through shared memory
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
 };
 
@@ -57,9 +58,13 @@ infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *worksp
 infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchCluster(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
 // Turn a Rows/Split plan (vector packs) into a Cluster plan when the device
 // can run one cluster per row; false leaves the plan as it is.
 bool planCluster(const InfiniopHandle &h, Plan &plan);
+// Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
+// 2-14 KB, at least two per warp of the grid); false leaves it as it is.
+bool planStream(const InfiniopHandle &h, Plan &plan);
 
 } // namespace infini::lp_norm::nvidia

@@ -52,12 +52,6 @@ struct Slice {
     }
 };
 
-// 16 bytes global -> shared without registers (sm_80+); `bytes` < 16 zero-fills the rest.
-__device__ __forceinline__ void copyAsync16(void *dst, const void *src, int bytes) {
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes) : "memory");
-}
-
 // (max |x|, sum (|x| / max)^p) over the group of tpr threads. RARE: the
 // fallback of the one-pass sum, compiled once for any p (smaller kernels).
 template <bool RARE = false, class S, class A>
@@ -240,7 +234,7 @@ __global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
             const int64_t v = lane + (int64_t)(ITEMS + k) * tpr;
             copyAsync16(sm + k * kClusterThreads, v < count ? xr + v * VEC : xr, v < count ? 16 : 0);
         }
-        asm volatile("cp.async.commit_group;" ::: "memory");
+        commitAsyncGroup();
         buf.sm = sm;
     }
 #pragma unroll
@@ -249,7 +243,7 @@ __global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
         buf.reg[k] = valid && v < count ? loadPack<T, VEC>(xr, v, plan.sxr, plan.cs) : P{};
     }
     if constexpr (kShared > 0) {
-        asm volatile("cp.async.wait_group 0;" ::: "memory"); // this thread's copies only: no barrier
+        waitAsyncGroups(0); // this thread's copies only: no barrier
     }
 
     Factor<A> f;

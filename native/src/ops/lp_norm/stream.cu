@@ -1,0 +1,158 @@
+// LPNorm for many rows of a few KB (sm_90): a persistent grid in which each
+// warp streams its rows (g, g + W, ... for W warps) through a private ring of
+// `depth` row slots in shared memory (cp.async). While the warp reduces,
+// scales and stores one row, the next depth - 1 are in flight, so the memory
+// system never waits for blocks to start or for a block's loads to drain,
+// and no block barrier is needed (a lane reads only the packs it copied).
+#include "device.cuh"
+#include <algorithm>
+
+namespace infini::lp_norm::nvidia {
+
+namespace {
+
+constexpr int kStreamWarps = 4; // per block
+constexpr int kStreamBlocksPerSm = 2;
+constexpr int kStreamMaxDepth = 4;
+
+template <class T>
+__global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
+    streamKernel(const Plan plan, const T *__restrict__ x, T *y) {
+    using A = ComputeType<T>;
+    constexpr int VEC = 16 / sizeof(T);
+    using P = Pack<T, VEC>;
+    extern __shared__ int4 stream_smem[];
+    const int lane = threadIdx.x & 31, depth = plan.items;
+    const int64_t nv = plan.len / VEC, warps = (int64_t)gridDim.x * kStreamWarps;
+    const int64_t g = (int64_t)blockIdx.x * kStreamWarps + (threadIdx.x >> 5);
+    P *ring = reinterpret_cast<P *>(stream_smem) + (threadIdx.x >> 5) * depth * nv;
+
+    // The i-th row of this warp into slot i % depth (one group either way).
+    auto issue = [&](int64_t i) {
+        const int64_t r = g + i * warps;
+        if (r < plan.rows) {
+            int64_t ox, oy;
+            outerOffsets(plan.outer, r, ox, oy);
+            const T *xr = x + ox;
+            P *slot = ring + (i % depth) * nv;
+            for (int64_t v = lane; v < nv; v += 32) {
+                copyAsync16(slot + v, xr + v * VEC, 16);
+            }
+        }
+        commitAsyncGroup();
+    };
+    for (int i = 0; i < depth; ++i) {
+        issue(i);
+    }
+    for (int64_t i = 0; g + i * warps < plan.rows; ++i) {
+        waitAsyncGroups(depth - 1); // groups committed: depth + i; row i's is group i
+        const P *slot = ring + (i % depth) * nv;
+        A t = 0;
+        withP(plan.p, [&](auto pc) {
+            constexpr int kP = decltype(pc)::value;
+            for (int64_t v = lane; v < nv; v += 32) {
+                const P pk = slot[v];
+#pragma unroll
+                for (int e = 0; e < VEC; ++e) {
+                    t += powP<kP>(absA<A>(widen(pk.v[e])), plan.p);
+                }
+            }
+        });
+        t = warpReduce(t, SumOp{});
+        Factor<A> f;
+        if (plainSumUsable(t)) {
+            f = plainFactor(t, plan.p, plan.eps);
+        } else { // warp-uniform: zeros, NaN, inf or extreme values take the two steps
+            A m = 0;
+            for (int64_t v = lane; v < nv; v += 32) {
+                const P pk = slot[v];
+#pragma unroll
+                for (int e = 0; e < VEC; ++e) {
+                    m = absMax(m, widen(pk.v[e]));
+                }
+            }
+            m = warpReduce(m, MaxNanOp{});
+            A s = 0;
+            if (scaledSumNeeded(m)) {
+                const Factor<A> sc = sumScale(m);
+                for (int64_t v = lane; v < nv; v += 32) {
+                    const P pk = slot[v];
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) {
+                        s += powP<0>(sc.apply(absA<A>(widen(pk.v[e]))), plan.p);
+                    }
+                }
+            }
+            f = rowFactor(m, warpReduce(s, SumOp{}), plan.p, plan.eps);
+        }
+        int64_t ox, oy;
+        outerOffsets(plan.outer, g + i * warps, ox, oy);
+        T *yr = y + oy;
+        for (int64_t v = lane; v < nv; v += 32) {
+            stPack<T, VEC>(yr + v * VEC, scalePack(slot[v], f), plan.cs);
+        }
+        issue(i + depth); // the slot is free: each lane rewrites only what it has just stored
+    }
+}
+
+template <class F>
+infiniStatus_t withStreamKernel(infiniDtype_t dtype, F &&f) {
+    return dispatchDtype<INFINI_FLOAT_DTYPES>(dtype, [&](auto tag) {
+        using T = DeviceType<decltype(tag)>;
+        return f(streamKernel<T>, T{});
+    });
+}
+
+size_t streamSmem(const Plan &plan) { return (size_t)kStreamWarps * plan.items * (plan.len / plan.vec) * 16; }
+
+} // namespace
+
+bool planStream(const InfiniopHandle &h, Plan &plan) {
+    const int64_t nv = plan.len / plan.vec;
+    const int64_t warps = (int64_t)h.sm_count * kStreamBlocksPerSm * kStreamWarps;
+    // The kernel's shared-memory limit: the same value for every plan (a smaller
+    // one set by a later plan would break the plans made before it).
+    const size_t budget = (size_t)h.max_shared_memory_per_block_optin / kStreamBlocksPerSm - 2048;
+    const int64_t depth = std::min<int64_t>(kStreamMaxDepth, (int64_t)(budget / ((size_t)kStreamWarps * nv * 16)));
+    // Whole 16-byte packs; rows a block per row would take (> 4 KB), enough
+    // of them for two per warp (so that the last rows do not leave SMs idle).
+    if (h.cc_major < 9 || plan.vec * (int64_t)dtypeSize(plan.dtype) != 16 || nv <= 128 || depth < 2 ||
+        plan.rows < 2 * warps) {
+        return false;
+    }
+    Plan s = plan;
+    s.kind = Kind::Stream;
+    s.threads = kStreamWarps * 32;
+    s.tpr = 32;
+    s.items = (int)depth;
+    // As many rows for every warp (4096 rows: 1024 warps of 4, not 1056 warps
+    // of which 128 idle in the last round).
+    const int64_t rounds = (plan.rows + warps - 1) / warps;
+    const int64_t used = (plan.rows + rounds - 1) / rounds;
+    s.grid_x = (unsigned)((used + kStreamWarps - 1) / kStreamWarps);
+    int per_sm = 0;
+    const infiniStatus_t st = withStreamKernel(plan.dtype, [&](auto kernel, auto) {
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)budget) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, s.threads, streamSmem(s)) != cudaSuccess) {
+            return INFINI_STATUS_INTERNAL_ERROR;
+        }
+        return INFINI_STATUS_SUCCESS;
+    });
+    cudaGetLastError(); // a refusal above is an answer, not an error to report later
+    if (st != INFINI_STATUS_SUCCESS || per_sm < 1) {
+        return false;
+    }
+    plan = s;
+    return true;
+}
+
+infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *, void *stream) {
+    return withStreamKernel(plan.dtype, [&](auto kernel, auto t) {
+        using T = decltype(t);
+        kernel<<<plan.grid_x, plan.threads, streamSmem(plan), (cudaStream_t)stream>>>(plan, (const T *)x, (T *)y);
+        CUDA_TRY_LAUNCH();
+        return INFINI_STATUS_SUCCESS;
+    });
+}
+
+} // namespace infini::lp_norm::nvidia
