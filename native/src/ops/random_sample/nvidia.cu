@@ -3,6 +3,10 @@
 #include "argmax_plan.h"
 #include "nvidia.cuh"
 #include <algorithm>
+#include <array>
+#include <map>
+#include <mutex>
+#include <utility>
 
 namespace infini::random_sample::nvidia {
 namespace {
@@ -75,6 +79,29 @@ struct NvidiaDesc final : Desc {
     }
 };
 
+// The argmax teams that fit at once on `device` (fit[l]: teams of 2^l blocks;
+// 0 where such clusters cannot launch). Cluster occupancy queries cost far more
+// than the rest of Create, and their answer depends only on the device and the
+// kernel: asked once per (device, logit type) per process.
+void argmaxFit(const Launchers &launchers, bool bulk, int device, infiniDtype_t dtype, int (&fit)[5]) {
+    static std::mutex mutex;
+    static std::map<std::pair<int, int>, std::array<int, 5>> known;
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_pair(device, (int)dtype);
+    auto it = known.find(key);
+    if (it == known.end()) {
+        std::array<int, 5> found{};
+        for (int l = 1; l < 5; ++l) {
+            if (launchers.argmaxTeams(bulk, 1 << l, &found[l]) != INFINI_STATUS_SUCCESS) { // no such teams
+                (void)cudaGetLastError();
+                found[l] = 0;
+            }
+        }
+        it = known.emplace(key, found).first;
+    }
+    std::copy(it->second.begin(), it->second.end(), fit);
+}
+
 } // namespace
 
 infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **desc) {
@@ -95,12 +122,7 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     const int team = major >= 9 && info.n > kTeamMinN ? kCluster : 1;
     const bool bulk = kArgmaxBulk && major >= 9;
     int fit[5] = {}; // argmax teams of 2^l blocks that fit at once (clusters: sm_90)
-    for (int l = 1; l < 5 && major >= 9; ++l) {
-        if (launchers.argmaxTeams(bulk, 1 << l, &fit[l]) != INFINI_STATUS_SUCCESS) { // no such teams, then
-            (void)cudaGetLastError();
-            fit[l] = 0;
-        }
-    }
+    if (major >= 9) argmaxFit(launchers, bulk, handle.device_id, info.probs_dtype, fit);
     *desc = new NvidiaDesc(handle, info, launchers, team, sms, bulk, fit);
     return INFINI_STATUS_SUCCESS;
 }
