@@ -79,6 +79,15 @@ for name, dt in (("f16", np.float16), ("bf16", ip.bfloat16), ("f32", np.float32)
     x[:150] = -0.0
     out[f"argmax_{name}_zeros"] = ip.random_sample(x, 0.0, 0.9, 1, 1.0)
 
+# Sampling (vector weights, candidate groups, chunks past the first candidates).
+for name, dt in (("f16", np.float16), ("bf16", ip.bfloat16), ("f32", np.float32), ("f64", np.float64)):
+    for n in (5000, 151936):
+        x = (rng.standard_normal(n) * 3).astype(dt)
+        x[rng.choice(n, 30, replace=False)] = np.nan
+        out[f"sample_{name}_{n}"] = [ip.random_sample(x, r, p, k, t) for r, p, k, t in
+                                     ((0.5, 0.9, 50, 0.8), (0.7, 0.95, 0, 1.0), (0.3, 1.0, 3000, 40.0),
+                                      (0.99, 0.999, 0, 100.0))]
+
 # Rearrange: transposes of 2 / 4 / 8-byte elements with ragged edges, a
 # non-contiguous destination, and a contiguous copy above the streaming size.
 for dt in (np.uint16, np.uint32, np.uint64):
