@@ -79,6 +79,15 @@ for name, dt in (("f16", np.float16), ("bf16", ip.bfloat16), ("f32", np.float32)
     x[:150] = -0.0
     out[f"argmax_{name}_zeros"] = ip.random_sample(x, 0.0, 0.9, 1, 1.0)
 
+# Sampling (vector weights, candidate groups, chunks past the first candidates).
+for name, dt in (("f16", np.float16), ("bf16", ip.bfloat16), ("f32", np.float32), ("f64", np.float64)):
+    for n in (5000, 151936):
+        x = (rng.standard_normal(n) * 3).astype(dt)
+        x[rng.choice(n, 30, replace=False)] = np.nan
+        out[f"sample_{name}_{n}"] = [ip.random_sample(x, r, p, k, t) for r, p, k, t in
+                                     ((0.5, 0.9, 50, 0.8), (0.7, 0.95, 0, 1.0), (0.3, 1.0, 3000, 40.0),
+                                      (0.99, 0.999, 0, 100.0))]
+
 # Rearrange: transposes of 2 / 4 / 8-byte elements with ragged edges, a
 # non-contiguous destination, and a contiguous copy above the streaming size.
 for dt in (np.uint16, np.uint32, np.uint64):
@@ -91,6 +100,13 @@ big = rng.integers(0, 255, (17 << 20) + 3, dtype=np.uint8)
 dst = np.empty_like(big)
 ip.rearrange(big[:-1], out=dst[1:])
 out["copy_big_ok"] = bool(np.array_equal(dst[1:], big[:-1]))
+# Transposes above the streaming size into a destination one element off a cache line.
+# (dst rows whole cache lines; the lengths otherwise odd, for the borders)
+for dt, shape in ((np.uint16, (2912, 3001)), (np.uint32, (2064, 2061)), (np.uint64, (1448, 1451))):
+    src = rng.integers(0, 2**16, shape).astype(dt)
+    dst = np.empty(src.size + 1, dt)[1:].reshape(shape[::-1])
+    ip.rearrange(src.T, out=dst)
+    out[f"tr_big_ok_{np.dtype(dt).name}"] = bool(np.array_equal(dst, src.T))
 np.savez(sys.argv[1], **{k: np.asarray(v) for k, v in out.items()})
 """
 
@@ -171,6 +187,8 @@ def test_paths_agree_bitwise(results):
 def test_streamed_copy_is_exact(results):
     for path in PATHS:
         assert bool(results[path]["copy_big_ok"]), path
+        for dt in ("uint16", "uint32", "uint64"):
+            assert bool(results[path][f"tr_big_ok_{dt}"]), (path, dt)
 
 
 def _bf16_round_once(v: np.ndarray) -> np.ndarray:

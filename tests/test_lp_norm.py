@@ -7,7 +7,7 @@ import pytest
 
 import infiniop_py as ip
 from infiniop_py._ffi import ffi, lib
-from conftest import DEVICES, poisoned, to_host
+from conftest import DEVICES, poisoned, to_device, to_host
 
 BF16 = ip.bfloat16
 DTYPES = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64), "f16": np.dtype(np.float16), "bf16": BF16}
@@ -270,6 +270,32 @@ def test_extreme_magnitudes(device, rng, dtype, scale, shape, axis):
     for p in (1, 2, 3):
         run_case(device, rng, x, axis, p, eps=0.0, inplace=False)
         run_case(device, rng, x, axis, p, eps=1e-12, inplace=False)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", ["f32", "f16", "bf16"])
+def test_columns_of_mixed_magnitudes(device, rng, dtype):
+    """Reductions over axis 0 where neighbouring columns need the scaled two-step
+    sum (tiny, huge, zero, inf, NaN) and the rest do not: whole tiles of columns."""
+    dtype = DTYPES[dtype]
+    big = 6e4 if dtype == np.float16 else 1e30
+    tiny = 1e-6 if dtype == np.float16 else 1e-30
+    x = rng.uniform(0.25, 1.0, (67, 300)) * np.where(rng.random((67, 300)) < 0.5, -1.0, 1.0)
+    x[:, 5] *= tiny
+    x[:, 140] *= big
+    x[:, 200] = 0
+    x = x.astype(dtype)
+    for p in (1, 2):
+        run_case(device, rng, x, 0, p, inplace=False)
+    x[3, 7] = np.inf
+    x[9, 150] = np.nan
+    for p in (1, 2):
+        ya, _ = poisoned(x.shape, dtype, device)
+        ip.lp_norm(to_device(x, device), axis=0, p=p, out=ya)
+        assert_nonfinite(to_host(ya), reference(x, 0, p, 1e-12), 0, dtype)
+    x[:, 5:] = np.asarray(rng.uniform(0.25, 1.0, (67, 295)), dtype)  # only the first tile needs the two steps
+    x[:, 0] *= dtype.type(tiny)
+    run_case(device, rng, x, 0, 2, inplace=False)
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -242,7 +242,17 @@ struct CpuDescriptor final : Descriptor {
         const size_t inner = in.outer_shape[nd - 1];
         const ptrdiff_t sxi = in.outer_x[nd - 1], syi = in.outer_y[nd - 1];
         const size_t tile = kTile;
-        const size_t tiles = (inner + tile - 1) / tile;
+        // Streamed tiles start on a cache line of y (the first one is narrow)
+        // when every row of y starts at the same offset in a line.
+        size_t head = 0;
+        if (stream && sxi == 1 && syi == 1) {
+            bool same = (in.y_red * (ptrdiff_t)sizeof(T)) % 64 == 0 && ((uintptr_t)y & 63) % sizeof(T) == 0;
+            for (size_t d = 0; d + 1 < nd; ++d) {
+                same &= (in.outer_y[d] * (ptrdiff_t)sizeof(T)) % 64 == 0;
+            }
+            head = same ? std::min(inner, ((64 - ((uintptr_t)y & 63)) & 63) / sizeof(T)) : 0;
+        }
+        const size_t tiles = (head != 0) + (inner - head + tile - 1) / tile;
         const size_t outer = in.rows / inner;
         infini::cpu::parallelFor(outer * tiles, tile * in.len, [&](size_t item) {
             size_t o = item / tiles, t = item % tiles;
@@ -253,8 +263,8 @@ struct CpuDescriptor final : Descriptor {
                 ox += (ptrdiff_t)i * in.outer_x[d];
                 oy += (ptrdiff_t)i * in.outer_y[d];
             }
-            const size_t j0 = t * tile;
-            const size_t cols = std::min(tile, inner - j0);
+            const size_t j0 = head == 0 ? t * tile : t == 0 ? 0 : head + (t - 1) * tile;
+            const size_t cols = std::min(head != 0 && t == 0 ? head : tile, inner - j0);
             const T *xt = x + ox + (ptrdiff_t)j0 * sxi;
             T *yt = y + oy + (ptrdiff_t)j0 * syi;
             if (sxi == 1 && syi == 1) {

@@ -9,7 +9,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
+#include <type_traits>
+#include <vector>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -17,31 +20,41 @@
 namespace infini::random_sample::cpu {
 namespace {
 
+// Candidate groups hold at least this many elements (else every element is one).
+constexpr size_t kMinGroup = 16;
+
 using infini::cpu::widen;
 
-// An order-preserving key of a logit (common/order_key.h): larger value ->
-// larger key; -0 == +0; every NaN below -inf (key 0).
-inline uint64_t keyOf(double v) {
-    uint64_t u;
-    std::memcpy(&u, &v, 8);
-    return orderKey<uint64_t, 64>(u, kF64InfBits);
+// The order of the sampling, as keys (common/order_key.h): larger value ->
+// larger key; -0 == +0; every NaN below -inf (key 0). 16-bit floats keep
+// their own bits' key, F32 its own, F64 a 64-bit one: keys are compared only
+// within one row.
+template <class T>
+using KeyOf = std::conditional_t<std::is_same_v<T, double>, uint64_t, uint32_t>;
+
+template <class T>
+inline KeyOf<T> sortKey(T v) {
+    if constexpr (std::is_same_v<T, double>) {
+        uint64_t u;
+        std::memcpy(&u, &v, 8);
+        return orderKey<uint64_t, 64>(u, kF64InfBits);
+    } else if constexpr (std::is_same_v<T, float>) {
+        uint32_t u;
+        std::memcpy(&u, &v, 4);
+        return orderKey<uint32_t, 32>(u, kF32InfBits);
+    } else {
+        return orderKey<uint32_t, 16>(v.bits, std::is_same_v<T, fp16_t> ? kF16InfBits : kBF16InfBits);
+    }
 }
 
-// One element of the order: key descending, then index ascending.
+// One element of the order: key descending, then index ascending; its weight
+// is filled in once its position is sorted.
 struct Entry {
     uint64_t key;
     uint32_t idx;
-    double value;
+    double weight;
 };
 inline bool before(const Entry &a, const Entry &b) { return a.key != b.key ? a.key > b.key : a.idx < b.idx; }
-
-// The weight of a logit: exp((v - vmax) / T); -inf and NaN weigh nothing.
-inline double weightOf(double v, double vmax, double temperature) {
-    if (!(v > -std::numeric_limits<double>::infinity())) {
-        return 0.0;
-    }
-    return std::exp((v - vmax) / temperature);
-}
 
 // Argmax with NaN below everything and the lowest index among equals: the
 // largest non-NaN value in one branch-free (vectorisable) pass, then its first
@@ -113,6 +126,59 @@ size_t argmax<fp16_t>(const fp16_t *row, size_t n, double *vmax) { return argmax
 template <>
 size_t argmax<bf16_t>(const bf16_t *row, size_t n, double *vmax) { return argmax16(row, n, vmax); }
 
+// Candidates for the first M positions of the order: every element whose key
+// reaches the M-th largest of the maxima of 4M groups (each of those maxima is
+// an element, so at least M pass; for random logits a few more than M). Only
+// groups whose maximum reaches it are read again. Short rows: every element.
+// Fills entries (key, idx) and returns how many.
+template <class T>
+size_t candidates(const T *row, size_t n, size_t M, Entry *entries) {
+    using Key = KeyOf<T>;
+    const size_t G = 4 * M;
+    if (G * kMinGroup > n) {
+        for (size_t i = 0; i < n; ++i) {
+            entries[i] = Entry{sortKey(row[i]), (uint32_t)i, 0.0};
+        }
+        return n;
+    }
+    std::vector<Key> gmax(G), top(G);
+    INFINI_CPU_DISPATCH(groupMaxKeys(row, n, G, gmax.data()));
+    top = gmax;
+    std::nth_element(top.begin(), top.begin() + (M - 1), top.end(), std::greater<Key>());
+    const Key threshold = top[M - 1];
+    size_t count = 0;
+    for (size_t g = 0; g < G; ++g) {
+        if (gmax[g] < threshold) {
+            continue;
+        }
+        const size_t end = (g + 1) * n / G;
+        for (size_t i = g * n / G; i < end; ++i) {
+            const Key k = sortKey(row[i]);
+            if (k >= threshold) {
+                entries[count++] = Entry{k, (uint32_t)i, 0.0};
+            }
+        }
+    }
+    return count;
+}
+
+// Weights of entries[begin, end) (the vector kernel, in pieces).
+template <class T>
+void fillWeights(const T *row, Entry *entries, size_t begin, size_t end, double vmax, double temp) {
+    constexpr size_t kPiece = 64;
+    double v[kPiece], w[kPiece];
+    for (size_t b = begin; b < end; b += kPiece) {
+        const size_t m = std::min(kPiece, end - b);
+        for (size_t i = 0; i < m; ++i) {
+            v[i] = (double)widen(row[entries[b + i].idx]);
+        }
+        INFINI_CPU_DISPATCH(weightsOf(v, w, m, vmax, temp));
+        for (size_t i = 0; i < m; ++i) {
+            entries[b + i].weight = w[i];
+        }
+    }
+}
+
 template <class T>
 size_t sampleRow(const T *row, size_t n, const Params &p, Entry *entries) {
     double vmax;
@@ -126,36 +192,41 @@ size_t sampleRow(const T *row, size_t n, const Params &p, Entry *entries) {
     const double r = p.random_val;
     const double topp = std::min((double)p.topp, 1.0);
 
-    for (size_t i = 0; i < n; ++i) {
-        const double v = (double)widen(row[i]);
-        entries[i] = Entry{keyOf(v), (uint32_t)i, v};
-    }
     // Total weight c_{n-1}: needed when top-p can bind before K, or K == n.
     // (For K == n it stands for c_{n-1}; it equals it up to rounding order.)
     const bool need_total = topp < 1.0 || K == n;
-    double total = 0.0;
-    if (need_total) {
-        for (size_t i = 0; i < n; ++i) {
-            total += weightOf(entries[i].value, vmax, temp);
-        }
-    }
+    const double total = need_total ? INFINI_CPU_DISPATCH(weightTotal(row, n, vmax, temp)) : 0.0;
     const double nucleus = need_total ? topp * total : std::numeric_limits<double>::infinity();
     const double t1 = r * nucleus; // the threshold while topp * c_{n-1} is the smaller bound
 
-    // Walk the order in growing sorted chunks. Stop once the prefix mass reaches
-    // topp * c_{n-1} (then t = t1) or once K positions are sorted.
+    // Walk the order in growing sorted chunks, among candidates for the first
+    // positions (gathered again, more of them, if the walk goes past them).
+    // Stop once the prefix mass reaches topp * c_{n-1} (then t = t1) or once
+    // K positions are sorted.
     size_t sorted = 0, first_t1 = SIZE_MAX, last_pos = SIZE_MAX;
     size_t chunk = std::min<size_t>(K, 64);
+    size_t cand = candidates(row, n, chunk, entries);
     double c = 0.0;
     bool nucleus_reached = false;
     while (sorted < K && !nucleus_reached) {
         const size_t end = std::min(K, sorted + chunk);
-        if (end < n) {
-            std::nth_element(entries + sorted, entries + end, entries + n, before);
+        size_t weigh_from = sorted;
+        if (end > cand) { // the order past the candidates: gather again (the sorted prefix comes back the same)
+            cand = candidates(row, n, end, entries);
+            if (end < cand) {
+                std::nth_element(entries, entries + end, entries + cand, before);
+            }
+            std::sort(entries, entries + end, before);
+            weigh_from = 0;
+        } else {
+            if (end < cand) {
+                std::nth_element(entries + sorted, entries + end, entries + cand, before);
+            }
+            std::sort(entries + sorted, entries + end, before);
         }
-        std::sort(entries + sorted, entries + end, before);
+        fillWeights(row, entries, weigh_from, end, vmax, temp);
         for (size_t i = sorted; i < end; ++i) {
-            const double w = weightOf(entries[i].value, vmax, temp);
+            const double w = entries[i].weight;
             c += w;
             if (w > 0.0) {
                 last_pos = i;
@@ -178,7 +249,7 @@ size_t sampleRow(const T *row, size_t n, const Params &p, Entry *entries) {
     const double t = r * std::min(nucleus, c);
     double cc = 0.0;
     for (size_t i = 0; i < sorted; ++i) {
-        cc += weightOf(entries[i].value, vmax, temp);
+        cc += entries[i].weight;
         if (cc >= t) {
             return entries[i].idx;
         }

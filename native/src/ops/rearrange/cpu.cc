@@ -8,6 +8,7 @@
 #include "common/cpu/simd.h"
 #include "common/cpu/strided.h"
 #include "rearrange.h"
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -36,6 +37,13 @@ enum class Path { Empty, Single, Contiguous, Runs, Tile, Strided };
 constexpr size_t kTile = 32;           // tile edge in elements (element by element)
 // Tile edge in elements through registers: 64 -> 256 took 2048² F32 from 2.8 to 1.8 ms on one core.
 constexpr size_t kVecTile = 256;
+// Streamed transposes (large outputs): tiles of kStreamTileA elements of a by
+// kStreamTileLines cache lines of b.
+constexpr size_t kStreamTileA = 1024;
+constexpr size_t kStreamTileLines = 2;
+// Transposes stream from this much output (half of a copy's threshold: a
+// transpose's reads already miss the caches).
+constexpr size_t kStreamTransposeBytes = infini::cpu::kStreamBytes / 2;
 constexpr size_t kMinTileEdge = 8;     // both transposed dims at least this long
 constexpr size_t kChunkBytes = 1 << 20; // parallel split of one contiguous run
 
@@ -151,6 +159,17 @@ struct CpuDesc final : Desc {
         return INFINI_STATUS_SUCCESS;
     }
 
+    // Whether every row of dst along a starts at the same offset in a cache
+    // line, a multiple of N: then shifting the tiles along b aligns them all.
+    template <size_t N>
+    bool linesAligned(const unsigned char *dst) const {
+        bool ok = ((uintptr_t)dst & 63) % N == 0 && (dst_a * (ptrdiff_t)N) % 64 == 0;
+        for (ptrdiff_t s : outer_dst) {
+            ok &= (s * (ptrdiff_t)N) % 64 == 0;
+        }
+        return ok;
+    }
+
     // Cache-blocked transpose: tiles of kTile x kTile over (a, b), one task per
     // (outer index, tile); reads run along a (src-contiguous), writes along b.
     template <size_t N>
@@ -158,17 +177,28 @@ struct CpuDesc final : Desc {
         // Through registers when src is contiguous along a and dst along b.
         constexpr bool kRegs = N == 2 || N == 4 || N == 8;
         const bool regs = kRegs && src_a == 1 && dst_b == 1;
-        const bool stream = info.layout.numel() * N >= infini::cpu::kStreamBytes;
-        const size_t edge = regs ? kVecTile : kTile;
+        size_t edge_a = regs ? kVecTile : kTile, edge_b = edge_a;
+        // Large outputs are written as whole cache lines past the caches: the
+        // tiles along b then start on a line of dst (the first one is narrow).
+        size_t head = 0;
+        const bool stream = regs && info.layout.numel() * N >= kStreamTransposeBytes && linesAligned<N>(dst);
+        if (stream) {
+            head = ((64 - ((uintptr_t)dst & 63)) & 63) / N;
+            // Tall thin tiles: a few whole lines of each dst row (b), long runs
+            // of each src row (a), so that the reads are sequential streams.
+            edge_a = kStreamTileA;
+            edge_b = kStreamTileLines * 64 / N;
+        }
         size_t outer = 1;
         for (size_t s : outer_shape) {
             outer *= s;
         }
-        const size_t tiles_a = (len_a + edge - 1) / edge, tiles_b = (len_b + edge - 1) / edge;
+        const size_t tiles_a = (len_a + edge_a - 1) / edge_a;
+        const size_t tiles_b = (head != 0) + (len_b - std::min(head, len_b) + edge_b - 1) / edge_b;
         const size_t tasks = outer * tiles_a * tiles_b;
         const ptrdiff_t da = dst_a * (ptrdiff_t)N, sa = src_a * (ptrdiff_t)N;
         const ptrdiff_t db = dst_b * (ptrdiff_t)N, sb = src_b * (ptrdiff_t)N;
-        infini::cpu::parallelFor(tasks, edge * edge, [&](size_t t) {
+        infini::cpu::parallelFor(tasks, edge_a * edge_b, [&](size_t t) {
             size_t tb = t % tiles_b;
             size_t rest = t / tiles_b;
             size_t ta = rest % tiles_a;
@@ -180,16 +210,17 @@ struct CpuDesc final : Desc {
                 od += (ptrdiff_t)i * outer_dst[d];
                 os += (ptrdiff_t)i * outer_src[d];
             }
-            const size_t a0 = ta * edge, b0 = tb * edge;
-            const size_t a1 = a0 + edge < len_a ? a0 + edge : len_a;
-            const size_t b1 = b0 + edge < len_b ? b0 + edge : len_b;
+            const size_t a0 = ta * edge_a, b0 = head == 0 ? tb * edge_b : tb == 0 ? 0 : head + (tb - 1) * edge_b;
+            const size_t a1 = a0 + edge_a < len_a ? a0 + edge_a : len_a;
+            const size_t b_end = head == 0 || tb != 0 ? b0 + edge_b : head;
+            const size_t b1 = b_end < len_b ? b_end : len_b;
             unsigned char *d = dst + od * (ptrdiff_t)N;
             const unsigned char *s = src + os * (ptrdiff_t)N;
             if constexpr (kRegs) {
                 if (regs) {
                     INFINI_CPU_DISPATCH(transposeBlock<N>(d + (ptrdiff_t)a0 * da + (ptrdiff_t)(b0 * N), da,
                                                           s + (ptrdiff_t)b0 * sb + (ptrdiff_t)(a0 * N), sb, a1 - a0,
-                                                          b1 - b0, stream));
+                                                          b1 - b0, stream && (tb != 0 || head == 0)));
                     return;
                 }
             }
