@@ -145,17 +145,7 @@ __global__ void __launch_bounds__(NT) argmaxBulkKernel(const __grid_constant__ A
 inline void argmaxConfig(cudaLaunchConfig_t &cfg, cudaLaunchAttribute *attr, uint32_t count, int team, int threads,
                          size_t smem, cudaStream_t stream) {
     const uint32_t y = count < kArgmaxGridY ? count : kArgmaxGridY;
-    cfg = cudaLaunchConfig_t{};
-    cfg.gridDim = dim3((unsigned)team, y, (count + y - 1) / y);
-    cfg.blockDim = dim3((unsigned)threads, 1, 1);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = stream;
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = (unsigned)team;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = team > 1 ? 1 : 0;
+    cfg = teamLaunchConfig(dim3((unsigned)team, y, (count + y - 1) / y), threads, smem, stream, attr);
 }
 
 // argmaxKernel<T, NT, U> (any GPU). Graph-capturable, like the one below.

@@ -9,18 +9,8 @@ namespace infini::random_sample::nvidia {
 template <class Kernel, class Args>
 inline infiniStatus_t launchTeams(Kernel kernel, const Args &args, int rows, int team, int threads, size_t smem,
                                   cudaStream_t stream) {
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3((unsigned)team, (unsigned)rows, 1);
-    cfg.blockDim = dim3((unsigned)threads, 1, 1);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = stream;
     cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = (unsigned)team;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = team > 1 ? 1 : 0;
+    const cudaLaunchConfig_t cfg = teamLaunchConfig(dim3((unsigned)team, (unsigned)rows, 1), threads, smem, stream, attr);
     CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, args));
     return INFINI_STATUS_SUCCESS;
 }

@@ -49,4 +49,23 @@ struct Team {
     }
 };
 
+// The launch configuration of a grid whose x dimension is the team: a cluster
+// of grid.x blocks when there is more than one. `attr` (one element) holds the
+// cluster attribute and must live until the launch.
+inline cudaLaunchConfig_t teamLaunchConfig(dim3 grid, int threads, size_t smem, cudaStream_t stream,
+                                           cudaLaunchAttribute *attr) {
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3((unsigned)threads, 1, 1);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = grid.x;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = grid.x > 1 ? 1 : 0;
+    return cfg;
+}
+
 } // namespace infini::random_sample::nvidia
