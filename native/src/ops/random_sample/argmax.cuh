@@ -192,13 +192,6 @@ infiniStatus_t argmaxBulkTeams(int team, int *teams) { // blocks with whole stag
     return argmaxTeamsFit((const void *)argmaxBulkKernel<T, NT>, NT, 2 * (size_t)kArgmaxStage, team, teams);
 }
 
-inline infiniStatus_t deviceMajor(int *major) {
-    int device = 0;
-    CUDA_TRY(cudaGetDevice(&device));
-    CUDA_TRY(cudaDeviceGetAttribute(major, cudaDevAttrComputeCapabilityMajor, device));
-    return INFINI_STATUS_SUCCESS;
-}
-
 // Allows clusters of 16 (sm_90 only; elsewhere teams are 1).
 template <class T, int NT, int U>
 infiniStatus_t prepareArgmax() {

@@ -37,12 +37,10 @@ infiniStatus_t launchSample(const SampleArgs<R> &args, int rows, int team, cudaS
 }
 
 template <class T>
-infiniStatus_t prepareKernels() {
+infiniStatus_t prepareKernels(int major) {
     const int bytes = (int)sampleSharedBytes<T>();
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    int major = 0;
-    INFINI_TRY(deviceMajor(&major));
     if (major >= 9) {
         INFINI_TRY((prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>()));
         if (kArgmaxBulk) INFINI_TRY((prepareArgmaxBulk<T, kArgmaxThreads>()));

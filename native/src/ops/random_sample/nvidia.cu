@@ -115,10 +115,8 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     }
     ScopedCudaDevice scoped(handle.device_id);
     INFINI_TRY(scoped.status());
-    int major = 0, sms = 1;
-    CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, handle.device_id));
-    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, handle.device_id));
-    INFINI_TRY(launchers.prepare());
+    const int major = handle.cc_major, sms = handle.sm_count; // read once, at handle creation
+    INFINI_TRY(launchers.prepare(major));
     const int team = major >= 9 && info.n > kTeamMinN ? kCluster : 1;
     const bool bulk = kArgmaxBulk && major >= 9;
     int fit[5] = {}; // argmax teams of 2^l blocks that fit at once (clusters: sm_90)
