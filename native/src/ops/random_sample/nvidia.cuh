@@ -106,7 +106,7 @@ struct Launchers {
     infiniStatus_t (*argmaxTeams)(bool bulk, int team, int *teams);
     infiniStatus_t (*sampleFew)(const SampleArgs<kFewRows> &, int rows, int team, cudaStream_t);
     infiniStatus_t (*sampleMany)(const SampleArgs<kMaxRows> &, int rows, int team, cudaStream_t);
-    infiniStatus_t (*prepare)(int cc_major); // raises the kernels' shared-memory limits (once per device)
+    infiniStatus_t (*prepare)(int cc_major); // kernel attributes (shared-memory limits, cluster sizes): per device, set at each Create
 };
 Launchers launchersF16();
 Launchers launchersBF16();
