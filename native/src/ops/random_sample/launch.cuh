@@ -10,7 +10,8 @@ template <class Kernel, class Args>
 inline infiniStatus_t launchTeams(Kernel kernel, const Args &args, int rows, int team, int threads, size_t smem,
                                   cudaStream_t stream) {
     cudaLaunchAttribute attr[1];
-    const cudaLaunchConfig_t cfg = teamLaunchConfig(dim3((unsigned)team, (unsigned)rows, 1), threads, smem, stream, attr);
+    const cudaLaunchConfig_t cfg =
+        teamLaunchConfig(dim3((unsigned)team, (unsigned)rows, 1), threads, smem, stream, attr);
     CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, args));
     return INFINI_STATUS_SUCCESS;
 }

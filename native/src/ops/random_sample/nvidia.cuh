@@ -106,7 +106,8 @@ struct Launchers {
     infiniStatus_t (*argmaxTeams)(bool bulk, int team, int *teams);
     infiniStatus_t (*sampleFew)(const SampleArgs<kFewRows> &, int rows, int team, cudaStream_t);
     infiniStatus_t (*sampleMany)(const SampleArgs<kMaxRows> &, int rows, int team, cudaStream_t);
-    infiniStatus_t (*prepare)(int cc_major); // kernel attributes (shared-memory limits, cluster sizes): per device, set at each Create
+    // Kernel attributes (shared-memory limits, cluster sizes): per device, set at each Create.
+    infiniStatus_t (*prepare)(int cc_major);
 };
 Launchers launchersF16();
 Launchers launchersBF16();
