@@ -24,6 +24,25 @@
 #include "check.h"
 
 __global__ void emptyKernel() {}
+__global__ void emptyClusterKernel() {}          // launched as clusters of up to 8 (portable)
+__global__ void emptyWideClusterKernel() {}      // clusters of 16: the non-portable attribute set
+
+// An empty kernel launched through cudaLaunchKernelEx with `blocks` blocks as
+// one cluster (none when blocks == 1): what a cluster launch alone costs the host.
+static void launchCluster(void (*kernel)(), unsigned blocks, cudaStream_t stream) {
+    cudaLaunchConfig_t cfg{};
+    cudaLaunchAttribute attr[1];
+    cfg.gridDim = dim3(blocks, 1, 1);
+    cfg.blockDim = dim3(512, 1, 1);
+    cfg.stream = stream;
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = blocks;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = blocks > 1 ? 1 : 0;
+    CHECK_CUDA(cudaLaunchKernelEx(&cfg, kernel));
+}
 
 static double perCallUs(const std::function<void()> &fn, int inner = 200, int reps = 31) {
     for (int i = 0; i < inner; ++i) {
@@ -102,6 +121,17 @@ int main() {
     rows.push_back({"cudaGetDevice", perCallUs([&] { (void)cudaGetDevice(&dev); }, 2000)});
     rows.push_back({"cudaSetDevice (same device)", perCallUs([&] { (void)cudaSetDevice(0); }, 2000)});
     rows.push_back({"cudaGetLastError", perCallUs([&] { (void)cudaGetLastError(); }, 2000)});
+    rows.push_back({"cudaLaunchKernelEx, 1 block of 512, no cluster",
+                    perCallUs([&] { launchCluster(emptyClusterKernel, 1, stream); })});
+    if (prop.major >= 9) {
+        CHECK_CUDA(cudaFuncSetAttribute(emptyWideClusterKernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+        rows.push_back({"cudaLaunchKernelEx, one cluster of 2", perCallUs([&] { launchCluster(emptyClusterKernel, 2, stream); })});
+        rows.push_back({"cudaLaunchKernelEx, one cluster of 8", perCallUs([&] { launchCluster(emptyClusterKernel, 8, stream); })});
+        rows.push_back({"cudaLaunchKernelEx, one cluster of 8, non-portable kernel",
+                        perCallUs([&] { launchCluster(emptyWideClusterKernel, 8, stream); })});
+        rows.push_back({"cudaLaunchKernelEx, one cluster of 16 (non-portable)",
+                        perCallUs([&] { launchCluster(emptyWideClusterKernel, 16, stream); })});
+    }
 
     // Mul 16x64 F16 (contiguous), checked once.
     const size_t n = 16 * 64;
@@ -159,6 +189,16 @@ int main() {
     void *rs_ws = deviceWorkspace(rs_ws_size);
     rows.push_back({"infiniopRandomSample argmax n=151936 F16", perCallUs([&] {
                         CHECK_OK(infiniopRandomSample(rs, rs_ws, rs_ws_size, result, logits, 0.f, 0.9f, 5, 1.f, stream));
+                    }, 100)});
+
+    rows.push_back({"infiniopRandomSample sample k=50 p=0.9 n=151936 F16", perCallUs([&] {
+                        CHECK_OK(infiniopRandomSample(rs, rs_ws, rs_ws_size, result, logits, 0.5f, 0.9f, 50, 0.8f, stream));
+                    }, 100)});
+    auto tlog32k = tensor({32000}, {}, INFINI_DTYPE_F16);
+    infiniopRandomSampleDescriptor_t rs32k;
+    CHECK_OK(infiniopCreateRandomSampleDescriptor(handle, &rs32k, tres, tlog32k));
+    rows.push_back({"infiniopRandomSample argmax n=32000 F16", perCallUs([&] {
+                        CHECK_OK(infiniopRandomSample(rs32k, rs_ws, rs_ws_size, result, logits, 0.f, 0.9f, 5, 1.f, stream));
                     }, 100)});
 
     void *blog = deviceRandomF16(64 * 1024);

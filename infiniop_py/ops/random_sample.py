@@ -211,7 +211,8 @@ def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *
     target = out
     if target is None:
         view = _batch_view(logits)
-        target = empty_like(view, (view.shape[0],), np.int64, stream=stream_int(stream) or None)
+        rows = view.shape[0]
+        target = empty_like(view, (rows,), np.int64, stream=stream_int(stream) or None)
     key = _run_batch(stream, (), target, logits, random_val, topp, topk, temperature)
     if key is not None:
         _batch_view(logits)
@@ -220,8 +221,8 @@ def random_sample_batch(logits, random_val, topp, topk, temperature, out=None, *
                   ("result", "logits"), stream, (), target, logits, random_val, topp, topk, temperature)
     if out is not None or type(target) is NDARRAY:
         return target
-    host = np.empty(len(target), np.int64)
-    if len(host):
+    host = np.empty(rows, np.int64)  # target is a device array here (no len())
+    if rows:
         _cuda.memcpy(host.ctypes.data, pointer(target), host.nbytes, stream_int(stream))
     return host
 
