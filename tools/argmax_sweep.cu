@@ -58,15 +58,15 @@ struct Shape {
     std::string name;
     int threads;
     Launch launch;
-    Teams teams;   // bulk kernels: teams that fit at once
+    Teams teams;   // teams that fit at once (null: ask argmaxTeamsFit about `kernel`)
     const void *kernel; // threads' own loads: for the occupancy query
     bool library;  // the library's kernel on sm_90
 };
 template <class T, int NT, int U>
 Shape loadsShape() {
     CHECK_OK((prepareArgmax<T, NT, U>()));
-    return Shape{"ld" + std::to_string(NT) + "x" + std::to_string(U), NT, launchArgmaxShape<T, NT, U>, nullptr,
-                 (const void *)argmaxKernel<T, NT, U>, !kArgmaxBulk && NT == kArgmaxThreads && U == kArgmaxLoads};
+    return Shape{"ld" + std::to_string(NT) + "x" + std::to_string(U), NT, launchArgmaxShape<T, NT, U>,
+                 argmaxLoadTeams<T, NT, U>, nullptr, !kArgmaxBulk && NT == kArgmaxThreads && U == kArgmaxLoads};
 }
 template <class T, int NT, uint32_t Stage = 0>
 Shape bulkShape() {

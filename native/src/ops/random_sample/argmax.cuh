@@ -57,7 +57,10 @@ __device__ inline void argmaxFinish(Entry<K> best, ArgmaxShared<K, NT> &sh, cons
 }
 
 // The threads' own loads (any GPU): U 16-byte loads per thread in flight.
-template <class T, int NT, int U>
+// Wide: the instance launched with teams of more than 8 blocks (a non-portable
+// cluster size, allowed by prepareArgmax); the body is the same. Teams of at
+// most 8 launch the other instance, which keeps the portable default.
+template <class T, int NT, int U, bool Wide = false>
 __global__ void __launch_bounds__(NT, 1024 / NT) argmaxKernel(const __grid_constant__ ArgmaxArgs a) {
     using K = KeyType<T>;
     __shared__ ArgmaxShared<K, NT> sh;
@@ -154,7 +157,11 @@ infiniStatus_t launchArgmaxShape(const RowsArgs &rows, uint32_t count, int team,
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr[1];
     argmaxConfig(cfg, attr, count, team, NT, 0, stream);
-    CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxKernel<T, NT, U>, ArgmaxArgs{rows, count, 0}));
+    if (team > kPortableTeam) {
+        CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxKernel<T, NT, U, true>, ArgmaxArgs{rows, count, 0}));
+    } else {
+        CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxKernel<T, NT, U, false>, ArgmaxArgs{rows, count, 0}));
+    }
     return INFINI_STATUS_SUCCESS;
 }
 
@@ -185,7 +192,9 @@ inline infiniStatus_t argmaxTeamsFit(const void *kernel, int threads, size_t sme
 }
 template <class T, int NT, int U>
 infiniStatus_t argmaxLoadTeams(int team, int *teams) {
-    return argmaxTeamsFit((const void *)argmaxKernel<T, NT, U>, NT, 0, team, teams);
+    const void *kernel = team > kPortableTeam ? (const void *)argmaxKernel<T, NT, U, true>
+                                              : (const void *)argmaxKernel<T, NT, U, false>;
+    return argmaxTeamsFit(kernel, NT, 0, team, teams);
 }
 template <class T, int NT>
 infiniStatus_t argmaxBulkTeams(int team, int *teams) { // blocks with whole stages
@@ -195,7 +204,7 @@ infiniStatus_t argmaxBulkTeams(int team, int *teams) { // blocks with whole stag
 // Allows clusters of 16 (sm_90 only; elsewhere teams are 1).
 template <class T, int NT, int U>
 infiniStatus_t prepareArgmax() {
-    CUDA_TRY(cudaFuncSetAttribute(argmaxKernel<T, NT, U>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    CUDA_TRY(cudaFuncSetAttribute(argmaxKernel<T, NT, U, true>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     return INFINI_STATUS_SUCCESS;
 }
 

@@ -8,6 +8,7 @@
 namespace infini::random_sample::nvidia {
 
 constexpr int kArgmaxMaxTeam = 16; // the largest (non-portable) cluster on sm_90
+constexpr int kPortableTeam = 8;   // the largest cluster every sm_90 GPU launches
 // The block shape of the library's argmax launches: threads, and (threads'
 // own loads, GPUs without bulk copies) 16-byte loads in flight per thread.
 constexpr int kArgmaxThreads = 512, kArgmaxLoads = 4;

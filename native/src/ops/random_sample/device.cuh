@@ -276,13 +276,20 @@ struct RowMode {
     bool descent1;   // top-K selection needed (K < n and n > kCap)
     bool need_total; // topp < 1: the row's total weight is needed
 };
-__device__ inline RowMode rowMode(const RowParams &p, uint32_t n) {
+__host__ __device__ inline RowMode rowMode(const RowParams &p, uint32_t n) {
     RowMode m;
     m.argmax = p.random_val == 0.0f || p.topp <= 0.0f || p.topk == 1 || p.temperature <= 0.0f;
     m.K = (p.topk <= 0 || (uint32_t)p.topk >= n) ? n : (uint32_t)p.topk;
     m.descent1 = !m.argmax && n > (uint32_t)kCap && m.K < n;
     m.need_total = !m.argmax && p.topp < 1.0f;
     return m;
+}
+// Top p over more than kCap elements (K == n, or K > kCap with topp < 1):
+// the crossing is guessed from the vectors' maxima and verified (sample.cuh).
+// The host asks it too: launches with such a row run the kernel that has
+// that code (sampleKernel's TopP).
+__host__ __device__ inline bool guessesTopP(const RowMode &m, uint32_t n) {
+    return !m.argmax && n > (uint32_t)kCap && m.K > (uint32_t)kCap && (m.K == n || m.need_total);
 }
 
 // The contiguous chunk of a row that team member q of `team` reads: equal

@@ -32,16 +32,23 @@ infiniStatus_t argmaxTeams(bool bulk, int team, int *teams) {
                 : argmaxLoadTeams<T, kArgmaxThreads, kArgmaxLoads>(team, teams);
 }
 
+// The kernel with the top-p guess only when a row of the launch guesses.
 template <class T, int R>
 infiniStatus_t launchSample(const SampleArgs<R> &args, int rows, int team, cudaStream_t stream) {
-    return launchTeams(sampleKernel<T, R>, args, rows, team, kThreads, sampleSharedBytes<T>(), stream);
+    bool top_p = false;
+    for (int k = 0; k < rows && !top_p; ++k) top_p = guessesTopP(rowMode(args.p[k], args.rows.n), args.rows.n);
+    return top_p ? launchTeams(sampleKernel<T, R, true>, args, rows, team, kThreads, sampleSharedBytes<T>(), stream)
+                 : launchTeams(sampleKernel<T, R, false>, args, rows, team, kThreads, sampleSharedBytes<T>(), stream);
 }
 
 template <class T>
 infiniStatus_t prepareKernels(int major) {
     const int bytes = (int)sampleSharedBytes<T>();
-    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    const cudaFuncAttribute limit = cudaFuncAttributeMaxDynamicSharedMemorySize;
+    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows, false>, limit, bytes));
+    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows, true>, limit, bytes));
+    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows, false>, limit, bytes));
+    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows, true>, limit, bytes));
     if (major >= 9) {
         INFINI_TRY((prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>()));
         if (kArgmaxBulk) INFINI_TRY((prepareArgmaxBulk<T, kArgmaxThreads>()));

@@ -16,7 +16,9 @@
 //               packed max per 16-byte vector, and pushes it to block 0,
 //               which writes the result (teams of up to 16 blocks, sized by
 //               argmax_plan.h; any number of rows in one launch).
-//   sample.cuh  sampleKernel: one team per row, all in shared memory:
+//   sample.cuh  sampleKernel: one team per row, all in shared memory (two
+//               instances: with 2b. for launches that have such a row, chosen
+//               on the host by guessesTopP; without it for the others):
 //     1. sweep 1: the argmax (as above) and, for 2. and 2b., the level-0
 //        histogram of the vectors' maxima; argmax rows and rows with a +inf
 //        maximum or no finite logit end here;

@@ -44,15 +44,10 @@ struct SampleShared {
 template <class T>
 constexpr size_t sampleSharedBytes() { return sizeof(SampleShared<KeyType<T>>); }
 
-// Top p over more than kCap elements (K == n, or K > kCap with topp < 1):
-// the crossing is guessed from the vectors' maxima and verified.
-__device__ inline bool guessesTopP(const RowMode &m, uint32_t n) {
-    return !m.argmax && n > (uint32_t)kCap && m.K > (uint32_t)kCap && (m.K == n || m.need_total);
-}
-
-// One row. TopP: the row guesses its top-p crossing (guessesTopP); the other
-// rows run a copy without that code, so that its registers do not weigh on
-// their sweeps.
+// One row. TopP: the launch has rows that guess their top-p crossing
+// (guessesTopP; the other rows of such a launch take their usual path);
+// without it that code is compiled out, so that it costs the other launches
+// no registers, shared memory or instructions.
 template <class T, bool TopP>
 __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     using K = KeyType<T>;
@@ -547,14 +542,12 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
 #endif
 }
 
-template <class T, int R>
+// One instance per (rows per launch, TopP), chosen on the host (launch.cuh):
+// one sampleRow per kernel, so that the top-p code's registers and static
+// shared memory do not weigh on the small-K launches.
+template <class T, int R, bool TopP>
 __global__ void __launch_bounds__(kThreads, 2) sampleKernel(const __grid_constant__ SampleArgs<R> args) {
-    const RowParams p = args.p[blockIdx.y];
-    if (guessesTopP(rowMode(p, args.rows.n), args.rows.n)) {
-        sampleRow<T, true>(args.rows, p);
-    } else {
-        sampleRow<T, false>(args.rows, p);
-    }
+    sampleRow<T, TopP>(args.rows, args.p[blockIdx.y]);
 }
 
 } // namespace infini::random_sample::nvidia
