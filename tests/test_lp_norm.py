@@ -443,6 +443,7 @@ def test_torch_stream_and_graph_capture(rng):
     x = torch.randn(64, 3000, device="cuda") * 3
     ref = torch.nn.functional.normalize(x.double(), p=2.0, dim=1)
     s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())  # x is written on the current stream
     with torch.cuda.stream(s):
         y = ip.lp_norm(x, axis=1, stream=s)
     s.synchronize()

@@ -117,7 +117,8 @@ def test_gpu_argmax_batch_graph_capture():
     for rows, n in ((64, 151936), (8, 151936), (1, 262144)):
         x = torch.randn(rows, n, device="cuda", dtype=torch.float16) * 3
         out = torch.full((rows,), -1, device="cuda", dtype=torch.int64)
-        s = torch.cuda.Stream()
+        s = torch.cuda.Stream()  # torch's pool streams do not wait for the legacy stream
+        s.wait_stream(torch.cuda.current_stream())  # x and the -1 fill are written there
         with torch.cuda.stream(s):
             ip.random_sample_batch(x, 0.0, 0.9, 50, 1.0, out=out, stream=s)
         torch.cuda.synchronize()
