@@ -84,9 +84,12 @@ $(OP_LIB): $(OP_OBJ) $(RT_LIB) native/exports.map
 	$(CXX) $(LDFLAGS) -Wl,-soname,libinfiniop.so -Wl,-rpath,'$$ORIGIN' -o $@ $(OP_OBJ) \
 	    -L$(LIBDIR) -linfinirt $(CUDA_LIBS)
 
+# Copies replace the file by a rename, never rewrite it in place: a process that
+# has the old library mapped (a Python session, a test run calling `make install`)
+# keeps its copy instead of crashing.
 $(PKG_LIB)/%: $(LIBDIR)/%
 	@mkdir -p $(dir $@)
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 # What `python -m infiniop_py info` reports about the build (kept beside the library).
 $(LIBDIR)/build_info.json: $(OP_LIB) Makefile
@@ -97,7 +100,8 @@ $(LIBDIR)/build_info.json: $(OP_LIB) Makefile
 
 install: all
 	mkdir -p $(PREFIX)/lib $(PREFIX)/include
-	cp $(RT_LIB) $(OP_LIB) $(PREFIX)/lib/
+	for f in $(RT_LIB) $(OP_LIB); do cp $$f $(PREFIX)/lib/.$$(basename $$f).tmp && \
+	    mv -f $(PREFIX)/lib/.$$(basename $$f).tmp $(PREFIX)/lib/$$(basename $$f) || exit 1; done
 	cp -r native/include/. $(PREFIX)/include/
 
 # Python: the given interpreter when it already has what we need (the GPU

@@ -1,8 +1,11 @@
 """The library loader: search order, and a failure message that lists every path."""
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
+
+import pytest
 
 import infiniop_py as ip
 
@@ -80,3 +83,25 @@ def test_a_file_that_is_not_a_library_is_reported(tmp_path):
     r = _load_with_package_copy_at(tmp_path / "empty", INFINIOP_LIBRARY=str(bogus))
     assert r.stdout.startswith("LibraryNotFoundError"), r.stdout
     assert str(bogus) in r.stdout
+
+
+def test_make_replaces_package_libraries_without_rewriting_them(tmp_path):
+    """`make` copies a rebuilt library into the package by a rename: a process that
+    has the old file mapped (a Python session, a test that runs `make install`)
+    keeps reading the old bytes instead of crashing on a file rewritten under it."""
+    if shutil.which("make") is None:
+        pytest.skip("make is needed")
+    built, pkg = tmp_path / "build" / "lib", tmp_path / "pkg"
+    built.mkdir(parents=True)
+    pkg.mkdir()
+    old = pkg / "libdummy.so"
+    old.write_bytes(b"old library")
+    os.utime(old, (1, 1))  # older than the build's copy: make must replace it
+    (built / "libdummy.so").write_bytes(b"new library")
+    with open(old, "rb") as mapped:  # stands for the loader's mapping of the old file
+        r = subprocess.run(["make", "-s", "-C", ROOT, f"BUILD={tmp_path / 'build'}", f"PKG_LIB={pkg}",
+                            str(pkg / "libdummy.so")], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert old.read_bytes() == b"new library"
+        assert mapped.read() == b"old library", "the package's library was rewritten in place"
+    assert sorted(p.name for p in pkg.iterdir()) == ["libdummy.so"]  # no temporary left behind
