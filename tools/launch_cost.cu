@@ -1,6 +1,6 @@
 // Host cost of one Calculate on NVIDIA against a bare empty-kernel launch (issue 11).
 //
-//   nvcc -O2 -std=c++17 -arch=sm_90 tools/launch_cost.cu -Inative/include -Lbuild/lib \
+//   nvcc -O2 -std=c++17 -arch=sm_90 tools/launch_cost.cu -Inative/include -Inative/src -Lbuild/lib \
 //        -linfiniop -linfinirt -Xlinker -rpath=$PWD/build/lib -o build/launch_cost && build/launch_cost
 //
 // Every number is host time per call: a batch of calls timed with the host
@@ -22,25 +22,19 @@
 #include <vector>
 
 #include "check.h"
+#include "ops/random_sample/team.cuh"
 
 __global__ void emptyKernel() {}
 __global__ void emptyClusterKernel() {}          // launched as clusters of up to 8 (portable)
 __global__ void emptyWideClusterKernel() {}      // clusters of 16: the non-portable attribute set
 
 // An empty kernel launched through cudaLaunchKernelEx with `blocks` blocks as
-// one cluster (none when blocks == 1): what a cluster launch alone costs the host.
+// one cluster (none when blocks == 1), configured as RandomSample's team
+// launches are (teamLaunchConfig): what a cluster launch alone costs the host.
 static void launchCluster(void (*kernel)(), unsigned blocks, cudaStream_t stream) {
-    cudaLaunchConfig_t cfg{};
     cudaLaunchAttribute attr[1];
-    cfg.gridDim = dim3(blocks, 1, 1);
-    cfg.blockDim = dim3(512, 1, 1);
-    cfg.stream = stream;
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = blocks;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = blocks > 1 ? 1 : 0;
+    const cudaLaunchConfig_t cfg =
+        infini::random_sample::nvidia::teamLaunchConfig(dim3(blocks, 1, 1), 512, 0, stream, attr);
     CHECK_CUDA(cudaLaunchKernelEx(&cfg, kernel));
 }
 
@@ -197,8 +191,12 @@ int main() {
     auto tlog32k = tensor({32000}, {}, INFINI_DTYPE_F16);
     infiniopRandomSampleDescriptor_t rs32k;
     CHECK_OK(infiniopCreateRandomSampleDescriptor(handle, &rs32k, tres, tlog32k));
+    size_t rs32k_ws_size = 0;
+    CHECK_OK(infiniopGetRandomSampleWorkspaceSize(rs32k, &rs32k_ws_size));
+    void *rs32k_ws = deviceWorkspace(rs32k_ws_size);
     rows.push_back({"infiniopRandomSample argmax n=32000 F16", perCallUs([&] {
-                        CHECK_OK(infiniopRandomSample(rs32k, rs_ws, rs_ws_size, result, logits, 0.f, 0.9f, 5, 1.f, stream));
+                        CHECK_OK(infiniopRandomSample(rs32k, rs32k_ws, rs32k_ws_size, result, logits, 0.f, 0.9f, 5, 1.f,
+                                                      stream));
                     }, 100)});
 
     void *blog = deviceRandomF16(64 * 1024);
