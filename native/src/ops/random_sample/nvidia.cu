@@ -16,7 +16,7 @@ struct NvidiaDesc final : Desc {
     int max_team; // blocks per row at most: kCluster (sm_90, rows longer than kTeamMinN) or 1
     int sms;      // multiprocessors
     bool bulk;    // argmax launches read through bulk copies (sm_90 and kArgmaxBulk)
-    int argmax_fit[5] = {}; // argmaxTeam's fit: teams of 2^l bulk-copy blocks resident at once (0: no clusters)
+    int argmax_fit[5] = {}; // argmaxTeam's fit: teams of 2^l argmax blocks resident at once (0: no clusters)
 
     NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, int s, bool b, const int (&fit)[5])
         : Desc(h, i), launchers(l), max_team(t), sms(s), bulk(b) {
