@@ -314,8 +314,8 @@ class Size(tuple):
 
 
 class Tensor:
-    def __init__(self, arr):
-        self._a = arr
+    def __init__(self, arr, where="cpu", index=-1):
+        self._a, self._where, self._index = arr, where, index
 
     def data_ptr(self):
         return self._a.__array_interface__["data"][0]
@@ -333,12 +333,18 @@ class Tensor:
 
     @property
     def device(self):
-        return device("cpu")
+        return device(self._where, None if self._index < 0 else self._index)
 
-    is_cuda = False
+    @property
+    def is_cuda(self):
+        return self._where == "cuda"
+
+    @property
+    def is_cpu(self):
+        return self._where == "cpu"
 
     def get_device(self):
-        return -1
+        return self._index
 
     def new_empty(self, shape, dtype=None):
         return Tensor(np.empty(shape, (dtype or self.dtype).np))

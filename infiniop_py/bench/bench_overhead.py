@@ -1,6 +1,7 @@
 """Host cost per call (issue 11): what a Python user waits for on tiny inputs.
 
     python -m infiniop_py bench --suite overhead [--device cpu|nvidia] [--quick] [--json FILE]
+    python3 infiniop_py/bench/bench_overhead.py --device torch-cpu   (torch CPU tensors: the torch branch, no GPU)
     python3 infiniop_py/bench/bench_overhead.py [--device ...]   (also runs against an older package)
 
 For every functional call and every descriptor call, on inputs so small that
@@ -257,13 +258,15 @@ def _random_sample_calls(device, h, logits, batch_logits, out, out_b, torch, kee
     return calls
 
 
-def _calls_gpu() -> List[Call]:
+def _calls_gpu(dev: str = "cuda") -> List[Call]:
+    """The torch calls: the issue's cases on the GPU; with dev="cpu", the same calls on
+    torch CPU tensors (F32, small logits) so that the torch branch is timed without a GPU."""
     import torch
 
     torch.manual_seed(0)
-    dev = "cuda"
-    f16 = torch.float16
-    h = _handle("nvidia")
+    gpu = dev == "cuda"
+    f16 = torch.float16 if gpu else torch.float32
+    h = _handle("nvidia" if gpu else "cpu")
     null = ffi.NULL
     calls: List[Call] = []
 
@@ -279,7 +282,7 @@ def _calls_gpu() -> List[Call]:
 
     calls += _mul_calls(a, b, c, mul, raw_mul, lambda: torch.mul(a, b, out=c), lambda: torch.mul(a, b),
                         lambda x: x.fill_(float("nan")),
-                        lambda x: bool(torch.equal(x, ref)) or "differs from torch.mul")
+                        lambda x: bool(torch.equal(torch.as_tensor(x), ref)) or "differs from torch.mul")
 
     # Rearrange: a 64x16 tensor's transpose into a contiguous 16x64
     src = rand(64, 16)
@@ -308,7 +311,7 @@ def _calls_gpu() -> List[Call]:
     x = rand(16, 64)
     y = torch.empty_like(x)
     lp = _desc(ip.LPNorm, h, y, x, params=(-1, 2, 1e-12))
-    lws, lwsp, lwss = _workspace(lp, "nvidia")
+    lws, lwsp, lwss = _workspace(lp, h.device)
     lpp, yp, xp = lp.ptr, _vp(y.data_ptr()), _vp(x.data_ptr())
     raw_lp = lambda: lib.infiniopLPNorm(lpp, lwsp, lwss, yp, xp, null)  # noqa: E731
     lp_ref = torch.nn.functional.normalize(x.double(), dim=-1, eps=1e-12)
@@ -326,7 +329,7 @@ def _calls_gpu() -> List[Call]:
              lp_check(lambda: ip.lp_norm(x, out=y))),
         Call("lp_norm", "LPNorm descriptor(y, x)", lambda: lp(y, x), raw_lp, base, lp_check(lambda: lp(y, x))),
     ]
-    calls += _random_sample_calls("nvidia", h, rand(151936), rand(64, 1024),
+    calls += _random_sample_calls(h.device, h, rand(151936 if gpu else 1024), rand(64, 1024 if gpu else 64),
                                   torch.empty((), device=dev, dtype=torch.int64),
                                   torch.empty(64, device=dev, dtype=torch.int64), torch, keep=(lws,))
     return calls
@@ -372,6 +375,10 @@ def run(device: str = "cpu", quick: bool = False) -> List[OverheadRow]:
         calls = _calls_gpu()
         sync = torch.cuda.synchronize
         inner, reps = (10, 3) if quick else (100, 21)
+    elif device == "torch-cpu":
+        calls = _calls_gpu("cpu")
+        sync = lambda: None  # noqa: E731
+        inner, reps = (10, 3) if quick else (300, 21)
     else:
         calls = _calls_cpu()
         sync = lambda: None  # noqa: E731
@@ -380,7 +387,7 @@ def run(device: str = "cpu", quick: bool = False) -> List[OverheadRow]:
 
 
 def markdown_table(rows: List[OverheadRow], device: str) -> str:
-    base = "PyTorch" if device == "nvidia" else "NumPy"
+    base = "NumPy" if device == "cpu" else "PyTorch"
     lines = [f"| op | call | ours (µs/call) | raw C call (µs) | ours / raw | {base} (µs) | ours / {base} | note |",
              "|---|---|---:|---:|---:|---:|---:|---|"]
 
@@ -401,6 +408,8 @@ def device_label(device: str) -> str:
         return torch.cuda.get_device_name()
     import platform
 
+    if device == "torch-cpu":
+        return f"CPU ({platform.processor() or platform.machine()}), torch tensors"
     return f"CPU ({platform.processor() or platform.machine()})"
 
 
@@ -409,7 +418,7 @@ def main(argv=None) -> int:
     import json
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--device", default="cpu", choices=["cpu", "nvidia"])
+    parser.add_argument("--device", default="cpu", choices=["cpu", "nvidia", "torch-cpu"])
     parser.add_argument("--quick", action="store_true", help="few repetitions: checks that everything runs")
     parser.add_argument("--json", help="also write the rows as JSON here")
     args = parser.parse_args(argv)

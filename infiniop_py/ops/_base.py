@@ -12,7 +12,7 @@ from ..errors import check
 from ..handle import Handle
 from ..tensor import TensorDescriptor
 from ..workspace import Workspace
-from ._calculate import CALCULATE, describe_params, int_function, make_call, make_run
+from ._calculate import CALCULATE, describe_params, int_function, make_call, make_run, note_gpu_count
 
 
 class OperatorDescriptor(CObject):
@@ -41,6 +41,7 @@ class OperatorDescriptor(CObject):
     def __init__(self, handle: Handle, tensors: Dict[str, TensorDescriptor], params: Tuple = (),
                  param_names: Tuple[str, ...] = ()):
         self.handle = handle
+        self._on_gpu = handle.device == "nvidia"  # (the generated calls' torch branch asks)
         self._described = ", ".join([f"{name}={t.describe()}" for name, t in tensors.items()] +
                                     [f"{n}={v!r}" for n, v in zip(param_names, params)])
         raw = ffi.new("struct InfiniopDescriptor **")
@@ -199,6 +200,22 @@ def call_slow(run, key: Hashable, op: str, cls, arrays: Dict[str, Any], order: T
     raise RuntimeError(f"{op}: the descriptor made for this call was not found in the cache")
 
 
+_gpu_count_noted = False
+
+
+def _note_gpu_count() -> None:
+    """Tell the generated calls how many CUDA devices there are (once: the number is fixed)."""
+    global _gpu_count_noted
+    from ..runtime import device_count
+
+    try:
+        count = device_count("nvidia")
+    except Exception:  # noqa: BLE001 (unknown: the keys stay the per-device ones, always exact)
+        return
+    note_gpu_count(count)
+    _gpu_count_noted = True
+
+
 def new_descriptor(key: Hashable, op: str, cls, arrays: Dict[str, Any], order: Tuple[str, ...], *params):
     """The functional API's slow path (a cache miss, or arrays on different devices):
     views of `arrays` (name -> array, "out" writable; named in this order when they
@@ -217,4 +234,7 @@ def new_descriptor(key: Hashable, op: str, cls, arrays: Dict[str, Any], order: T
             for t in tensors:
                 t.close()
 
-    return cached_descriptor(key, make)
+    desc = cached_descriptor(key, make)
+    if device[0] == "nvidia" and not _gpu_count_noted:  # (after Create: its errors come first, as before)
+        _note_gpu_count()
+    return desc

@@ -301,7 +301,11 @@ def _source_call(args, check_layouts: bool) -> str:
     lines += accepted(", ".join(f"{n}.shape, {n}.strides, {n}.dtype" for n, _ in arrays))
     lines += rest("cdata")
     lines.append(f"    elif {' and '.join(f'type({n}) is TORCH' for n, _ in arrays)}:")
-    lines += accepted(", ".join(f"{n}.device, {n}.shape, {n}.stride(), {n}.dtype" for n, _ in arrays))
+    if check_layouts:  # each tensor's flag: on the descriptor's kind of device (what _accept checks), without `.device`
+        lines += ["        if self._on_gpu:"] + ["    " + x for x in accepted(", ".join(
+            f"{n}.is_cuda, {n}.shape, {n}.stride(), {n}.dtype" for n, _ in arrays))]
+        lines += ["        else:"] + ["    " + x for x in accepted(", ".join(
+            f"{n}.is_cpu, {n}.shape, {n}.stride(), {n}.dtype" for n, _ in arrays))]
     lines += [f"        {n}_p = {n}.data_ptr()" for n, _ in arrays]
     lines += rest("int")
     lines.append("    else:")
@@ -331,13 +335,26 @@ def _source_run(args) -> str:
     layouts = ", ".join(f"{n}.shape, {n}.strides, {n}.dtype" for n in names)
     lines += _lookup(f"(OP, extra, CPU, {layouts})")
     lines += ["    " + line for line in _tail(args, "cdata")]
-    # torch tensors: data_ptr() is the address; each tensor's device is in the key (a
-    # descriptor is only ever made for arrays on one CPU or CUDA device: the slow path checks)
-    lines.append(f"    if {' and '.join(f'type({n}) is TORCH' for n in names)}:")
-    layouts = ", ".join(f"{n}.device, {n}.shape, {n}.stride(), {n}.dtype" for n in names)
-    lines += _lookup(f"(OP, extra, {layouts})")
-    lines += [f"        {n}_p = {n}.data_ptr()" for n in names]
-    lines += ["    " + line for line in _tail(args, "int")]
+    # torch tensors: data_ptr() is the address, the place (CPU, or the CUDA device all of
+    # them are on) comes from guards cheaper than `.device` (same_gpu, note_gpu_count); any other
+    # device or a mix goes on to the general branch below. The key is the one that
+    # branch makes of the same tensors.
+    others = names[1:]
+    lines += [f"    if {' and '.join(f'type({n}) is TORCH' for n in names)}:",
+              f"        if {first}.is_cuda:",
+              f"            if {' and '.join(f'{n}.is_cuda' for n in others)}:",
+              f"                place = 0 if ONE_GPU else same_gpu({', '.join(names)})",
+              "            else:",
+              "                place = None",
+              f"        elif {' and '.join(f'{n}.is_cpu' for n in names)}:",
+              "            place = CPU",
+              "        else:",
+              "            place = None",
+              "        if place is not None:"]
+    layouts = ", ".join(f"{n}.shape, {n}.stride(), {n}.dtype" for n in names)
+    lines += ["    " + line for line in _lookup(f"(OP, extra, place, {layouts})")]
+    lines += [f"            {n}_p = {n}.data_ptr()" for n in names]
+    lines += ["        " + line for line in _tail(args, "int")]
     # anything else: probe each array (address, layout key, place)
     lines += [f"    {n}_p, {n}_l, {n}_d = probe({n}, {w})" for n, w in arrays]
     lines.append(f"    key = (OP, extra, {first}_d) + {' + '.join(f'{n}_l' for n in names)}")
@@ -376,6 +393,26 @@ def _tail(args, kinds: str) -> list:
 
 
 _NAMESPACES = []  # every generated function's globals: TORCH is set in each when torch is first seen
+_one_gpu = False
+
+
+def same_gpu(*tensors):
+    """The CUDA device that all `tensors` (CUDA torch tensors) are on, or None."""
+    place = tensors[0].get_device()
+    for t in tensors[1:]:
+        if t.get_device() != place:
+            return None
+    return place
+
+
+def note_gpu_count(count: int) -> None:
+    """Told the number of CUDA devices this process sees (fixed once the driver has
+    started: CUDA_VISIBLE_DEVICES is read then): with one, every CUDA tensor is on device
+    0, and the torch branch keys CUDA tensors without asking each its device (ONE_GPU)."""
+    global _one_gpu
+    _one_gpu = count == 1
+    for namespace in _NAMESPACES:
+        namespace["ONE_GPU"] = _one_gpu
 
 
 def _on_torch(tensor_type) -> None:
@@ -392,6 +429,7 @@ def _exec(source: str, filename: str, name: str, args, **extra):
     namespace = {"NULL": NULL, "VOID_P": _VOID_P, "CHARS": _CHARS, "cast": _cast, "from_buffer": _from_buffer,
                  "numpy_pointer": numpy_pointer, "stream_pointer": stream_pointer, "pointer": pointer,
                  "probe": probe, "batch_args": batch_args, "NDARRAY": NDARRAY, "CPU": CPU,
+                 "ONE_GPU": _one_gpu, "same_gpu": same_gpu,
                  "TORCH": _arrays.torch_type(), "FLOAT_DTYPE": _ARRAY_DTYPES["float[]"],
                  "INT_DTYPE": _ARRAY_DTYPES["int[]"], "FLOAT_ARRAY": _FLOAT_ARRAY, "INT_ARRAY": _INT_ARRAY, **extra}
     _NAMESPACES.append(namespace)
@@ -423,4 +461,5 @@ def make_run(cls_name: str, op: str, local, workspaces_made):
 
 
 __all__ = ["CALCULATE", "register", "make_call", "make_run", "int_function", "stream_int", "param_array",
+           "note_gpu_count", "same_gpu",
            "batch_size", "batch_args", "describe_params"]
