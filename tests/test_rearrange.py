@@ -229,9 +229,43 @@ def test_misaligned_pointers(device, rng, dtype):
 @pytest.mark.parametrize("shifts", [(0, 0), (1, 0), (0, 1), (1, 1)], ids=str)
 def test_two_byte_transposes_odd_pitches_and_shifts(device, rng, dtype, case, shifts):
     """2-byte transposes with even and odd pitches and lengths and shifted
-    pointers: the paired (4-byte) tile kernel where every pair is aligned,
-    the unit kernel elsewhere."""
+    pointers: word tiles where every row of every tile starts on a word,
+    skewed tiles elsewhere (a and b run forwards with unit stride here)."""
     check_copy(device, rng, *case, dtype, src_shift=shifts[0], dst_shift=shifts[1])
+
+
+SKEW_SHAPES = [(130, 67), (67, 130), (1, 4097), (4097, 1), (65, 65), (33, 97), (200, 302), (128, 128)]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
+@pytest.mark.parametrize("shape", SKEW_SHAPES, ids=str)
+@pytest.mark.parametrize("shifts", [(0, 0), (1, 0), (0, 1), (1, 1)], ids=str)
+def test_skewed_tile_transposes(device, rng, dtype, shape, shifts):
+    """dst contiguous, src the transposed view, pointers shifted by a unit: the
+    skewed tiles (dst row segments moved back to 32-byte sectors) wherever
+    word tiles do not apply, with partial first and last segments of rows."""
+    rows, cols = shape
+    check_copy(device, rng, shape, (cols, 1), (1, rows), dtype, src_shift=shifts[0], dst_shift=shifts[1])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("shifts", [(0, 0), (1, 0), (0, 1), (1, 1)], ids=str)
+def test_skewed_tile_batched(device, rng, shifts):
+    """Batched 3x67x130 (an outer dim; a gap between src batches), and grouped
+    dims on both sides: a = (22, 3) runs on in src, b = (5, 30) in dst, and
+    neither merges (src gaps), so the planner groups two dims each."""
+    check_copy(device, rng, (3, 67, 130), (67 * 130, 130, 1), (67 * 130 + 5, 1, 67), F16,
+               src_shift=shifts[0], dst_shift=shifts[1])
+    check_copy(device, rng, (5, 30, 3, 22), (30, 1, 150, 450), (1987, 66, 22, 1), F16,
+               src_shift=shifts[0], dst_shift=shifts[1])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("shifts", [(0, 0), (1, 0), (0, 1)], ids=str)
+def test_skewed_tile_4097(device, rng, shifts):
+    """The issue's odd-size transpose, 4097 x 4097 F16, whole tiles included."""
+    check_copy(device, rng, (4097, 4097), (4097, 1), (1, 4097), F16, src_shift=shifts[0], dst_shift=shifts[1])
 
 
 # ---- errors through the C ABI ----

@@ -1,6 +1,6 @@
 #pragma once
 // Rearrange device code; included by one .cu per copy-unit size.
-#include "nvidia.h"
+#include "tile_index.cuh"
 #include <cstdint>
 
 namespace infini::rearrange::nvidia {
@@ -52,49 +52,6 @@ __global__ void __launch_bounds__(kGenericBlock) genericKernel(const __grid_cons
         os += (int64_t)i * dims[0].src_stride;
     }
     dst[od] = src[os];
-}
-
-// The element offsets in dst and src of index i of a group. ONE: the group
-// is known to be a single dim (one multiply each, no division loop).
-template <bool ONE = false>
-__device__ __forceinline__ void groupOffset(const Group &g, uint32_t i, int64_t &od, int64_t &os) {
-    od = 0;
-    os = 0;
-    for (int d = ONE ? 0 : g.ndim - 1; d > 0; --d) {
-        uint32_t q = g.dims[d].div.div(i);
-        uint32_t r = i - q * (uint32_t)g.dims[d].size;
-        od += (int64_t)r * g.dims[d].dst_stride;
-        os += (int64_t)r * g.dims[d].src_stride;
-        i = q;
-    }
-    od += (int64_t)i * g.dims[0].dst_stride;
-    os += (int64_t)i * g.dims[0].src_stride;
-}
-
-// The tile of a block: its indices along a and b (tb varies fastest) and the
-// offsets in dst and src of its outer dims.
-struct TileOrigin {
-    uint32_t ta, tb;
-    int64_t od, os;
-};
-
-__device__ __forceinline__ TileOrigin tileOrigin(const TileParams &p, uint32_t block) {
-    TileOrigin o;
-    const uint32_t rest = p.div_tiles_b.div(block);
-    o.tb = block - rest * p.tiles_b;
-    uint32_t batch = p.div_tiles_a.div(rest);
-    o.ta = rest - batch * p.tiles_a;
-    o.od = 0;
-    o.os = 0;
-    const Dim *outer = p.deep != nullptr ? p.deep : p.outer;
-    for (int d = p.outer_ndim - 1; d >= 0; --d) {
-        uint32_t q = outer[d].div.div(batch);
-        uint32_t r = batch - q * (uint32_t)outer[d].size;
-        o.od += (int64_t)r * outer[d].dst_stride;
-        o.os += (int64_t)r * outer[d].src_stride;
-        batch = q;
-    }
-    return o;
 }
 
 template <class U, int T>

@@ -1,18 +1,29 @@
-// Rearrange kernels for 2-byte copy units, word tiles included.
+// Rearrange kernels for 2-byte copy units, word and skewed tiles included.
+#include "kernels.cuh"
+#include "skew_tile.cuh"
 #include "word_tile.cuh"
 
 namespace infini::rearrange::nvidia {
 INFINI_REARRANGE_INSTANTIATE(2)
 
-cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+namespace {
+using TwoByteTileKernel = void (*)(const TileParams, uint16_t *, const uint16_t *);
+
+// `one` when groups a and b are single dims, else `any`.
+cudaError_t launchTwoByteTile(TwoByteTileKernel one, TwoByteTileKernel any, const TileParams &p, unsigned grid,
+                              void *dst, const void *src, cudaStream_t stream) {
     const dim3 block(kTileThreadsX, kTileThreadsY);
-    auto *d = static_cast<uint16_t *>(dst);
-    auto *s = static_cast<const uint16_t *>(src);
-    if (p.a.ndim == 1 && p.b.ndim == 1) {
-        wordTileKernel<true><<<grid, block, 0, stream>>>(p, d, s);
-    } else {
-        wordTileKernel<false><<<grid, block, 0, stream>>>(p, d, s);
-    }
+    auto kernel = p.a.ndim == 1 && p.b.ndim == 1 ? one : any;
+    kernel<<<grid, block, 0, stream>>>(p, static_cast<uint16_t *>(dst), static_cast<const uint16_t *>(src));
     return cudaGetLastError();
+}
+} // namespace
+
+cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+    return launchTwoByteTile(wordTileKernel<true>, wordTileKernel<false>, p, grid, dst, src, stream);
+}
+
+cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+    return launchTwoByteTile(skewTileKernel<true>, skewTileKernel<false>, p, grid, dst, src, stream);
 }
 } // namespace infini::rearrange::nvidia

@@ -71,5 +71,11 @@ cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void
 // 4-byte words, where every row of the tile starts on a word (the plan and
 // the pointers allow it).
 cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+// Skewed tiles (skew_tile.cuh): 2-byte transposes whose dst rows are not all
+// sector-aligned. A dst row's segments move back by up to 15 units (to a
+// 32-byte sector), so p.tiles_b = skewTilesB(len_b) (one more tile at most).
+constexpr int kSkewSector = 16; // 2-byte units in a 32-byte sector
+constexpr uint64_t skewTilesB(uint64_t len_b) { return (len_b + kSkewSector - 1 + kTileEdge<2> - 1) / kTileEdge<2>; }
+cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
 } // namespace infini::rearrange::nvidia

@@ -8,7 +8,9 @@
 //   - one contiguous run (or a scalar): a single cudaMemcpyAsync D2D;
 //   - a transpose (src's fastest dim is not dst's): shared-memory tiles, both
 //     sides coalesced; 2-byte units move as 4-byte words where every row of
-//     every tile starts on a word (word_tile.cuh);
+//     every tile starts on a word (word_tile.cuh), else, where a and b run
+//     forwards with unit stride, in skewed tiles whose dst row segments start
+//     on 32-byte sectors (skew_tile.cuh);
 //   - otherwise one thread per unit, its index decomposed over the dims.
 #include "common/cuda/check.cuh"
 #include "nvidia.h"
@@ -33,6 +35,10 @@ struct Plan {
     size_t bytes = 0;                         // Memcpy
     int variant = 0;                          // Generic
     bool words = false;                       // Tile: word tiles when the pointers allow
+    bool skew = false;                        // Tile: skewed tiles otherwise
+    bool dst_sectored = false;                // Tile: every dst row offset a multiple of 32 bytes
+    unsigned skew_grid = 0;
+    TileParams skew_tile{};                   // `tile` with skewTilesB tiles along b
     std::vector<Dim> outer;                   // Tile, while planning
     unsigned grid = 0;
     GenericParams generic{};
@@ -198,14 +204,36 @@ struct NvidiaDesc final : Desc {
             words = (in_a || ss[d] % 2 == 0) && (in_b || ds[d] % 2 == 0);
         }
         plan->words = words;
+        // dst rows on 32-byte sectors (with a sector-aligned dst pointer):
+        // word tiles win there; off sectors skewed tiles win (4098² F16 on
+        // the H100: 29.7 µs skewed, 33.1 word tiles; notes/rearrange.md).
+        plan->dst_sectored = true;
+        for (size_t d = 0; d < nd; ++d) {
+            bool in_b = std::find(gb.begin(), gb.end(), d) != gb.end();
+            plan->dst_sectored = plan->dst_sectored && (in_b || ds[d] % kSkewSector == 0);
+        }
         plan->kind = Kind::Tile;
         plan->grid = (unsigned)blocks;
+        // Skewed tiles for the other 2-byte transposes whose a and b run
+        // forwards with unit stride (odd pitches, pointers off a word).
+        const uint64_t skew_tiles_b = skewTilesB(len_b);
+        const uint64_t skew_blocks = blocks / t.tiles_b * skew_tiles_b;
+        const uint64_t index_room = UINT32_MAX - 2 * (uint64_t)kTileEdge<2>; // b0 + 64, a0 + 64 in 32 bits
+        plan->skew = plan->unit == 2 && ss[a] == 1 && ds[b] == 1 && len_a <= index_room && len_b <= index_room &&
+                     skew_blocks <= (uint64_t)INT32_MAX;
+        if (plan->skew) {
+            plan->skew_tile = t;
+            plan->skew_tile.tiles_b = (uint32_t)skew_tiles_b;
+            plan->skew_tile.div_tiles_b = FastDivU32(plan->skew_tile.tiles_b);
+            plan->skew_grid = (unsigned)skew_blocks;
+        }
         return true;
     }
 
     infiniStatus_t uploadDeep(Plan *plan) {
         if (plan->outer.size() > (size_t)kMaxDims) {
             INFINI_TRY(upload(plan->outer, &plan->tile.deep));
+            plan->skew_tile.deep = plan->tile.deep;
         }
         return INFINI_STATUS_SUCCESS;
     }
@@ -302,8 +330,11 @@ struct NvidiaDesc final : Desc {
                 }));
                 break;
             case Kind::Tile:
-                if (p.words && ((uintptr_t)d | (uintptr_t)s) % 4 == 0) {
+                if (p.words && ((uintptr_t)d | (uintptr_t)s) % 4 == 0 &&
+                    (!p.skew || (p.dst_sectored && (uintptr_t)d % 32 == 0))) {
                     CUDA_TRY(launchWordTile(p.tile, p.grid, d, s, stream));
+                } else if (p.skew) {
+                    CUDA_TRY(launchSkewTile(p.skew_tile, p.skew_grid, d, s, stream));
                 } else {
                     CUDA_TRY(launchUnit(p.unit, [&](auto u) {
                         return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream);

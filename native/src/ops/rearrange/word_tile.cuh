@@ -1,7 +1,7 @@
 #pragma once
 // Word tiles: a transpose of 2-byte units moved as 4-byte words on both sides.
 // Included by kernels_u2.cu.
-#include "kernels.cuh"
+#include "tile_index.cuh"
 
 namespace infini::rearrange::nvidia {
 

@@ -1,0 +1,149 @@
+#pragma once
+// Skewed tiles: 2-byte transposes whose dst rows do not all start on a 32-byte
+// sector (odd pitches, shifted pointers). Included by kernels_u2.cu.
+#include "tile_index.cuh"
+
+namespace infini::rearrange::nvidia {
+
+// Why: with an odd dst pitch, the unit tile kernel's 128-byte row segments
+// start anywhere in a sector, so most segments touch 5 sectors, two of them
+// shared with the neighbouring block's segments. Those partially written
+// sectors, not the access width, cost 4097^2 its 72% of the copy roofline
+// (notes/rearrange.md, 2026-11-23). Here every dst row segment is moved to the
+// sector boundary at or below its place: for dst row a, tile tb covers
+//     b in [64 tb - e_a, 64 tb + 64 - e_a),
+// e_a = the row's sector offset in units (0..15, from the pointer itself), so
+// every dst word a block writes lies in 4 whole sectors that no other block
+// touches (the first and last segment of a row are cut at the row's ends).
+// The block loads the src rows b0 - 16 .. b0 + 63 (80 rows for 64; its
+// neighbour along b has just loaded the extra 16, they hit L2) and writes
+// 4-byte words, lane x of a warp word x of a 128-byte aligned segment.
+//
+// The plan allows it for 2-byte units where groups a and b run forwards with
+// unit stride (src offset of a group-a index = the index, dst offset of a
+// group-b index = the index); any 2-byte aligned pointers.
+struct SkewTile {
+    static constexpr int kEdge = kTileEdge<2>;          // 64 units along a, and per dst row segment
+    static constexpr int kSector = kSkewSector;          // units in 32 bytes: the most a segment moves back
+    static constexpr int kRows = kEdge + kSector;        // src rows loaded (along b), from b0 - kSector
+    static constexpr int kRowUnits = kEdge + 2;          // 33 words: rows start on distinct banks
+    static constexpr int kLoadRows = kRows / kTileThreadsY;  // src rows per warp
+    static constexpr int kStoreRows = kEdge / kTileThreadsY; // dst rows per warp
+    static constexpr int kMinBlocks = 6;                 // resident blocks per SM (the word tile's)
+    static_assert(kEdge == 2 * kTileThreadsX, "a warp loads one src row as 2 x 32 units, stores one dst row as 32 words");
+    static_assert(kRows % kTileThreadsY == 0, "every warp loads the same number of rows");
+
+    // Tile rows (b) stored even rows first, then odd rows: lane x reading rows
+    // r + 2x (and r + 2x + 1) of one column hits 32 distinct banks for any r.
+    __device__ static constexpr int physRow(int r) { return (r >> 1) + (r & 1) * (kRows / 2); }
+};
+
+// The src rows the block needs, [*lo, *hi) in tile rows: all 80, or 64 when
+// every dst row of the tile has the same sector offset (dst strides of group a
+// multiples of 16 units: then the offset is row a0's).
+__device__ __forceinline__ void skewRowsNeeded(const TileParams &p, const uint16_t *row_a0, int *lo, int *hi) {
+    bool uniform = true;
+    for (int d = 0; d < p.a.ndim; ++d) {
+        uniform = uniform && p.a.dims[d].dst_stride % SkewTile::kSector == 0;
+    }
+    if (uniform) {
+        const int e = (int)(((uintptr_t)row_a0 >> 1) & (SkewTile::kSector - 1));
+        *lo = SkewTile::kSector - e;
+        *hi = SkewTile::kRows - e;
+    } else {
+        *lo = 0;
+        *hi = SkewTile::kRows;
+    }
+}
+
+// ONE: groups a and b are single dims (rows reached by constant steps).
+// WHOLE: the tile, its 80 src rows and every dst segment lie inside the
+// tensor (no checks).
+template <bool ONE, bool WHOLE>
+__device__ __forceinline__ void moveSkewTile(const TileParams &p,
+                                             uint16_t (&tile)[SkewTile::kRows][SkewTile::kRowUnits],
+                                             uint16_t *tile_dst, const uint16_t *tile_src, uint32_t a0, uint32_t b0) {
+    using S = SkewTile;
+    const int x = threadIdx.x, y = threadIdx.y;
+    const int cols = WHOLE ? S::kEdge : (int)min((uint32_t)S::kEdge, p.len_a - a0); // along a
+    const int64_t first = (int64_t)b0 - S::kSector; // b of tile row 0
+    int64_t da0, unused;
+    groupOffset<ONE>(p.a, a0, da0, unused);
+    int lo, hi;
+    skewRowsNeeded(p, tile_dst + da0, &lo, &hi);
+    uint16_t v[S::kLoadRows][2];
+    // Every load is issued before the first shared-memory store. Tile row r is
+    // warp-uniform, so the row checks do not diverge.
+#pragma unroll
+    for (int j = 0; j < S::kLoadRows; ++j) {
+        const int r = y + kTileThreadsY * j;
+        const int64_t b = first + r;
+        const bool row_in = r >= lo && r < hi && (WHOLE || (b >= 0 && b < (int64_t)p.len_b));
+        int64_t sb;
+        if (ONE && WHOLE) {
+            sb = b * p.b.dims[0].src_stride;
+        } else {
+            groupOffset<ONE>(p.b, row_in ? (uint32_t)b : 0u, unused, sb);
+        }
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+            const int c = x + kTileThreadsX * i;
+            v[j][i] = row_in && (WHOLE || c < cols) ? tile_src[sb + c] : (uint16_t)0;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < S::kLoadRows; ++j) {
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+            tile[S::physRow(y + kTileThreadsY * j)][x + kTileThreadsX * i] = v[j][i];
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < S::kStoreRows; ++j) {
+        const int c = y + kTileThreadsY * j; // dst row a0 + c
+        if (!WHOLE && c >= cols) {
+            continue;
+        }
+        int64_t da;
+        if (ONE && WHOLE) {
+            da = da0 + (int64_t)c * p.a.dims[0].dst_stride;
+        } else {
+            groupOffset<ONE>(p.a, a0 + c, da, unused);
+        }
+        uint16_t *row = tile_dst + da; // unit b of this dst row at row[b]
+        const int e = (int)(((uintptr_t)row >> 1) & (S::kSector - 1));
+        const int r = S::kSector - e + 2 * x; // tile row of unit b
+        const int64_t b = (int64_t)b0 - e + 2 * x;
+        const uint16_t u0 = tile[S::physRow(r)][c], u1 = tile[S::physRow(r + 1)][c];
+        if (WHOLE || (b >= 0 && b + 1 < (int64_t)p.len_b)) {
+            reinterpret_cast<uint32_t *>(row + b)[0] = (uint32_t)u0 | ((uint32_t)u1 << 16);
+        } else {
+            if (b >= 0 && b < (int64_t)p.len_b) {
+                row[b] = u0;
+            }
+            if (b + 1 >= 0 && b + 1 < (int64_t)p.len_b) {
+                row[b + 1] = u1;
+            }
+        }
+    }
+}
+
+// p: the plan's tile parameters with tiles_b = skewTilesB(len_b): the last
+// segment of a row ends at 64 tiles_b - e_a >= len_b.
+template <bool ONE, int MIN_BLOCKS = SkewTile::kMinBlocks>
+__global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, MIN_BLOCKS)
+    skewTileKernel(const __grid_constant__ TileParams p, uint16_t *__restrict__ dst, const uint16_t *__restrict__ src) {
+    __shared__ uint16_t tile[SkewTile::kRows][SkewTile::kRowUnits];
+    const TileOrigin o = tileOrigin(p, blockIdx.x);
+    const uint32_t a0 = o.ta * SkewTile::kEdge, b0 = o.tb * SkewTile::kEdge;
+    uint16_t *tile_dst = dst + o.od;            // + dst offset of a; groups b run with unit stride in dst
+    const uint16_t *tile_src = src + o.os + a0; // + src offset of b; groups a run with unit stride in src
+    if (a0 + SkewTile::kEdge <= p.len_a && b0 >= (uint32_t)SkewTile::kSector && b0 + SkewTile::kEdge <= p.len_b) {
+        moveSkewTile<ONE, true>(p, tile, tile_dst, tile_src, a0, b0);
+    } else {
+        moveSkewTile<ONE, false>(p, tile, tile_dst, tile_src, a0, b0);
+    }
+}
+
+} // namespace infini::rearrange::nvidia

@@ -1,0 +1,268 @@
+// Host emulation of the skewed-tile transpose kernel (skew_tile.cuh): the
+// device code compiled with g++, 256 threads per block as std::threads
+// (__syncthreads = a std::barrier, __shared__ = one static array), blocks one
+// after another. Every case is checked bit for bit against a plain loop over
+// the same layout, on a poisoned dst buffer larger than the view (unwritten
+// elements and writes outside the view both fail).
+//
+//   g++ -O2 -std=c++20 -pthread -Inative/src -Inative/include -isystem /usr/local/cuda/include
+//       tools/rearr4_emulate.cc -o build/rearr4_emulate && build/rearr4_emulate [--small]
+// (--small leaves out 4097 x 4097, a few seconds on 2 cores; --fuzz N: N random
+// 2-D, batched and grouped layouts with pointer shifts of 0..17 units.)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <barrier>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <thread>
+#include <vector>
+
+// The device dialect, for the host.
+#undef __global__
+#undef __device__
+#undef __shared__
+#undef __forceinline__
+#undef __launch_bounds__
+#undef __grid_constant__
+#undef __restrict__
+#define __global__
+#define __device__
+#define __shared__ static
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __grid_constant__
+#define __restrict__
+static thread_local uint3 emu_thread, emu_block;
+#define threadIdx emu_thread
+#define blockIdx emu_block
+static std::barrier<> *emu_barrier;
+static void __syncthreads() { emu_barrier->arrive_and_wait(); }
+using std::min;
+
+#include "ops/rearrange/skew_tile.cuh"
+
+using namespace infini::rearrange::nvidia;
+
+namespace {
+
+struct D {
+    uint64_t size;
+    int64_t ds, ss; // units
+};
+
+// A transpose: outer dims, group a (src-contiguous, innermost last), group b
+// (dst-contiguous, innermost last). Shifts move both views by units.
+struct Case {
+    const char *name;
+    std::vector<D> outer, a, b;
+    int dst_shift = 0, src_shift = 0;
+};
+
+Dim dim(const D &d) {
+    Dim r{};
+    r.size = d.size;
+    r.div = infini::FastDivU32((uint32_t)d.size);
+    r.dst_stride = d.ds;
+    r.src_stride = d.ss;
+    return r;
+}
+
+uint64_t prod(const std::vector<D> &v) {
+    uint64_t n = 1;
+    for (const D &d : v) n *= d.size;
+    return n;
+}
+
+// Largest offset + 1 of a side (all strides positive here).
+uint64_t extent(const Case &c, bool dst) {
+    uint64_t e = 1;
+    for (auto *v : {&c.outer, &c.a, &c.b})
+        for (const D &d : *v) e += (d.size - 1) * (dst ? d.ds : d.ss);
+    return e;
+}
+
+void forEach(const std::vector<D> &dims, const std::function<void(int64_t, int64_t)> &f) {
+    std::vector<uint64_t> i(dims.size(), 0);
+    const uint64_t n = prod(dims);
+    for (uint64_t k = 0; k < n; ++k) {
+        int64_t od = 0, os = 0;
+        for (size_t d = 0; d < dims.size(); ++d) {
+            od += (int64_t)i[d] * dims[d].ds;
+            os += (int64_t)i[d] * dims[d].ss;
+        }
+        f(od, os);
+        for (size_t d = dims.size(); d-- > 0;) {
+            if (++i[d] < dims[d].size) break;
+            i[d] = 0;
+        }
+    }
+}
+
+// Runs the kernel over blocks [begin, grid) with 256 host threads.
+template <class K>
+void launch(unsigned grid, K kernel, unsigned begin = 0) {
+    const int n = kTileThreadsX * kTileThreadsY;
+    std::barrier<> bar(n);
+    emu_barrier = &bar;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < n; ++t) {
+        threads.emplace_back([&, t] {
+            emu_thread = {(unsigned)(t % kTileThreadsX), (unsigned)(t / kTileThreadsX), 0};
+            for (unsigned blk = begin; blk < grid; ++blk) {
+                emu_block = {blk, 0, 0};
+                kernel();
+                bar.arrive_and_wait(); // the next block reuses the shared tile
+            }
+        });
+    }
+    for (auto &t : threads) t.join();
+}
+
+// `broken`: tiles along b as the unit kernel has them (too few when a
+// segment moves back past the end): shows that the check can fail.
+bool run(const Case &c, std::mt19937 &rng, bool broken = false, bool audit = false) {
+    const uint16_t poison = 0xFBFF;
+    const uint64_t dst_n = extent(c, true) + c.dst_shift + 40, src_n = extent(c, false) + c.src_shift + 40;
+    // 64-byte aligned storage: the pointer's sector offsets are the GPU's.
+    std::vector<uint16_t> dst_store(dst_n + 32, poison), want_store(dst_n + 32, poison), src_store(src_n + 32);
+    auto align = [](uint16_t *p) { return (uint16_t *)(((uintptr_t)p + 63) & ~(uintptr_t)63); };
+    uint16_t *dst = align(dst_store.data()) + c.dst_shift, *want = align(want_store.data()) + c.dst_shift;
+    uint16_t *src = align(src_store.data()) + c.src_shift;
+    for (uint64_t i = 0; i < src_n; ++i) src[i - c.src_shift] = (uint16_t)(rng() % 60000 + 1); // never the poison
+    std::vector<D> all(c.outer);
+    all.insert(all.end(), c.a.begin(), c.a.end());
+    all.insert(all.end(), c.b.begin(), c.b.end());
+    forEach(all, [&](int64_t od, int64_t os) { want[od] = src[os]; });
+
+    TileParams p{};
+    p.len_a = (uint32_t)prod(c.a);
+    p.len_b = (uint32_t)prod(c.b);
+    p.tiles_a = (p.len_a + 63) / 64;
+    p.tiles_b = (uint32_t)(broken ? (p.len_b + 63) / 64 : skewTilesB(p.len_b));
+    p.div_tiles_a = infini::FastDivU32(p.tiles_a);
+    p.div_tiles_b = infini::FastDivU32(p.tiles_b);
+    auto group = [](Group &g, const std::vector<D> &v) { // both outermost first
+        g.ndim = (int)v.size();
+        for (size_t k = 0; k < v.size(); ++k) g.dims[k] = dim(v[k]);
+    };
+    group(p.a, c.a);
+    group(p.b, c.b);
+    p.outer_ndim = (int)c.outer.size();
+    for (size_t k = 0; k < c.outer.size(); ++k) p.outer[k] = dim(c.outer[k]);
+    const unsigned grid = (unsigned)(p.tiles_a * p.tiles_b * prod(c.outer));
+    const bool one = c.a.size() == 1 && c.b.size() == 1;
+    launch(grid, [&] {
+        if (one) {
+            skewTileKernel<true>(p, dst, src);
+        } else {
+            skewTileKernel<false>(p, dst, src);
+        }
+    });
+    const uint16_t *d0 = align(dst_store.data()), *w0 = align(want_store.data());
+    if (audit) { // each block alone on a poisoned copy: which 32-byte sectors it writes, whole or not
+        std::vector<uint16_t> alone(dst_n + 32);
+        uint16_t *a0 = align(alone.data());
+        std::vector<int> writers((dst_n + 15) / 16, 0);
+        uint64_t partial = 0, sectors = 0;
+        for (unsigned blk = 0; blk < grid; ++blk) {
+            std::fill(alone.begin(), alone.end(), poison);
+            launch(blk + 1, [&] { one ? skewTileKernel<true>(p, a0 + c.dst_shift, src) : skewTileKernel<false>(p, a0 + c.dst_shift, src); }, blk);
+            for (uint64_t s = 0; s < (dst_n + 15) / 16; ++s) {
+                int n = 0;
+                for (int k = 0; k < 16 && 16 * s + k < dst_n; ++k) n += a0[16 * s + k] != poison;
+                if (n) {
+                    ++writers[s];
+                    ++sectors;
+                    partial += n < 16;
+                }
+            }
+        }
+        uint64_t shared = 0;
+        for (int w : writers) shared += w > 1;
+        std::printf("  sectors written %llu, of them partially %llu; sectors written by 2+ blocks %llu\n",
+                    (unsigned long long)sectors, (unsigned long long)partial, (unsigned long long)shared);
+    }
+    uint64_t bad = 0, first = 0;
+    for (uint64_t i = 0; i < dst_n; ++i) {
+        if (d0[i] != w0[i] && bad++ == 0) first = i;
+    }
+    std::printf("%-40s len_a %5u len_b %5u blocks %6u: %s", c.name, p.len_a, p.len_b, grid, bad ? "MISMATCH" : "exact");
+    if (bad) std::printf(" (%llu elements, first at %llu)", (unsigned long long)bad, (unsigned long long)first);
+    std::printf("\n");
+    return bad == 0;
+}
+
+// dst (rows x cols) contiguous with pitch cols, src its transpose (pitch rows).
+Case transpose2d(const char *name, uint64_t rows, uint64_t cols, int dst_shift = 0, int src_shift = 0) {
+    return Case{name, {}, {{rows, (int64_t)cols, 1}}, {{cols, 1, (int64_t)rows}}, dst_shift, src_shift};
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    const bool big = !(argc > 1 && std::strcmp(argv[1], "--small") == 0);
+    std::mt19937 rng(12345);
+    if (argc > 2 && std::strcmp(argv[1], "--fuzz") == 0) { // random 2-D, batched and grouped layouts and shifts
+        bool ok = true;
+        for (int k = 0, n = std::atoi(argv[2]); k < n; ++k) {
+            auto len = [&] { return (uint64_t)(8 + rng() % 200); };
+            const int ds = rng() % 18, ss = rng() % 18;
+            const uint64_t r = len(), c = len();
+            Case cs = transpose2d("fuzz 2-D", r, c, ds, ss);
+            if (k % 3 == 1) { // an outer dim with gaps on both sides
+                cs.name = "fuzz batched";
+                cs.outer = {{2 + rng() % 3, (int64_t)(r * c + rng() % 7), (int64_t)(r * c + rng() % 7)}};
+            } else if (k % 3 == 2) { // groups of two dims each, src b and dst a with gaps
+                cs.name = "fuzz grouped";
+                const uint64_t a1 = 2 + rng() % 4, a0 = 4 + rng() % 40, b1 = 2 + rng() % 4, b0 = 4 + rng() % 40;
+                const int64_t gap_d = rng() % 5, gap_s = 1 + rng() % 5;
+                const int64_t db = (int64_t)(b1 * b0) + gap_d, sb = (int64_t)(a1 * a0) + gap_s;
+                cs.a = {{a1, db, (int64_t)a0}, {a0, db * (int64_t)a1, 1}};
+                cs.b = {{b1, (int64_t)b0, sb * (int64_t)b0 + gap_s}, {b0, 1, sb}};
+            }
+            ok = run(cs, rng) && ok;
+        }
+        std::printf("%s\n", ok ? "FUZZ ALL EXACT" : "FUZZ FAILED");
+        return ok ? 0 : 1;
+    }
+    std::vector<Case> cases = {
+        transpose2d("130x67", 130, 67),
+        transpose2d("67x130", 67, 130),
+        transpose2d("65x65", 65, 65),
+        transpose2d("33x97", 33, 97),
+        transpose2d("8x4097", 8, 4097),
+        transpose2d("4097x8", 4097, 8),
+        transpose2d("130x67 dst+1", 130, 67, 1, 0),
+        transpose2d("130x67 src+1", 130, 67, 0, 1),
+        transpose2d("67x130 dst+1 src+1", 67, 130, 1, 1),
+        transpose2d("128x128 dst+1 (uniform offset)", 128, 128, 1, 0),
+        transpose2d("128x128 dst+8 (uniform offset)", 128, 128, 8, 0),
+        transpose2d("128x128 (e = 0 everywhere)", 128, 128),
+        transpose2d("200x302 dst+3", 200, 302, 3, 0),
+        // batched 3x67x130: dst (3, 67, 130) contiguous, src (3, 130, 67) per batch, plus a gap
+        Case{"batched 3x67x130", {{3, 67 * 130, 67 * 130 + 5}}, {{67, 130, 1}}, {{130, 1, 67}}},
+        Case{"batched 3x67x130 dst+1", {{3, 67 * 130, 67 * 130 + 5}}, {{67, 130, 1}}, {{130, 1, 67}}, 1, 0},
+        // grouped forms: group a of 2 dims (3 x 22, src-contiguous), group b of 2 dims (5 x 14, dst-contiguous)
+        Case{"grouped a 3x22, b 5x14", {}, {{3, 70, 22}, {22, 70 * 3, 1}}, {{5, 14, 66 * 14}, {14, 1, 66}}},
+        Case{"grouped + outer 2, dst+1", {{2, 3 * 22 * 70 + 1, 4623}}, {{3, 70, 22}, {22, 70 * 3, 1}},
+             {{5, 14, 66 * 14}, {14, 1, 66}}, 1, 0},
+        Case{"grouped a 3x22, b 5x30 (whole tiles)", {}, {{3, 150, 22}, {22, 450, 1}}, {{5, 30, 66 * 30}, {30, 1, 66}}},
+        Case{"grouped a 3x22, b 5x30, src+1", {}, {{3, 150, 22}, {22, 450, 1}}, {{5, 30, 66 * 30}, {30, 1, 66}}, 0, 1},
+        Case{"3x65x97 odd pitches", {{3, 6305, 6306}}, {{65, 97, 1}}, {{97, 1, 65}}},
+    };
+    if (big) cases.push_back(transpose2d("4097x4097", 4097, 4097));
+    bool ok = true;
+    for (const Case &c : cases) ok = run(c, rng) && ok;
+    std::printf("sector audit (each block run alone; within rows no sector may have 2 writers):\n");
+    ok = run(transpose2d("301x300 dst+1", 301, 300, 1, 0), rng, false, true) && ok;
+    ok = run(transpose2d("300x301", 300, 301), rng, false, true) && ok;
+    std::printf("negative control (unit-kernel tile count, must mismatch):\n");
+    const bool control = run(transpose2d("67x64 dst+3 broken", 67, 64, 3, 0), rng, true);
+    std::printf("%s\n", ok && !control ? "ALL EXACT (control failed as it must)" : "FAILED");
+    return ok && !control ? 0 : 1;
+}
