@@ -5,20 +5,26 @@
 // rotating inputs larger than L2, median) and as eager back-to-back launches.
 // Baselines in the same run: an empty launch and a device-to-device copy of
 // the same bytes. Kernels: "ldNTxU", threads' own loads (NT threads, U loads
-// in flight each); "bulkNT", bulk copies into shared memory (sm_90). The last
-// table gives, per case, the best shape and the library's choice
-// (argmax_plan.h, launch.cuh).
+// in flight each); "bulkNT", bulk copies into shared memory (sm_90; only with
+// -DARGMAX_SWEEP_BULK: session 4 measured them); the candidates of
+// argmax_pipe.cuh: "pipeNTxU" (clusters, the next tile in flight while one is
+// compared), "gridNTxU" (plain-block teams merged through a zeroed per-row
+// slot; 32-bit keys). Every shape is checked before and after its timing (the
+// grid slots must come back to zero). The last table gives, per case, the
+// best shape and the library's choice (argmax_plan.h, launch.cuh). First of
+// all, the rule check of argmax_rule_check.h (adversarial, unaligned rows).
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
 //        tools/argmax_sweep.cu -o build/argmax_sweep && build/argmax_sweep [full table file]
 #include "check.h"
-#include "ops/random_sample/argmax.cuh"
+#include "ops/random_sample/launch.cuh"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,6 +58,8 @@ uint64_t hostKey(const void *p) {
     return (uint64_t)orderKey<KeyType<T>, FloatBits<T>::bits>((KeyType<T>)raw, FloatBits<T>::inf);
 }
 
+#include "argmax_rule_check.h"
+
 using Launch = infiniStatus_t (*)(const RowsArgs &, uint32_t, int, cudaStream_t);
 using Teams = infiniStatus_t (*)(int, int *);
 struct Shape {
@@ -66,7 +74,17 @@ template <class T, int NT, int U>
 Shape loadsShape() {
     CHECK_OK((prepareArgmax<T, NT, U>()));
     return Shape{"ld" + std::to_string(NT) + "x" + std::to_string(U), NT, launchArgmaxShape<T, NT, U>,
-                 argmaxLoadTeams<T, NT, U>, nullptr, !kArgmaxBulk && NT == kArgmaxThreads && U == kArgmaxLoads};
+                 argmaxLoadTeams<T, NT, U>, nullptr, false};
+}
+// The library's launcher (launch.cuh: argmaxKernel or argmaxPipeKernel by chunk length).
+template <class T>
+infiniStatus_t launchLibrary(const RowsArgs &rows, uint32_t count, int team, cudaStream_t stream) {
+    return launchArgmax<T>(rows, (int)count, team, stream);
+}
+template <class T>
+Shape libraryShape() {
+    CHECK_OK((prepareArgmaxOf<T>()));
+    return Shape{"lib", kArgmaxThreads, launchLibrary<T>, argmaxLoadTeamsOf<T>, nullptr, !kArgmaxBulk};
 }
 template <class T, int NT, uint32_t Stage = 0>
 Shape bulkShape() {
@@ -75,11 +93,47 @@ Shape bulkShape() {
     return Shape{"bulk" + std::to_string(NT) + stage, NT, launchArgmaxBulk<T, NT, Stage>, argmaxBulkTeams<T, NT>,
                  nullptr, kArgmaxBulk && NT == kArgmaxThreads && Stage == 0};
 }
+template <class T, int NT, int U, int MinB>
+Shape pipeShape() {
+    CHECK_OK((prepareArgmaxPipe<T, NT, U, MinB>()));
+    return Shape{"pipe" + std::to_string(NT) + "x" + std::to_string(U), NT, launchArgmaxPipe<T, NT, U, MinB>,
+                 argmaxPipeTeams<T, NT, U, MinB>, nullptr, false};
+}
+// The grid kernels' per-row slots (zeroed once per case; the kernel leaves them zero).
+static ArgmaxSlots g_slots;
+template <class T, int NT, int U, int MinB>
+infiniStatus_t launchGridShape(const RowsArgs &rows, uint32_t count, int team, cudaStream_t stream) {
+    return launchArgmaxGrid<T, NT, U, MinB>(rows, count, team, g_slots, stream);
+}
+template <class T, int NT, int U, int MinB>
+infiniStatus_t gridTeams(int team, int *teams) { // plain blocks: as many teams as blocks fit
+    int per_sm = 0, sms = 0;
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, argmaxGridKernel<T, NT, U, MinB>, NT, 0));
+    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    *teams = team == 1 ? per_sm : per_sm * sms / team; // the caller multiplies team 1 by the SMs
+    return INFINI_STATUS_SUCCESS;
+}
+template <class T, int NT, int U, int MinB>
+Shape gridShape() {
+    return Shape{"grid" + std::to_string(NT) + "x" + std::to_string(U), NT, launchGridShape<T, NT, U, MinB>,
+                 gridTeams<T, NT, U, MinB>, nullptr, false};
+}
 template <class T>
 std::vector<Shape> shapes() {
-    return {loadsShape<T, 256, 4>(), loadsShape<T, 512, 4>(),     loadsShape<T, 512, 8>(),
-            bulkShape<T, 256>(),     bulkShape<T, 512>(),        bulkShape<T, 1024>(),
-            bulkShape<T, 512, 48u << 10>(), bulkShape<T, 512, 24u << 10>()};
+    std::vector<Shape> all{libraryShape<T>(), loadsShape<T, 256, 4>(), loadsShape<T, 512, 4>(), loadsShape<T, 512, 8>(),
+                           pipeShape<T, 512, 4, 2>(), pipeShape<T, 512, 8, 1>(), pipeShape<T, 256, 4, 4>(),
+                           pipeShape<T, 256, 8, 2>()};
+    if constexpr (sizeof(KeyType<T>) == 4) {
+        all.push_back(gridShape<T, 512, 4, 2>());
+        all.push_back(gridShape<T, 256, 8, 2>());
+    }
+#ifdef ARGMAX_SWEEP_BULK
+    for (Shape sh : {bulkShape<T, 256>(), bulkShape<T, 512>(), bulkShape<T, 1024>(), bulkShape<T, 512, 48u << 10>(),
+                     bulkShape<T, 512, 24u << 10>()}) {
+        all.push_back(sh);
+    }
+#endif
+    return all;
 }
 
 // Median µs per call: graphs of kPerGraph calls over rotating buffers, replayed.
@@ -142,6 +196,7 @@ struct Best {
     double graph = 1e30, eager = 0, lib_graph = 0, lib_eager = 0, copy_us = 0;
     std::string best_shape, lib_shape;
     bool all_ok = true;
+    std::map<std::string, std::pair<std::string, double>> family; // "ld", "pipe", ...: its best shape, graph us
 };
 
 template <class T>
@@ -156,6 +211,10 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
     CHECK_CUDA(cudaMalloc(&out, rows * sizeof(int64_t)));
     void *copy_dst;
     CHECK_CUDA(cudaMalloc(&copy_dst, bytes));
+    CHECK_CUDA(cudaMalloc(&g_slots.packed, rows * sizeof(unsigned long long)));
+    CHECK_CUDA(cudaMalloc(&g_slots.tickets, rows * sizeof(uint32_t)));
+    CHECK_CUDA(cudaMemset(g_slots.packed, 0, rows * sizeof(unsigned long long)));
+    CHECK_CUDA(cudaMemset(g_slots.tickets, 0, rows * sizeof(uint32_t)));
     cudaStream_t s;
     CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CHECK_CUDA(cudaDeviceSynchronize());
@@ -209,20 +268,34 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
                 CHECK_OK(argmaxTeamsFit(sh.kernel, sh.threads, 0, team, &clusters));
                 if (team == 1) clusters *= sms;
             }
-            CHECK_CUDA(cudaMemset(out, 0xff, rows * sizeof(int64_t)));
-            call(s, 0);
-            CHECK_CUDA(cudaStreamSynchronize(s));
-            std::vector<int64_t> got(rows);
-            CHECK_CUDA(cudaMemcpy(got.data(), out, rows * sizeof(int64_t), cudaMemcpyDeviceToHost));
-            int bad = 0;
-            for (uint32_t r = 0; r < rows; ++r) bad += got[r] != want[r];
-            best.all_ok &= bad == 0;
+            // Buffer 0 against the host; the grid slots must be zero again after every launch.
+            auto check = [&]() {
+                CHECK_CUDA(cudaMemset(out, 0xff, rows * sizeof(int64_t)));
+                call(s, 0);
+                CHECK_CUDA(cudaGetLastError());
+                CHECK_CUDA(cudaStreamSynchronize(s));
+                std::vector<int64_t> got(rows);
+                CHECK_CUDA(cudaMemcpy(got.data(), out, rows * sizeof(int64_t), cudaMemcpyDeviceToHost));
+                std::vector<unsigned long long> packed(rows);
+                std::vector<uint32_t> tickets(rows);
+                CHECK_CUDA(cudaMemcpy(packed.data(), g_slots.packed, rows * 8, cudaMemcpyDeviceToHost));
+                CHECK_CUDA(cudaMemcpy(tickets.data(), g_slots.tickets, rows * 4, cudaMemcpyDeviceToHost));
+                int wrong = 0;
+                for (uint32_t r = 0; r < rows; ++r) wrong += got[r] != want[r] || packed[r] != 0 || tickets[r] != 0;
+                return wrong;
+            };
+            int bad = check();
             const double g = graphUs(call, nbuf, s), e = eagerUs(call, nbuf, s);
+            bad += check();
+            best.all_ok &= bad == 0;
             char shape[32];
             std::snprintf(shape, sizeof(shape), "%s t%d", sh.name.c_str(), team);
             std::fprintf(full, "%-12s %5d %9.2f %9.2f %8.0f %9d %s\n", shape, team, g, e, bytes / g / 1e3, clusters,
                          bad ? "WRONG" : "ok");
             if (bad == 0 && g < best.graph) best.graph = g, best.eager = e, best.best_shape = shape;
+            const std::string fam = sh.name.substr(0, sh.name.find_first_of("0123456789"));
+            auto it = best.family.find(fam);
+            if (bad == 0 && (it == best.family.end() || g < it->second.second)) best.family[fam] = {shape, g};
             if (sh.library && team == lib_team) {
                 best.lib_graph = g, best.lib_eager = e, best.lib_shape = shape;
             }
@@ -233,6 +306,8 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
     CHECK_CUDA(cudaFree(pool));
     CHECK_CUDA(cudaFree(out));
     CHECK_CUDA(cudaFree(copy_dst));
+    CHECK_CUDA(cudaFree(g_slots.packed));
+    CHECK_CUDA(cudaFree(g_slots.tickets));
     return best;
 }
 
@@ -244,9 +319,26 @@ int main(int argc, char **argv) {
     cudaDeviceProp prop;
     CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
+    // The rule first (F16, BF16, F32; F64 keys do not fit the grid slots).
+    CHECK_CUDA(cudaMalloc(&g_slots.packed, 64 * sizeof(unsigned long long)));
+    CHECK_CUDA(cudaMalloc(&g_slots.tickets, 64 * sizeof(uint32_t)));
+    CHECK_CUDA(cudaMemset(g_slots.packed, 0, 64 * sizeof(unsigned long long)));
+    CHECK_CUDA(cudaMemset(g_slots.tickets, 0, 64 * sizeof(uint32_t)));
+    auto launchOf = [](const Shape &sh, const RowsArgs &a, uint32_t rows, int team) {
+        CHECK_OK(sh.launch(a, rows, team, nullptr));
+    };
+    const int rule_wrong = argmaxRuleCheck<__half>(shapes<__half>(), launchOf, full) +
+                           argmaxRuleCheck<__nv_bfloat16>(shapes<__nv_bfloat16>(), launchOf, full) +
+                           argmaxRuleCheck<float>(shapes<float>(), launchOf, full);
+    CHECK_CUDA(cudaFree(g_slots.packed));
+    CHECK_CUDA(cudaFree(g_slots.tickets));
+    std::printf("rule check (F16/BF16/F32 adversarial and unaligned rows, every shape, teams 1/2/4/16): %d wrong rows\n",
+                rule_wrong);
+    std::fflush(stdout);
     std::vector<Best> all;
     for (auto [rows, n] : std::vector<std::pair<uint32_t, uint32_t>>{
-             {1, 32000}, {1, 151936}, {1, 262144}, {8, 151936}, {64, 151936}, {256, 151936}, {64, 32000}, {1024, 32000}}) {
+             {1, 32000}, {1, 151936}, {1, 262144}, {8, 151936}, {64, 151936}, {256, 151936}, {64, 32000}, {1024, 32000},
+             {64, 256}}) { // 64x256: the fixed cost of each shape (launch, first load, team merge)
         all.push_back(runCase<__half>("f16", rows, n, sms, full));
     }
     all.push_back(runCase<float>("f32", 1, 151936, sms, full));
@@ -260,8 +352,19 @@ int main(int argc, char **argv) {
                     b.graph, b.eager, b.lib_shape.c_str(), b.lib_graph, b.lib_eager, b.copy_us,
                     b.all_ok ? "yes" : "NO");
     }
+    std::printf("\n| case | library graph us | best ld | best pipe | best grid |\n|---|---:|---|---|---|\n");
+    for (const Best &b : all) {
+        auto cell = [&](const char *fam) {
+            auto it = b.family.find(fam);
+            char c[64] = "-";
+            if (it != b.family.end()) std::snprintf(c, sizeof(c), "%s %.2f", it->second.first.c_str(), it->second.second);
+            return std::string(c);
+        };
+        std::printf("| %s | %.2f | %s | %s | %s |\n", b.name.c_str(), b.lib_graph, cell("ld").c_str(),
+                    cell("pipe").c_str(), cell("grid").c_str());
+    }
     if (full != stdout) std::fclose(full);
-    bool ok = true;
+    bool ok = rule_wrong == 0;
     for (const Best &b : all) ok &= b.all_ok;
     return ok ? 0 : 1;
 }

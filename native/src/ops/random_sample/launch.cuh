@@ -1,7 +1,7 @@
 #pragma once
 // The launchers of one logit type: a team of several blocks per row is a
 // cluster launch (cudaLaunchKernelEx with the cluster attribute, graph-capturable).
-#include "argmax.cuh"
+#include "argmax_pipe.cuh"
 #include "sample.cuh"
 
 namespace infini::random_sample::nvidia {
@@ -16,9 +16,38 @@ inline infiniStatus_t launchTeams(Kernel kernel, const Args &args, int rows, int
     return INFINI_STATUS_SUCCESS;
 }
 
+// Two argmax kernels of one block shape (so one occupancy fit serves both):
+// argmaxPipeKernel (argmax_pipe.cuh) keeps the next tile's loads in flight and
+// wins where each block reads a long chunk; argmaxKernel's shorter pipeline
+// wins on short chunks. H100 sweep (notes/argmax.md, session 5), F16, graph µs,
+// ld -> pipe: 64x151936 (152 KB a block) 16.05 -> 14.79, 256x151936 38.71 ->
+// 37.30, F64 1x151936 (76 KB) 9.86 -> 8.40; 1x32000 (16 KB) 6.63 -> 6.78,
+// 8x151936 (19 KB) 7.79 -> 8.00, 1024x32000 (64 KB) 39.64 -> 40.04.
+constexpr int kArgmaxPipeMinBlocks = 2;
+constexpr size_t kArgmaxPipeMinChunk = 72 * 1024; // bytes a block reads, at least
+
+template <class T>
+bool argmaxPipes(uint32_t n, int team) {
+    return (size_t)n * sizeof(T) >= kArgmaxPipeMinChunk * (size_t)team;
+}
 template <class T>
 infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, cudaStream_t stream) {
+    if (argmaxPipes<T>(args.n, team)) {
+        return launchArgmaxPipe<T, kArgmaxThreads, kArgmaxLoads, kArgmaxPipeMinBlocks>(args, (uint32_t)rows, team,
+                                                                                      stream);
+    }
     return launchArgmaxShape<T, kArgmaxThreads, kArgmaxLoads>(args, (uint32_t)rows, team, stream);
+}
+// Both kernels: 512 threads, 2 blocks an SM, no shared memory beyond the
+// final merge; the fit of one holds for the other.
+template <class T>
+infiniStatus_t argmaxLoadTeamsOf(int team, int *teams) {
+    return argmaxLoadTeams<T, kArgmaxThreads, kArgmaxLoads>(team, teams);
+}
+template <class T>
+infiniStatus_t prepareArgmaxOf() {
+    INFINI_TRY((prepareArgmaxPipe<T, kArgmaxThreads, kArgmaxLoads, kArgmaxPipeMinBlocks>()));
+    return prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>();
 }
 
 template <class T>
@@ -28,8 +57,7 @@ infiniStatus_t launchArgmaxBulkRows(const RowsArgs &args, int rows, int team, cu
 
 template <class T>
 infiniStatus_t argmaxTeams(bool bulk, int team, int *teams) {
-    return bulk ? argmaxBulkTeams<T, kArgmaxThreads>(team, teams)
-                : argmaxLoadTeams<T, kArgmaxThreads, kArgmaxLoads>(team, teams);
+    return bulk ? argmaxBulkTeams<T, kArgmaxThreads>(team, teams) : argmaxLoadTeamsOf<T>(team, teams);
 }
 
 // The kernel with the top-p guess only when a row of the launch guesses.
@@ -49,17 +77,32 @@ infiniStatus_t prepareKernels(int major) {
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows, true>, limit, bytes));
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows, false>, limit, bytes));
     CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows, true>, limit, bytes));
-    if (major >= 9) {
-        INFINI_TRY((prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>()));
+    if (major >= 9) { // clusters; sampling teams of kSampleTeam > kPortableTeam
+        const cudaFuncAttribute wide = cudaFuncAttributeNonPortableClusterSizeAllowed;
+        CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows, false>, wide, 1));
+        CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows, true>, wide, 1));
+        INFINI_TRY((prepareArgmaxOf<T>()));
         if (kArgmaxBulk) INFINI_TRY((prepareArgmaxBulk<T, kArgmaxThreads>()));
     }
+    return INFINI_STATUS_SUCCESS;
+}
+
+// Sampling teams of `team` blocks that fit at once (the small-K instance of
+// the few-rows kernel stands for all: same block shape and shared memory).
+template <class T>
+infiniStatus_t sampleTeams(int team, int *teams) {
+    cudaLaunchAttribute attr[1];
+    const cudaLaunchConfig_t cfg =
+        teamLaunchConfig(dim3((unsigned)team, 1, 1), kThreads, sampleSharedBytes<T>(), nullptr, attr);
+    CUDA_TRY(cudaOccupancyMaxActiveClusters(teams, sampleKernel<T, kFewRows, false>, &cfg));
     return INFINI_STATUS_SUCCESS;
 }
 
 template <class T>
 Launchers launchersOf() {
     return Launchers{launchArgmax<T>,           launchArgmaxBulkRows<T>,   argmaxTeams<T>,
-                     launchSample<T, kFewRows>, launchSample<T, kMaxRows>, prepareKernels<T>};
+                     launchSample<T, kFewRows>, launchSample<T, kMaxRows>, prepareKernels<T>,
+                     sampleTeams<T>};
 }
 
 } // namespace infini::random_sample::nvidia

@@ -29,6 +29,7 @@ struct NvidiaDesc final : Desc {
     // block (no team overhead) and short launches still spread over the GPU.
     int teamFor(size_t rows) const {
         int team = max_team;
+        if (team > kCluster && rows > (size_t)kWideRows) team = kCluster; // wide teams: few rows only
         while (team > 1 && rows * (size_t)(team / 2) >= (size_t)sms) team /= 2;
         return team;
     }
@@ -117,7 +118,15 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     INFINI_TRY(scoped.status());
     const int major = handle.cc_major, sms = handle.sm_count; // read once, at handle creation
     INFINI_TRY(launchers.prepare(major));
-    const int team = major >= 9 && info.n > kTeamMinN ? kCluster : 1;
+    int team = major >= 9 && info.n > kTeamMinN ? kCluster : 1;
+    if (team == kCluster && info.n >= kWideMinN) { // wide teams where kWideRows of them fit at once
+        int wide = 0;
+        if (launchers.sampleTeams(kSampleTeam, &wide) != INFINI_STATUS_SUCCESS) {
+            (void)cudaGetLastError();
+            wide = 0;
+        }
+        if (wide >= kWideRows) team = kSampleTeam;
+    }
     const bool bulk = kArgmaxBulk && major >= 9;
     int fit[5] = {}; // argmax teams of 2^l blocks that fit at once (clusters: sm_90)
     if (major >= 9) argmaxFit(launchers, bulk, handle.device_id, info.probs_dtype, fit);

@@ -71,6 +71,16 @@
 namespace infini::random_sample::nvidia {
 
 constexpr int kCluster = 8;         // blocks per row on sm_90 (the portable cluster size)
+// Sampling teams of 16 (non-portable clusters) for launches of at most
+// kWideRows rows of at least kWideMinN: H100, n=151936 F16 k=50, graph µs
+// 25.1 -> 23.6, n=262144 26.8 -> 24.6, but n=32000 17.2 -> 22.5
+// (notes/random_sample.md, session 5).
+#ifndef INFINI_RS_SAMPLE_TEAM // 8 (= kCluster): no wide teams, an A/B aid
+#define INFINI_RS_SAMPLE_TEAM 16
+#endif
+constexpr int kSampleTeam = INFINI_RS_SAMPLE_TEAM;
+constexpr int kWideRows = 4;
+constexpr uint32_t kWideMinN = 131072;
 constexpr uint32_t kTeamMinN = 4096; // rows up to this length: one block per row
 constexpr int kMaxRows = 1024;      // rows per sample launch (kernel parameters up to 32 KB, CUDA 12.1+)
 constexpr int kFewRows = 8;         // a smaller parameter block for single rows and small batches
@@ -110,6 +120,8 @@ struct Launchers {
     infiniStatus_t (*sampleMany)(const SampleArgs<kMaxRows> &, int rows, int team, cudaStream_t);
     // Kernel attributes (shared-memory limits, cluster sizes): per device, set at each Create.
     infiniStatus_t (*prepare)(int cc_major);
+    // How many sampling teams of `team` blocks fit at once (0: such clusters cannot launch).
+    infiniStatus_t (*sampleTeams)(int team, int *teams);
 };
 Launchers launchersF16();
 Launchers launchersBF16();

@@ -69,12 +69,12 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         typename ScanU::TempStorage su;
         typename ScanD::TempStorage sd;
     } tmp;
-    __shared__ E s_bests[kCluster], s_all; // every member's argmax, pushed by each
+    __shared__ E s_bests[kSampleTeam], s_all; // every member's argmax, pushed by each
     __shared__ Pick pick;
     __shared__ uint32_t s_count;  // candidates received (member 0)
     __shared__ uint32_t s_mine;   // candidates this member found
-    __shared__ uint32_t s_counts[kCluster]; // every member's s_mine, pushed by each
-    __shared__ double s_totals[kCluster]; // every member's share of the total weight, pushed by each
+    __shared__ uint32_t s_counts[kSampleTeam]; // every member's s_mine, pushed by each
+    __shared__ double s_totals[kSampleTeam]; // every member's share of the total weight, pushed by each
     __shared__ double s_cand_w;           // the weight of member 0's candidates, pushed by member 0
     __shared__ double s_bcast;
 
@@ -149,7 +149,9 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     }
     __syncthreads();
     best = s_all;
-    const Cm vmax = widen(row[best.idx]);
+    // The max's value from its key (exact: keys map one to one onto values,
+    // -0/+0 and NaN aside, which weigh the same): no dependent load.
+    const Cm vmax = valueOfKey<T>(best.key);
     if (mode.argmax || !(vmax > -(Cm)INFINITY) || !(vmax < (Cm)INFINITY)) {
         if (q == 0 && tid == 0) storeIndex(a.result, out_off, a.result_size, best.idx);
         return;
@@ -165,39 +167,53 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     // every member's issued before any is summed, in member order.)
     static_assert(BPT == 4, "merges load 4 bins at once");
     const int bin0 = binOf<kThreads>(BPT - 1);
+    // (Teams of more than kCluster: groups of kCluster members, loaded and
+    // summed one group after the other, still in member order.)
     auto mergedCounts = [&](uint32_t (&c)[BPT]) {
-        uint4 h[kCluster];
 #pragma unroll
-        for (unsigned m = 0; m < kCluster; ++m) {
-            h[m] = m < team ? *reinterpret_cast<const uint4 *>(Team::at(sh.hist[phase].cnt + bin0, m))
-                            : make_uint4(0, 0, 0, 0);
-        }
+        for (unsigned g = 0; g < (unsigned)kSampleTeam; g += kCluster) {
+            if (g > 0 && g >= team) break;
+            uint4 h[kCluster];
 #pragma unroll
-        for (int k = 0; k < BPT; ++k) c[k] = 0;
+            for (unsigned m = 0; m < kCluster; ++m) {
+                h[m] = g + m < team ? *reinterpret_cast<const uint4 *>(Team::at(sh.hist[phase].cnt + bin0, g + m))
+                                    : make_uint4(0, 0, 0, 0);
+            }
+            if (g == 0) {
 #pragma unroll
-        for (unsigned m = 0; m < kCluster; ++m) {
-            c[3] += h[m].x;
-            c[2] += h[m].y;
-            c[1] += h[m].z;
-            c[0] += h[m].w;
+                for (int k = 0; k < BPT; ++k) c[k] = 0;
+            }
+#pragma unroll
+            for (unsigned m = 0; m < kCluster; ++m) {
+                c[3] += h[m].x;
+                c[2] += h[m].y;
+                c[1] += h[m].z;
+                c[0] += h[m].w;
+            }
         }
     };
     auto mergedWeights = [&](double (&w)[BPT]) {
-        double2 lo[kCluster], hi[kCluster];
 #pragma unroll
-        for (unsigned m = 0; m < kCluster; ++m) {
-            const double2 *h = reinterpret_cast<const double2 *>(Team::at(sh.hist[phase].w + bin0, m));
-            lo[m] = m < team ? h[0] : make_double2(0.0, 0.0);
-            hi[m] = m < team ? h[1] : make_double2(0.0, 0.0);
-        }
+        for (unsigned g = 0; g < (unsigned)kSampleTeam; g += kCluster) {
+            if (g > 0 && g >= team) break;
+            double2 lo[kCluster], hi[kCluster];
 #pragma unroll
-        for (int k = 0; k < BPT; ++k) w[k] = 0.0;
+            for (unsigned m = 0; m < kCluster; ++m) {
+                const double2 *h = reinterpret_cast<const double2 *>(Team::at(sh.hist[phase].w + bin0, g + m));
+                lo[m] = g + m < team ? h[0] : make_double2(0.0, 0.0);
+                hi[m] = g + m < team ? h[1] : make_double2(0.0, 0.0);
+            }
+            if (g == 0) {
 #pragma unroll
-        for (unsigned m = 0; m < kCluster; ++m) {
-            w[3] += lo[m].x;
-            w[2] += lo[m].y;
-            w[1] += hi[m].x;
-            w[0] += hi[m].y;
+                for (int k = 0; k < BPT; ++k) w[k] = 0.0;
+            }
+#pragma unroll
+            for (unsigned m = 0; m < kCluster; ++m) {
+                w[3] += lo[m].x;
+                w[2] += lo[m].y;
+                w[1] += hi[m].x;
+                w[0] += hi[m].y;
+            }
         }
     };
 
@@ -487,6 +503,14 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         exact = true;
     }
     RS_MARK(6);
+#ifdef INFINI_RS_TRACE
+    if (tid == 0) { // every member: its SM (do members share one?) and how long it waited after the collect
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        printf("trace member %u/%u sm %u: sweep1 %lld merge %lld collect %lld sync %lld cycles\n", q, team, sm,
+               trace[1] - trace[0], trace[2] - trace[1], trace[5] - trace[4], trace[6] - trace[5]);
+    }
+#endif
     if (q != 0) return;
     const uint32_t m = s_count < (uint32_t)kCap ? s_count : (uint32_t)kCap;
 
