@@ -284,10 +284,10 @@ def test_gpu_batch_matches_cpu(rng):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("n", [4096, 4097, 151936, 262144])
+@pytest.mark.parametrize("n", [4096, 4097, 131071, 131072, 151936, 262144])
 def test_gpu_team_paths(n, rng):
     """Rows read by one block (n <= 4096) and by a team of blocks (longer rows, a
-    cluster on sm_90): small K, K beyond the candidate cap, top-p only, argmax,
+    cluster on sm_90; 16 blocks from n = 131072 on): small K, K beyond the candidate cap, top-p only, argmax,
     F16 and F32, and the same call twice gives the same index."""
     for dtype in (np.float16, np.float32):
         logits = (rng.standard_normal(n) * 3).astype(dtype)
@@ -335,6 +335,25 @@ def test_gpu_team_batches(rng):
         ip.random_sample_batch(to_device(logits, "nvidia"), np.zeros(batch, np.float32), tp, tk, tt, out=out)
         want = [reference(logits[b], 0.0, 1.0, 0, 1.0) for b in range(batch)]
         assert [int(g) for g in to_host(out)] == want
+
+
+@pytest.mark.gpu
+def test_gpu_wide_rows_past_one_launch(rng):
+    """More rows than one sampling launch carries (1024), of a length that takes
+    teams of 16 on sm_90 when a launch has few rows: the last launch (2 rows)
+    must still run with a team its kernel instance was built for."""
+    batch, n = 1026, 131072
+    logits = rng.standard_normal((batch, n), dtype=np.float32).astype(np.float16)
+    rv = rng.uniform(0, 1, batch).astype(np.float32)
+    tp = np.full(batch, 0.9, np.float32)
+    tk = rng.choice([0, 50], batch).astype(np.int32)
+    tt = np.full(batch, 0.8, np.float32)
+    out, _ = poisoned((batch,), np.int64, "nvidia")
+    ip.random_sample_batch(to_device(logits, "nvidia"), rv, tp, tk, tt, out=out)
+    gpu = to_host(out)
+    assert ((gpu >= 0) & (gpu < n)).all(), "a row's result was not written"
+    for b in [0, 1, 511, 1022, 1023, 1024, 1025, *rng.integers(0, batch, 4)]:
+        assert_sample(int(gpu[b]), logits[b], (rv[b], tp[b], int(tk[b]), tt[b]), "nvidia")
 
 
 @pytest.mark.gpu

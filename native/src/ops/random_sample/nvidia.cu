@@ -74,7 +74,8 @@ struct NvidiaDesc final : Desc {
         for (size_t b0 = 0; b0 < info.batch; b0 += kMaxRows) {
             const size_t n_rows = std::min<size_t>(kMaxRows, info.batch - b0);
             fill(args, b0, n_rows);
-            INFINI_TRY(launchers.sampleMany(args, (int)n_rows, teamFor(n_rows), stream));
+            const int team = std::min(teamFor(n_rows), sampleMaxTeam<kMaxRows>()); // a last launch of few rows
+            INFINI_TRY(launchers.sampleMany(args, (int)n_rows, team, stream));
         }
         return INFINI_STATUS_SUCCESS;
     }

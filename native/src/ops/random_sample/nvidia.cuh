@@ -84,6 +84,11 @@ constexpr uint32_t kWideMinN = 131072;
 constexpr uint32_t kTeamMinN = 4096; // rows up to this length: one block per row
 constexpr int kMaxRows = 1024;      // rows per sample launch (kernel parameters up to 32 KB, CUDA 12.1+)
 constexpr int kFewRows = 8;         // a smaller parameter block for single rows and small batches
+// The widest team a sampling instance is compiled for: teams wider than
+// kCluster only in launches of few rows, so that the many-rows instances keep
+// the narrower merges (they cost 64x151936 ~1 µs of 80 on the H100).
+template <int R>
+constexpr int sampleMaxTeam() { return R == kFewRows ? kSampleTeam : kCluster; }
 
 struct RowParams {
     float random_val;

@@ -47,9 +47,11 @@ constexpr size_t sampleSharedBytes() { return sizeof(SampleShared<KeyType<T>>); 
 // One row. TopP: the launch has rows that guess their top-p crossing
 // (guessesTopP; the other rows of such a launch take their usual path);
 // without it that code is compiled out, so that it costs the other launches
-// no registers, shared memory or instructions.
-template <class T, bool TopP>
+// no registers, shared memory or instructions. MaxTeam: the largest team
+// of the launches of this instance (member arrays and merge groups).
+template <class T, bool TopP, int MaxTeam>
 __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
+    static_assert(MaxTeam % kCluster == 0, "merges load members in groups of kCluster");
     using K = KeyType<T>;
     constexpr int KB = FloatBits<T>::bits;
     using Cm = ComputeType<T>;
@@ -69,12 +71,12 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         typename ScanU::TempStorage su;
         typename ScanD::TempStorage sd;
     } tmp;
-    __shared__ E s_bests[kSampleTeam], s_all; // every member's argmax, pushed by each
+    __shared__ E s_bests[MaxTeam], s_all; // every member's argmax, pushed by each
     __shared__ Pick pick;
     __shared__ uint32_t s_count;  // candidates received (member 0)
     __shared__ uint32_t s_mine;   // candidates this member found
-    __shared__ uint32_t s_counts[kSampleTeam]; // every member's s_mine, pushed by each
-    __shared__ double s_totals[kSampleTeam]; // every member's share of the total weight, pushed by each
+    __shared__ uint32_t s_counts[MaxTeam]; // every member's s_mine, pushed by each
+    __shared__ double s_totals[MaxTeam]; // every member's share of the total weight, pushed by each
     __shared__ double s_cand_w;           // the weight of member 0's candidates, pushed by member 0
     __shared__ double s_bcast;
 
@@ -171,7 +173,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     // summed one group after the other, still in member order.)
     auto mergedCounts = [&](uint32_t (&c)[BPT]) {
 #pragma unroll
-        for (unsigned g = 0; g < (unsigned)kSampleTeam; g += kCluster) {
+        for (unsigned g = 0; g < (unsigned)MaxTeam; g += kCluster) {
             if (g > 0 && g >= team) break;
             uint4 h[kCluster];
 #pragma unroll
@@ -194,7 +196,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     };
     auto mergedWeights = [&](double (&w)[BPT]) {
 #pragma unroll
-        for (unsigned g = 0; g < (unsigned)kSampleTeam; g += kCluster) {
+        for (unsigned g = 0; g < (unsigned)MaxTeam; g += kCluster) {
             if (g > 0 && g >= team) break;
             double2 lo[kCluster], hi[kCluster];
 #pragma unroll
@@ -568,10 +570,11 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
 
 // One instance per (rows per launch, TopP), chosen on the host (launch.cuh):
 // one sampleRow per kernel, so that the top-p code's registers and static
-// shared memory do not weigh on the small-K launches.
+// shared memory do not weigh on the small-K launches; teams up to
+// sampleMaxTeam<R>() (nvidia.cuh).
 template <class T, int R, bool TopP>
 __global__ void __launch_bounds__(kThreads, 2) sampleKernel(const __grid_constant__ SampleArgs<R> args) {
-    sampleRow<T, TopP>(args.rows, args.p[blockIdx.y]);
+    sampleRow<T, TopP, sampleMaxTeam<R>()>(args.rows, args.p[blockIdx.y]);
 }
 
 } // namespace infini::random_sample::nvidia
