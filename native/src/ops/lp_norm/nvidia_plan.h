@@ -66,5 +66,8 @@ bool planCluster(const InfiniopHandle &h, Plan &plan);
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);
+// launchStream with programmatic dependent launch on (the library) or off
+// (tools/pdl5_bench.cu's A/B of the same build).
+infiniStatus_t launchStreamKernel(const Plan &plan, const void *x, void *y, void *stream, bool pdl);
 
 } // namespace infini::lp_norm::nvidia

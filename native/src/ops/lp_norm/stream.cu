@@ -4,6 +4,9 @@
 // scales and stores one row, the next depth - 1 are in flight, so the memory
 // system never waits for blocks to start or for a block's loads to drain,
 // and no block barrier is needed (a lane reads only the packs it copied).
+// Launched with programmatic dependent launch (common/cuda/pdl.cuh): the
+// next call's blocks are scheduled while this one drains.
+#include "../../common/cuda/pdl.cuh"
 #include "device.cuh"
 #include <algorithm>
 
@@ -26,6 +29,12 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
     const int64_t nv = plan.len / VEC, warps = (int64_t)gridDim.x * kStreamWarps;
     const int64_t g = (int64_t)blockIdx.x * kStreamWarps + (threadIdx.x >> 5);
     P *ring = reinterpret_cast<P *>(stream_smem) + (threadIdx.x >> 5) * depth * nv;
+    // Nothing global before the wait: the previous kernel may still write x
+    // or read y. The trigger right after: it fires once every block of ours
+    // has started (a persistent grid, <= 2 blocks per SM), so the next call's
+    // blocks only take SM room that ours leave, and then wait in turn.
+    pdlWaitPrevious();
+    pdlAllowNext();
 
     // The i-th row of this warp into slot i % depth (one group either way).
     auto issue = [&](int64_t i) {
@@ -146,13 +155,20 @@ bool planStream(const InfiniopHandle &h, Plan &plan) {
     return true;
 }
 
-infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *, void *stream) {
+infiniStatus_t launchStreamKernel(const Plan &plan, const void *x, void *y, void *stream, bool pdl) {
     return withStreamKernel(plan.dtype, [&](auto kernel, auto t) {
         using T = decltype(t);
-        kernel<<<plan.grid_x, plan.threads, streamSmem(plan), (cudaStream_t)stream>>>(plan, (const T *)x, (T *)y);
-        CUDA_TRY_LAUNCH();
+        const cudaError_t launched = launchKernel(kernel, plan.grid_x, plan.threads, streamSmem(plan),
+                                                  (cudaStream_t)stream, pdl, plan, (const T *)x, (T *)y);
+        const cudaError_t last = cudaGetLastError(); // cleared, as CUDA_TRY_LAUNCH does after <<<>>>
+        CUDA_TRY(launched != cudaSuccess ? launched : last);
         return INFINI_STATUS_SUCCESS;
     });
+}
+
+// Stream plans exist only on sm_90 (planStream), where PDL is available.
+infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *, void *stream) {
+    return launchStreamKernel(plan, x, y, stream, true);
 }
 
 } // namespace infini::lp_norm::nvidia
