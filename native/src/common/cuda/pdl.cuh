@@ -30,6 +30,20 @@ __device__ __forceinline__ void pdlAllowNext() {
 #endif
 }
 
+// Whether work queued on `stream` now may become part of a graph (a PDL
+// launch would then be a programmatic graph edge, which the caller may not
+// want). A failed query (the legacy stream while another stream captures in
+// global mode) is cleared and answers true: the caller's plain launch then
+// reports what it must.
+inline bool streamMayBeCapturing(cudaStream_t stream) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+        cudaGetLastError();
+        return true;
+    }
+    return status != cudaStreamCaptureStatusNone;
+}
+
 // kernel<<<grid, block, smem, stream>>>(args...), with the programmatic
 // stream serialization attribute when `pdl` (only for devices of compute
 // capability 9.0 or later, and kernels that call pdlWaitPrevious() first).

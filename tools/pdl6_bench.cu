@@ -1,27 +1,34 @@
-// LPNorm Stream plan with programmatic dependent launch (PDL) on and off, in
-// one process and one build (issue 13; notes/lp_norm.md, "Programmatic
-// dependent launch").
+// LPNorm Stream plan: where to trigger programmatic dependent launch (PDL),
+// and whether to use it in graphs (issue 13, second attempt; notes/lp_norm.md,
+// "PDL, second attempt"). One build, one process:
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src
-//        -DINFINI_WITH_NVIDIA tools/pdl5_bench.cu -o build/pdl5_bench && build/pdl5_bench [out.txt]
+//        -DINFINI_WITH_NVIDIA tools/pdl6_bench.cu -o build/pdl6_bench && build/pdl6_bench [out.txt]
 //
 // The Stream kernel's source is compiled into this file and planned by the
-// library's own planner; launchStreamKernel(..., pdl) launches it with or
-// without the attribute (off = the launch main makes). For every case:
+// library's own planner; launchStreamKernel(..., StreamPdl) launches it as
+// each variant says: off (the launch main makes), PDL with the trigger at
+// entry (dev/pdl5, rejected), after the warp's last row's loads, or before
+// its last row, each with and without the shared memory that keeps a third
+// block (the next call's) off an SM; and the library's own kStreamPdl. For
+// every case and variant:
 //  - a chain of dependent calls (a plain kernel writes x, a memset; y1 = N(x);
 //    y2 = N(y1); y2 = N(y2) in place; y1 = N(x2), which overwrites what the
-//    second call read) run with PDL off and a sync after every call gives the
-//    reference bits, each call checked against float64 on the host; the same
-//    chain with PDL on, back to back (eager, then as a captured graph
-//    replayed 3 times), outputs poisoned with NaN first, must give the same
-//    bits: a wait placed too late reads NaN or stale data, or writes y1 too
-//    early;
+//    second call read), outputs poisoned with NaN first, back to back eagerly
+//    and as a captured graph replayed 3 times, must give the bits of the same
+//    chain run with PDL off and a sync after every call, each of whose steps is
+//    checked against float64 on the host; the captured chain's programmatic
+//    edges are counted (3 when the variant uses PDL in graphs, else 0);
 //  - timing: CUDA graphs of 20 calls over rotated buffer sets (larger than L2
-//    together), PDL on and off interleaved over 7 rounds (median per call),
-//    eager batches of 20 likewise, and a device copy of the same bytes.
+//    together) and eager back-to-back batches of 200 calls, every variant in
+//    each of 9 rounds (rotated order), medians per call; a device copy of the
+//    same bytes as the reference.
+// Also the host cost of the capture query (10^5 calls) and of each launch, and
+// at the end the StreamPdl line these numbers suggest for stream.cu.
 #include "../native/src/ops/lp_norm/stream.cu"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -30,7 +37,7 @@
 
 #include "check.h"
 
-namespace pdl5 { // named: an anonymous one beside stream.cu's confuses nvcc's host stubs
+namespace pdl6 { // named: an anonymous one beside stream.cu's confuses nvcc's host stubs
 
 using namespace infini::lp_norm::nvidia;
 
@@ -183,6 +190,36 @@ size_t programmaticEdges(cudaGraph_t g) {
     return prog;
 }
 
+struct Variant {
+    const char *name;
+    StreamPdl cfg;
+};
+const Variant kVariants[] = {
+    {"off", {PdlUse::Never, PdlTrigger::Entry, false}},
+    {"entry", {PdlUse::Always, PdlTrigger::Entry, false}}, // dev/pdl5
+    {"entry+2/SM", {PdlUse::Always, PdlTrigger::Entry, true}},
+    {"lastload", {PdlUse::Always, PdlTrigger::LastLoad, false}},
+    {"lastload+2/SM", {PdlUse::Always, PdlTrigger::LastLoad, true}},
+    {"lastrow", {PdlUse::Always, PdlTrigger::LastRow, false}},
+    {"lastrow+2/SM", {PdlUse::Always, PdlTrigger::LastRow, true}},
+    {"library", kStreamPdl},
+};
+constexpr int kNumVariants = (int)(sizeof kVariants / sizeof kVariants[0]);
+constexpr int kLibrary = kNumVariants - 1;
+constexpr int kTimedCases = 4;
+
+// Per timed case and variant: medians, µs per call.
+double g_graph[kTimedCases][kNumVariants], g_eager[kTimedCases][kNumVariants];
+const char *g_case_names[kTimedCases];
+int g_timed = 0;
+
+const char *triggerName(PdlTrigger t) {
+    return t == PdlTrigger::Entry ? "Entry" : t == PdlTrigger::LastLoad ? "LastLoad" : "LastRow";
+}
+const char *useName(PdlUse u) {
+    return u == PdlUse::Never ? "Never" : u == PdlUse::Always ? "Always" : "NotCapturing";
+}
+
 template <class T>
 void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t len, bool time) {
     const size_t n = (size_t)rows * len, bytes = n * sizeof(T);
@@ -191,11 +228,21 @@ void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t le
     if (plan.kind != Kind::Stream) {
         return;
     }
-    say("  Stream plan: %u blocks of %d threads, ring depth %d, %zu B shared memory per block, cs %d\n", plan.grid_x,
-        plan.threads, plan.items, streamSmem(plan), (int)plan.cs);
+    int per_sm = 0, per_sm_cap = 0;
+    CHECK_OK(withStreamKernel(plan.dtype, [&](auto kernel, auto) {
+        CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, plan.threads, streamSmem(plan)));
+        CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_cap, kernel, plan.threads, plan.smem_max));
+        return INFINI_STATUS_SUCCESS;
+    }));
+    say("  Stream plan: %u blocks of %d threads, ring depth %d, %zu B shared memory per block (%d blocks fit an "
+        "SM; with %zu B: %d), cs %d\n",
+        plan.grid_x, plan.threads, plan.items, streamSmem(plan), per_sm, plan.smem_max, per_sm_cap, (int)plan.cs);
     cudaStream_t st;
     CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-    auto norm = [&](const void *x, void *y, bool pdl) { CHECK_OK(launchStreamKernel(plan, x, y, st, pdl)); };
+    auto norm = [&](const void *x, void *y, const StreamPdl &cfg) {
+        CHECK_OK(launchStreamKernel(plan, x, y, st, cfg));
+    };
+    const StreamPdl off = kVariants[0].cfg;
 
     // ---- the dependent chain ----
     Rng rng{0x9e3779b97f4a7c15ull ^ (unsigned long long)(rows * 131 + len)};
@@ -210,14 +257,14 @@ void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t le
     }
     CHECK_CUDA(cudaMemcpy(src, hx.data(), bytes, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(x2, hx2.data(), bytes, cudaMemcpyHostToDevice));
-    auto chain = [&](bool pdl, bool sync_each) {
+    auto chain = [&](const StreamPdl &cfg, bool sync_each) {
         plainCopyKernel<T><<<h.sm_count * 4, 256, 0, st>>>(src, x, n); // x written by a non-PDL kernel
         CHECK_CUDA(cudaGetLastError());
         CHECK_CUDA(cudaMemsetAsync(y2, 0xff, bytes, st)); // and a memset (not a kernel) just before call 1
         const void *in[4] = {x, y1, y2, x2};
         void *out[4] = {y1, y2, y2, y1};
         for (int c = 0; c < 4; ++c) {
-            norm(in[c], out[c], pdl);
+            norm(in[c], out[c], cfg);
             if (sync_each) {
                 CHECK_CUDA(cudaStreamSynchronize(st));
             }
@@ -237,41 +284,40 @@ void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t le
     std::vector<T> r1, r2, r3, r4, a, b;
     poison();
     plainCopyKernel<T><<<h.sm_count * 4, 256, 0, st>>>(src, x, n);
-    norm(x, y1, false);
+    CHECK_CUDA(cudaGetLastError());
+    norm(x, y1, off);
     fetch(y1, r1);
-    norm(y1, y2, false);
+    norm(y1, y2, off);
     fetch(y2, r2);
-    norm(y2, y2, false);
+    norm(y2, y2, off);
     fetch(y2, r3);
-    norm(x2, y1, false);
+    norm(x2, y1, off);
     fetch(y1, r4);
     const double tol = tolerance<T>();
-    char what[160];
+    char what[200];
     const double e1 = worstError(hx, r1, rows, len), e2 = worstError(r1, r2, rows, len),
                  e3 = worstError(r2, r3, rows, len), e4 = worstError(hx2, r4, rows, len);
     std::snprintf(what, sizeof what, "float64 check, PDL off (worst %.2g %.2g %.2g %.2g, bound %.0e)", e1, e2, e3, e4,
                   tol);
     expect(std::max(std::max(e1, e2), std::max(e3, e4)) <= tol, what);
     poison();
-    chain(false, true);
+    chain(off, true);
     fetch(y2, a);
     fetch(y1, b);
-    expect(sameBits(a, r3) && sameBits(b, r4), "chain, PDL off, sync each: bitwise as the steps");
-    poison();
-    chain(true, false);
-    fetch(y2, a);
-    fetch(y1, b);
-    expect(sameBits(a, r3) && sameBits(b, r4), "chain, PDL on, back to back (eager): bitwise equal");
-    {
+    expect(sameBits(a, r3) && sameBits(b, r4), "chain, off, sync each: bitwise as the steps");
+    for (const Variant &v : kVariants) {
+        poison();
+        chain(v.cfg, false);
+        fetch(y2, a);
+        fetch(y1, b);
+        bool same = sameBits(a, r3) && sameBits(b, r4);
         cudaGraph_t g;
         cudaGraphExec_t ge;
         CHECK_CUDA(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-        chain(true, false);
+        chain(v.cfg, false);
         CHECK_CUDA(cudaStreamEndCapture(st, &g));
-        const size_t prog = programmaticEdges(g);
-        say("  captured chain: %zu programmatic edge(s) (3 expected: into calls 2-4; call 1 follows a memset)\n", prog);
+        const size_t prog = programmaticEdges(g), want = v.cfg.use == PdlUse::Always ? 3 : 0;
         CHECK_CUDA(cudaGraphInstantiate(&ge, g, 0));
-        bool same = true;
         for (int rep = 0; rep < 3; ++rep) {
             poison();
             CHECK_CUDA(cudaGraphLaunch(ge, st));
@@ -279,14 +325,16 @@ void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t le
             fetch(y1, b);
             same = same && sameBits(a, r3) && sameBits(b, r4);
         }
-        expect(same, "chain, PDL on, graph replayed 3 times: bitwise equal");
         CHECK_CUDA(cudaGraphExecDestroy(ge));
         CHECK_CUDA(cudaGraphDestroy(g));
+        std::snprintf(what, sizeof what, "%-13s chains eager + graph x3 bitwise; %zu programmatic edge(s)", v.name,
+                      prog);
+        expect(same && prog == want, what);
     }
     for (T *p : {src, x, x2, y1, y2}) {
         CHECK_CUDA(cudaFree(p));
     }
-    if (!time) {
+    if (!time || g_timed >= kTimedCases) {
         CHECK_CUDA(cudaStreamDestroy(st));
         return;
     }
@@ -299,7 +347,7 @@ void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t le
         CHECK_CUDA(cudaMalloc(&ys[s], bytes));
         CHECK_CUDA(cudaMemcpy(xs[s], hx.data(), bytes, cudaMemcpyHostToDevice));
     }
-    constexpr int kCalls = 20, kReplays = 10, kRounds = 7;
+    constexpr int kCalls = 20, kReplays = 10, kRounds = 9;
     cudaEvent_t e0, e1ev;
     CHECK_CUDA(cudaEventCreate(&e0));
     CHECK_CUDA(cudaEventCreate(&e1ev));
@@ -331,47 +379,59 @@ void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t le
         CHECK_CUDA(cudaEventRecord(e1ev, st));
         return elapsedUs() / (kReplays * kCalls);
     };
-    auto timeEager = [&](auto &&call) {
+    // Device µs per call; host µs per launch into *host_us.
+    auto timeEager = [&](const StreamPdl &cfg, double *host_us) {
         CHECK_CUDA(cudaEventRecord(e0, st));
-        for (int i = 0; i < kCalls; ++i) {
-            call(i % sets);
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < kCalls * kReplays; ++i) {
+            norm(xs[i % sets], ys[i % sets], cfg);
         }
+        *host_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+                   (kCalls * kReplays);
         CHECK_CUDA(cudaEventRecord(e1ev, st));
-        return elapsedUs() / kCalls;
+        return elapsedUs() / (kCalls * kReplays);
     };
-    auto on = [&](int s) { norm(xs[s], ys[s], true); };
-    auto off = [&](int s) { norm(xs[s], ys[s], false); };
-    auto copy = [&](int s) { CHECK_CUDA(cudaMemcpyAsync(ys[s], xs[s], bytes, cudaMemcpyDeviceToDevice, st)); };
-    cudaGraphExec_t g_on = makeGraph(on), g_off = makeGraph(off), g_copy = makeGraph(copy);
-    std::vector<double> t_on, t_off, t_copy, te_on, te_off;
-    for (int r = 0; r < kRounds; ++r) { // interleaved, the order alternating
-        if (r % 2 == 0) {
-            t_off.push_back(timeGraph(g_off));
-            t_on.push_back(timeGraph(g_on));
-        } else {
-            t_on.push_back(timeGraph(g_on));
-            t_off.push_back(timeGraph(g_off));
+    std::vector<cudaGraphExec_t> graphs;
+    for (const Variant &v : kVariants) {
+        graphs.push_back(makeGraph([&](int s) { norm(xs[s], ys[s], v.cfg); }));
+    }
+    const cudaGraphExec_t g_copy = makeGraph(
+        [&](int s) { CHECK_CUDA(cudaMemcpyAsync(ys[s], xs[s], bytes, cudaMemcpyDeviceToDevice, st)); });
+    std::vector<double> tg[kNumVariants], te[kNumVariants], th[kNumVariants], t_copy;
+    for (int r = 0; r < kRounds; ++r) { // every variant each round, the order rotated
+        for (int k = 0; k < kNumVariants; ++k) {
+            const int v = (r + k) % kNumVariants;
+            tg[v].push_back(timeGraph(graphs[v]));
         }
         t_copy.push_back(timeGraph(g_copy));
-        te_off.push_back(timeEager(off));
-        te_on.push_back(timeEager(on));
+        for (int k = 0; k < kNumVariants; ++k) {
+            const int v = (r + k) % kNumVariants;
+            double host;
+            te[v].push_back(timeEager(kVariants[v].cfg, &host));
+            th[v].push_back(host);
+        }
     }
-    const double gb = 2.0 * bytes / 1e3; // bytes read + written per µs = GB/s
-    const double mon = median(t_on), moff = median(t_off), mc = median(t_copy);
-    say("  graph of %d calls over %d buffer sets, µs per call, median of %d rounds (min):\n", kCalls, sets, kRounds);
-    say("    PDL off %.2f (%.2f)   PDL on %.2f (%.2f)   copy %.2f (%.2f)\n", moff,
-        *std::min_element(t_off.begin(), t_off.end()), mon, *std::min_element(t_on.begin(), t_on.end()), mc,
-        *std::min_element(t_copy.begin(), t_copy.end()));
-    say("    on - off %+.2f µs; PDL on %.0f GB/s = %.0f%% of the copy's %.0f GB/s\n", mon - moff, gb / mon,
-        100.0 * mc / mon, gb / mc);
-    say("  eager batches of %d, µs per call, median: PDL off %.2f   PDL on %.2f\n", kCalls, median(te_off),
-        median(te_on));
+    const int c = g_timed++;
+    g_case_names[c] = name;
+    const double mc = median(t_copy), gb = 2.0 * bytes / 1e3; // bytes read + written per µs = GB/s
+    say("  µs per call, median of %d rounds (min): graphs of %d calls over %d buffer sets; eager batches of %d;\n"
+        "  copy (graph) %.2f (%.2f) = %.0f GB/s\n",
+        kRounds, kCalls, sets, kCalls * kReplays, mc, *std::min_element(t_copy.begin(), t_copy.end()), gb / mc);
+    say("    %-14s %15s %8s %15s %8s %9s\n", "variant", "graph", "vs off", "eager", "vs off", "host/call");
+    for (int v = 0; v < kNumVariants; ++v) {
+        g_graph[c][v] = median(tg[v]);
+        g_eager[c][v] = median(te[v]);
+        say("    %-14s %7.2f (%5.2f) %+8.2f %7.2f (%5.2f) %+8.2f %7.2f us\n", kVariants[v].name, g_graph[c][v],
+            *std::min_element(tg[v].begin(), tg[v].end()), g_graph[c][v] - g_graph[c][0], g_eager[c][v],
+            *std::min_element(te[v].begin(), te[v].end()), g_eager[c][v] - g_eager[c][0], median(th[v]));
+    }
     // The timed outputs are still right: set 0 against the chain's first step.
     fetch((const T *)ys[0], a);
-    expect(sameBits(a, r1), "output after the timed replays bitwise equal to the reference");
-    for (cudaGraphExec_t ge : {g_on, g_off, g_copy}) {
+    expect(sameBits(a, r1), "output after the timed calls bitwise equal to the reference");
+    for (cudaGraphExec_t ge : graphs) {
         CHECK_CUDA(cudaGraphExecDestroy(ge));
     }
+    CHECK_CUDA(cudaGraphExecDestroy(g_copy));
     CHECK_CUDA(cudaEventDestroy(e0));
     CHECK_CUDA(cudaEventDestroy(e1ev));
     for (int s = 0; s < sets; ++s) {
@@ -381,10 +441,75 @@ void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t le
     CHECK_CUDA(cudaStreamDestroy(st));
 }
 
-} // namespace pdl5
+// Host ns per call of the capture queries that PdlUse::NotCapturing needs.
+void hostQueryCost() {
+    cudaStream_t st;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    constexpr int kN = 100000;
+    auto ns = [&](auto &&f) {
+        for (int i = 0; i < 1000; ++i) {
+            f();
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < kN; ++i) {
+            f();
+        }
+        return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / kN;
+    };
+    cudaStreamCaptureStatus status;
+    unsigned long long id;
+    int capturing = 0;
+    const double is = ns([&] { CHECK_CUDA(cudaStreamIsCapturing(st, &status)); });
+    const double info = ns([&] { CHECK_CUDA(cudaStreamGetCaptureInfo(st, &status, &id)); });
+    const double lib = ns([&] { capturing += infini::streamMayBeCapturing(st); });
+    say("host cost per call (10^5 calls, stream not capturing): cudaStreamIsCapturing %.0f ns, "
+        "cudaStreamGetCaptureInfo %.0f ns, streamMayBeCapturing %.0f ns%s\n",
+        is, info, lib, capturing ? " (it said capturing: WRONG)" : "");
+    g_failures += capturing != 0;
+    CHECK_CUDA(cudaStreamDestroy(st));
+}
+
+// The StreamPdl line for stream.cu that the timed cases favour: every
+// (use, trigger, 2/SM) scored by the sum over the cases of graph + eager.
+void suggest() {
+    if (g_timed == 0) {
+        return;
+    }
+    auto sum = [&](double (*t)[kNumVariants], int v) {
+        double s = 0;
+        for (int c = 0; c < g_timed; ++c) {
+            s += t[c][v];
+        }
+        return s;
+    };
+    say("\nsummary, µs per call summed over the %d timed cases (graph + eager = score):\n", g_timed);
+    double best = sum(g_graph, 0) + sum(g_eager, 0);
+    StreamPdl pick = kVariants[0].cfg;
+    say("  %-40s graph %7.2f  eager %7.2f  score %7.2f\n", "Never", sum(g_graph, 0), sum(g_eager, 0), best);
+    for (int v = 1; v < kLibrary; ++v) {
+        for (PdlUse use : {PdlUse::Always, PdlUse::NotCapturing}) {
+            const double gr = use == PdlUse::Always ? sum(g_graph, v) : sum(g_graph, 0), score = gr + sum(g_eager, v);
+            char label[64];
+            std::snprintf(label, sizeof label, "%s, %s", useName(use), kVariants[v].name);
+            say("  %-40s graph %7.2f  eager %7.2f  score %7.2f\n", label, gr, sum(g_eager, v), score);
+            if (score < best) {
+                best = score;
+                pick = kVariants[v].cfg;
+                pick.use = use;
+            }
+        }
+    }
+    say("  library now (%s, %s, %d): graph %7.2f  eager %7.2f (measured as such)\n", useName(kStreamPdl.use),
+        triggerName(kStreamPdl.trigger), (int)kStreamPdl.two_per_sm, sum(g_graph, kLibrary), sum(g_eager, kLibrary));
+    say("suggested line for native/src/ops/lp_norm/stream.cu:\n"
+        "constexpr StreamPdl kStreamPdl{PdlUse::%s, PdlTrigger::%s, %s};\n",
+        useName(pick.use), triggerName(pick.trigger), pick.two_per_sm ? "true" : "false");
+}
+
+} // namespace pdl6
 
 int main(int argc, char **argv) {
-    using namespace pdl5;
+    using namespace pdl6;
     if (argc > 1) {
         g_out = std::fopen(argv[1], "w");
     }
@@ -394,10 +519,12 @@ int main(int argc, char **argv) {
             h.cc_minor);
         return 0;
     }
+    hostQueryCost();
     runCase<__half>(h, "f16", 4096, 4096, true); // the issue's case
     runCase<__nv_bfloat16>(h, "bf16", 4096, 4096, true);
     runCase<float>(h, "f32", 4096, 2048, true);
     runCase<__half>(h, "f16", 8192, 2048, true);
+    suggest();
     runCase<__half>(h, "f16", 2500, 2056, false); // rows not a multiple of the grid's warps
     runCase<double>(h, "f64", 2300, 1040, false);
     say("\n%s: %d failure(s)\n", g_failures ? "FAILED" : "all checks passed", g_failures);
