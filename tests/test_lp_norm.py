@@ -497,7 +497,9 @@ def test_dependent_calls_back_to_back_gpu(rng, dtype):
     # that depend on each other, queued without a sync (eagerly and as a CUDA
     # graph), after a Mul kernel that writes x; outputs poisoned before. Each
     # step is checked against float64 when run alone, and the queued chains
-    # must give the same bits.
+    # must give the same bits. The library's policy (stream.cu's kStreamPdl)
+    # decides which of these calls use PDL (by default the eager ones, not the
+    # captured ones); the chains cover both and their mix.
     from infiniop_py._cuda import check_cu, driver
 
     drv = driver()
@@ -554,6 +556,13 @@ def test_dependent_calls_back_to_back_gpu(rng, dtype):
         for _ in range(5):
             check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
         check("graph, 5 replays queued")
+        # Eager calls right after replays, and replays right after eager calls.
+        for a in (dx, y1, y2):
+            a.copy_from_numpy(nan, stream=s)
+        check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
+        queue()
+        check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
+        check("graph, eager chain, graph, queued")
         check_cu(drv.cuGraphExecDestroy(exe), "destroy")
         check_cu(drv.cuGraphDestroy(graph), "destroy")
     finally:
