@@ -17,7 +17,7 @@ LOG="$OUT/pdl6_log.txt"
 export PYTHONPATH="$PWD:${PYTHONPATH:-}" INFINIOP_REQUIRE_GPU=1
 PY=${PYTHON:-python3}
 NVCC=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
-END=195
+END=190
 step() { echo "== $(date -u +%T) (${SECONDS}s) $*" | tee -a "$LOG"; }
 # min(cap, what is left of $END s), at least 1
 cap() { local left=$((END - SECONDS)); [ "$1" -lt "$left" ] && left=$1; [ "$left" -lt 1 ] && left=1; echo "$left"; }
@@ -25,26 +25,26 @@ cap() { local left=$((END - SECONDS)); [ "$1" -lt "$left" ] && left=$1; [ "$left
 step "harness build (nvcc, sm_90)"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
 mkdir -p build
-timeout "$(cap 50)" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
+timeout -k 3 "$(cap 50)" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
     -DINFINI_WITH_NVIDIA tools/pdl6_bench.cu -o build/pdl6_bench >>"$LOG" 2>&1
 echo "harness build rc=$?" | tee -a "$LOG"
 
 step "harness: off / entry / lastload / lastrow (each with and without 2 blocks/SM) / library"
-timeout "$(cap 60)" build/pdl6_bench "$OUT/pdl6_harness.txt" >>"$LOG" 2>&1
+timeout -k 3 "$(cap 60)" build/pdl6_bench "$OUT/pdl6_harness.txt" >>"$LOG" 2>&1
 echo "harness rc=$?" | tee -a "$LOG"
 
 step "library build (make -j16 CUDA_ARCHS=90)"
-timeout "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
+timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
 echo "make rc=$?" | tee -a "$LOG"
 
 step "GPU tests: dependent chains, the Stream plan, graph capture"
-timeout "$(cap 45)" $PY -m pytest tests/test_lp_norm.py -q -p no:cacheprovider \
+timeout -k 3 "$(cap 45)" $PY -m pytest tests/test_lp_norm.py -q -p no:cacheprovider \
     -k "dependent or streamed or graph" >"$OUT/pdl6_tests.txt" 2>&1
 echo "tests rc=$? (124: stopped at its cap, see the count above)" | tee -a "$LOG" "$OUT/pdl6_tests.txt"
 
 if [ $((END - SECONDS)) -ge 20 ]; then
     step "benchmark (whatever is left of the time)"
-    timeout "$(cap 60)" $PY -m infiniop_py.bench.bench_lp_norm >"$OUT/pdl6_bench.txt" 2>&1
+    timeout -k 3 "$(cap 60)" $PY -m infiniop_py.bench.bench_lp_norm >"$OUT/pdl6_bench.txt" 2>&1
     echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/pdl6_bench.txt"
 else
     step "benchmark skipped: $((END - SECONDS)) s left"
