@@ -478,3 +478,93 @@ def test_bf16_torch_tensors(rng):
     assert y.dtype == torch.bfloat16 and y.device == x.device
     ref = torch.nn.functional.normalize(x.double(), p=1.0, dim=0)
     assert torch.allclose(y.double(), ref, rtol=1e-2, atol=1e-4)
+
+
+# ---- back-to-back dependent calls (programmatic dependent launch on sm_90) ----
+
+def _dependent_chain(dx, dx2, y1, y2, stream):
+    """y1 = N(x); y2 = N(y1) (reads the previous output); y2 = N(y2) in place;
+    y1 = N(x2) (overwrites what the second call reads)."""
+    for src, dst in ((dx, y1), (y1, y2), (y2, y2), (dx2, y1)):
+        ip.lp_norm(src, axis=1, out=dst, stream=stream)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "f32"])
+def test_dependent_calls_back_to_back_gpu(rng, dtype):
+    # Rows that the Stream plan takes on sm_90, whose kernel may start while the
+    # previous one drains and must wait for it before touching x or y: calls
+    # that depend on each other, queued without a sync (eagerly and as a CUDA
+    # graph), after a Mul kernel that writes x; outputs poisoned before. Each
+    # step is checked against float64 when run alone, and the queued chains
+    # must give the same bits. The library's policy (stream.cu's kStreamPdl)
+    # decides which of these calls use PDL (by default the eager ones, not the
+    # captured ones); the chains cover both and their mix.
+    from infiniop_py._cuda import check_cu, driver
+
+    drv = driver()
+    dtype = DTYPES[dtype]
+    shape = (2500, 2056)
+    x = random_input(rng, shape, dtype)
+    x2 = (random_input(rng, shape, dtype).astype(np.float64) * 1e-2).astype(dtype)
+    dsrc, dones = ip.DeviceArray.from_numpy(x), ip.DeviceArray.from_numpy(np.ones(shape, dtype))
+    dx, dx2 = ip.DeviceArray.from_numpy(x), ip.DeviceArray.from_numpy(x2)
+    y1, _ = poisoned(shape, dtype, "nvidia")
+    y2, _ = poisoned(shape, dtype, "nvidia")
+    steps = []  # one call at a time, each finished before the next
+    for src, dst, src_host in ((dx, y1, x), (y1, y2, None), (y2, y2, None), (dx2, y1, x2)):
+        src_host = to_host(src) if src_host is None else src_host
+        ip.lp_norm(src, axis=1, out=dst)
+        steps.append(to_host(dst))
+        assert_close(steps[-1], reference(src_host, 1, 2, 1e-12), 1, dtype)
+    want_y2, want_y1 = steps[2].view(np.uint8), steps[3].view(np.uint8)
+
+    stream = check_cu(drv.cuStreamCreate(drv.CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate")
+    s = int(stream)
+    nan = np.full(shape, np.nan, dtype)
+
+    def queue():
+        ip.mul(dsrc, dones, out=dx, stream=s)  # x written by a kernel that knows nothing of PDL
+        _dependent_chain(dx, dx2, y1, y2, s)
+
+    def check(what):
+        got_y2, got_y1 = y2.to_numpy(stream=s), y1.to_numpy(stream=s)
+        assert np.array_equal(got_y2.view(np.uint8), want_y2), f"{what}: y2 = N(N(N(x))) differs"
+        assert np.array_equal(got_y1.view(np.uint8), want_y1), f"{what}: y1 = N(x2) differs"
+
+    try:
+        for rep in range(3):
+            for a in (dx, y1, y2):
+                a.copy_from_numpy(nan, stream=s)
+            queue()
+            check(f"eager, round {rep}")
+        check_cu(drv.cuStreamBeginCapture(stream, drv.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                 "cuStreamBeginCapture")
+        try:
+            queue()
+        finally:
+            graph = check_cu(drv.cuStreamEndCapture(stream), "cuStreamEndCapture")
+        exe = check_cu(drv.cuGraphInstantiate(graph, 0), "cuGraphInstantiate")
+        for rep in range(3):
+            for a in (dx, y1, y2):
+                a.copy_from_numpy(nan, stream=s)
+            check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
+            check(f"graph, replay {rep}")
+        # Replays queued back to back: each graph's first call after the last one's.
+        for a in (dx, y1, y2):
+            a.copy_from_numpy(nan, stream=s)
+        for _ in range(5):
+            check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
+        check("graph, 5 replays queued")
+        # Eager calls right after replays, and replays right after eager calls.
+        for a in (dx, y1, y2):
+            a.copy_from_numpy(nan, stream=s)
+        check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
+        queue()
+        check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
+        check("graph, eager chain, graph, queued")
+        check_cu(drv.cuGraphExecDestroy(exe), "destroy")
+        check_cu(drv.cuGraphDestroy(graph), "destroy")
+    finally:
+        check_cu(drv.cuStreamSynchronize(stream), "sync")
+        check_cu(drv.cuStreamDestroy(stream), "destroy")

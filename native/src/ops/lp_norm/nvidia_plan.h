@@ -50,6 +50,7 @@ struct Plan {
     int bx = 1, by = 1;
     // Grid
     unsigned grid_x = 1, grid_y = 1;
+    size_t smem_max = 0; // Stream: the kernel's shared-memory limit
     size_t workspace = 0;
 };
 
@@ -66,5 +67,28 @@ bool planCluster(const InfiniopHandle &h, Plan &plan);
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);
+
+// How the Stream plan uses programmatic dependent launch (PDL, stream.cu): the
+// library's choice is kStreamPdl there; tools/pdl6_bench.cu times the others.
+enum class PdlUse {
+    Never,
+    Always,
+    NotCapturing, // eager calls only: a captured call gets a plain graph edge
+};
+// Where a warp lets the next call's grid be scheduled (a block counts at its
+// first warp's; the grid once every block has, or exited).
+enum class PdlTrigger {
+    Entry,    // right after the wait (dev/pdl5)
+    LastLoad, // after issuing the loads of its last row
+    LastRow,  // before waiting for its last row's loads
+};
+struct StreamPdl {
+    PdlUse use = PdlUse::Never;
+    PdlTrigger trigger = PdlTrigger::LastLoad;
+    // Shared memory reserved so that no SM takes a third block: the next call's
+    // waiting blocks then only take room that ours have left.
+    bool two_per_sm = true;
+};
+infiniStatus_t launchStreamKernel(const Plan &plan, const void *x, void *y, void *stream, const StreamPdl &pdl);
 
 } // namespace infini::lp_norm::nvidia

@@ -4,6 +4,10 @@
 // scales and stores one row, the next depth - 1 are in flight, so the memory
 // system never waits for blocks to start or for a block's loads to drain,
 // and no block barrier is needed (a lane reads only the packs it copied).
+// Eager calls are launched with programmatic dependent launch
+// (common/cuda/pdl.cuh): the next call's grid is launched while this one
+// drains, and its blocks wait for ours to complete (kStreamPdl below).
+#include "../../common/cuda/pdl.cuh"
 #include "device.cuh"
 #include <algorithm>
 
@@ -14,10 +18,13 @@ namespace {
 constexpr int kStreamWarps = 4; // per block
 constexpr int kStreamBlocksPerSm = 2;
 constexpr int kStreamMaxDepth = 4;
+// The library's PDL policy (notes/lp_norm.md, "PDL, second attempt"; tools/pdl6_bench.cu
+// measures the alternatives on one build).
+constexpr StreamPdl kStreamPdl{PdlUse::NotCapturing, PdlTrigger::LastLoad, true};
 
 template <class T>
 __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
-    streamKernel(const Plan plan, const T *__restrict__ x, T *y) {
+    streamKernel(const Plan plan, const T *__restrict__ x, T *y, PdlTrigger trigger) {
     using A = ComputeType<T>;
     constexpr int VEC = 16 / sizeof(T);
     using P = Pack<T, VEC>;
@@ -26,6 +33,14 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
     const int64_t nv = plan.len / VEC, warps = (int64_t)gridDim.x * kStreamWarps;
     const int64_t g = (int64_t)blockIdx.x * kStreamWarps + (threadIdx.x >> 5);
     P *ring = reinterpret_cast<P *>(stream_smem) + (threadIdx.x >> 5) * depth * nv;
+    // Nothing global before the wait: the previous kernel may still write x
+    // or read y. The trigger is a hint (the next call's wait still waits for
+    // our completion), so any place is correct; placed late, the next grid's
+    // blocks wait on SMs for a shorter time.
+    pdlWaitPrevious();
+    if (trigger == PdlTrigger::Entry) {
+        pdlAllowNext();
+    }
 
     // The i-th row of this warp into slot i % depth (one group either way).
     auto issue = [&](int64_t i) {
@@ -38,6 +53,9 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
             for (int64_t v = lane; v < nv; v += 32) {
                 copyAsync16(slot + v, xr + v * VEC, 16);
             }
+            if (trigger == PdlTrigger::LastLoad && r + warps >= plan.rows) {
+                pdlAllowNext(); // this warp's last loads are issued
+            }
         }
         commitAsyncGroup();
     };
@@ -45,6 +63,9 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
         issue(i);
     }
     for (int64_t i = 0; g + i * warps < plan.rows; ++i) {
+        if (trigger == PdlTrigger::LastRow && g + (i + 1) * warps >= plan.rows) {
+            pdlAllowNext(); // only this row's reduction and stores are left
+        }
         waitAsyncGroups(depth - 1); // groups committed: depth + i; row i's is group i
         const P *slot = ring + (i % depth) * nv;
         A t = 0;
@@ -105,14 +126,19 @@ infiniStatus_t withStreamKernel(infiniDtype_t dtype, F &&f) {
 
 size_t streamSmem(const Plan &plan) { return (size_t)kStreamWarps * plan.items * (plan.len / plan.vec) * 16; }
 
+// The kernel's shared-memory limit: the same value for every plan (a smaller
+// one set by a later plan would break the plans made before it), and with
+// the 1 KB each block reserves, too much for a third block on an SM.
+size_t streamSmemBudget(const InfiniopHandle &h) {
+    return (size_t)h.max_shared_memory_per_block_optin / kStreamBlocksPerSm - 2048;
+}
+
 } // namespace
 
 bool planStream(const InfiniopHandle &h, Plan &plan) {
     const int64_t nv = plan.len / plan.vec;
     const int64_t warps = (int64_t)h.sm_count * kStreamBlocksPerSm * kStreamWarps;
-    // The kernel's shared-memory limit: the same value for every plan (a smaller
-    // one set by a later plan would break the plans made before it).
-    const size_t budget = (size_t)h.max_shared_memory_per_block_optin / kStreamBlocksPerSm - 2048;
+    const size_t budget = streamSmemBudget(h);
     const int64_t depth = std::min<int64_t>(kStreamMaxDepth, (int64_t)(budget / ((size_t)kStreamWarps * nv * 16)));
     // Whole 16-byte packs; rows a block per row would take (> 4 KB), enough
     // of them for two per warp (so that the last rows do not leave SMs idle).
@@ -125,6 +151,7 @@ bool planStream(const InfiniopHandle &h, Plan &plan) {
     s.threads = kStreamWarps * 32;
     s.tpr = 32;
     s.items = (int)depth;
+    s.smem_max = budget;
     // As many rows for every warp (4096 rows: 1024 warps of 4, not 1056 warps
     // of which 128 idle in the last round).
     const int64_t rounds = (plan.rows + warps - 1) / warps;
@@ -146,13 +173,24 @@ bool planStream(const InfiniopHandle &h, Plan &plan) {
     return true;
 }
 
-infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *, void *stream) {
+infiniStatus_t launchStreamKernel(const Plan &plan, const void *x, void *y, void *stream, const StreamPdl &pdl) {
+    const cudaStream_t st = (cudaStream_t)stream;
+    const bool on =
+        pdl.use == PdlUse::Always || (pdl.use == PdlUse::NotCapturing && !streamMayBeCapturing(st));
+    const size_t smem = on && pdl.two_per_sm ? plan.smem_max : streamSmem(plan);
     return withStreamKernel(plan.dtype, [&](auto kernel, auto t) {
         using T = decltype(t);
-        kernel<<<plan.grid_x, plan.threads, streamSmem(plan), (cudaStream_t)stream>>>(plan, (const T *)x, (T *)y);
-        CUDA_TRY_LAUNCH();
+        const cudaError_t launched = launchKernel(kernel, plan.grid_x, plan.threads, smem, st, on, plan,
+                                                  (const T *)x, (T *)y, pdl.trigger);
+        const cudaError_t last = cudaGetLastError(); // cleared, as CUDA_TRY_LAUNCH does after <<<>>>
+        CUDA_TRY(launched != cudaSuccess ? launched : last);
         return INFINI_STATUS_SUCCESS;
     });
+}
+
+// Stream plans exist only on sm_90 (planStream), where PDL is available.
+infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *, void *stream) {
+    return launchStreamKernel(plan, x, y, stream, kStreamPdl);
 }
 
 } // namespace infini::lp_norm::nvidia

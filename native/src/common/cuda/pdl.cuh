@@ -1,0 +1,66 @@
+#pragma once
+// Programmatic dependent launch (PDL, sm_90 and later): a kernel launched with
+// `pdl` may be scheduled while the previous kernel in its stream is still
+// draining, once every block of that kernel has called pdlAllowNext() (or has
+// exited). Under stream capture the launch becomes a programmatic edge of the
+// graph. Correctness rests on pdlWaitPrevious(): it returns only when the
+// previous grid has fully completed and its memory is visible, whether that
+// grid called pdlAllowNext() or not (a kernel that knows nothing of PDL
+// triggers at its exit), and at once when there is no programmatic dependency
+// (a launch without `pdl`, a preceding copy or event, sm_80). So a kernel
+// launched with `pdl` must call pdlWaitPrevious() before its first global
+// access that a previous kernel may order with: reads of its inputs (written
+// before) and writes of its outputs (read before).
+#include <cuda_runtime.h>
+#include <utility>
+
+namespace infini {
+
+__device__ __forceinline__ void pdlWaitPrevious() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory"); // no memory access is moved above it
+#endif
+}
+
+// Lets the next PDL launch in the stream start its blocks; a hint only (its
+// wait still waits for this grid to complete), so any place is correct.
+__device__ __forceinline__ void pdlAllowNext() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// Whether work queued on `stream` now may become part of a graph (a PDL
+// launch would then be a programmatic graph edge, which the caller may not
+// want). A failed query (the legacy stream while another stream captures in
+// global mode) is cleared and answers true: the caller's plain launch then
+// reports what it must.
+inline bool streamMayBeCapturing(cudaStream_t stream) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+        cudaGetLastError();
+        return true;
+    }
+    return status != cudaStreamCaptureStatusNone;
+}
+
+// kernel<<<grid, block, smem, stream>>>(args...), with the programmatic
+// stream serialization attribute when `pdl` (only for devices of compute
+// capability 9.0 or later, and kernels that call pdlWaitPrevious() first).
+template <class... Params, class... Args>
+cudaError_t launchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
+                         bool pdl, Args &&...args) {
+    cudaLaunchAttribute attr[1] = {};
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = pdl ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
+}
+
+} // namespace infini

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Issue 13, LPNorm Stream plan with programmatic dependent launch, second
+# attempt (branch dev/pdl6): one device call on the H100, cold machine. From the
+# repository root, after `source .gpu/setup.sh`:
+#     bash tools/verify_pdl6.sh
+# Writes under $OUT (4 files): pdl6_harness.txt (every PDL variant against off
+# in one build: dependent chains bitwise, float64 checks, graph/eager µs per
+# call, the capture query's host cost, the suggested kStreamPdl line),
+# pdl6_tests.txt (GPU tests, INFINIOP_REQUIRE_GPU=1), pdl6_bench.txt (the
+# LPNorm benchmark, if time is left), pdl6_log.txt (build and step log). The
+# harness runs first and alone (its eager timings need an idle host); each step
+# has a cap and the whole script stops before 200 s.
+set -u
+OUT=${OUT:-/tmp/verify_pdl6}
+mkdir -p "$OUT"
+LOG="$OUT/pdl6_log.txt"
+export PYTHONPATH="$PWD:${PYTHONPATH:-}" INFINIOP_REQUIRE_GPU=1
+PY=${PYTHON:-python3}
+NVCC=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
+END=190
+step() { echo "== $(date -u +%T) (${SECONDS}s) $*" | tee -a "$LOG"; }
+# min(cap, what is left of $END s), at least 1
+cap() { local left=$((END - SECONDS)); [ "$1" -lt "$left" ] && left=$1; [ "$left" -lt 1 ] && left=1; echo "$left"; }
+
+step "harness build (nvcc, sm_90)"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
+mkdir -p build
+timeout -k 3 "$(cap 50)" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
+    -DINFINI_WITH_NVIDIA tools/pdl6_bench.cu -o build/pdl6_bench >>"$LOG" 2>&1
+echo "harness build rc=$?" | tee -a "$LOG"
+
+step "harness: off / entry / lastload / lastrow (each with and without 2 blocks/SM) / library"
+timeout -k 3 "$(cap 60)" build/pdl6_bench "$OUT/pdl6_harness.txt" >>"$LOG" 2>&1
+echo "harness rc=$?" | tee -a "$LOG"
+
+step "library build (make -j16 CUDA_ARCHS=90)"
+timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
+echo "make rc=$?" | tee -a "$LOG"
+
+step "GPU tests: dependent chains, the Stream plan, graph capture"
+timeout -k 3 "$(cap 45)" $PY -m pytest tests/test_lp_norm.py -q -p no:cacheprovider \
+    -k "dependent or streamed or graph" >"$OUT/pdl6_tests.txt" 2>&1
+echo "tests rc=$? (124: stopped at its cap, see the count above)" | tee -a "$LOG" "$OUT/pdl6_tests.txt"
+
+if [ $((END - SECONDS)) -ge 20 ]; then
+    step "benchmark (whatever is left of the time)"
+    timeout -k 3 "$(cap 60)" $PY -m infiniop_py.bench.bench_lp_norm >"$OUT/pdl6_bench.txt" 2>&1
+    echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/pdl6_bench.txt"
+else
+    step "benchmark skipped: $((END - SECONDS)) s left"
+fi
+step "done"
