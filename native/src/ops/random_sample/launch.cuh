@@ -35,6 +35,12 @@ bool argmaxPipes(uint32_t n, int team) {
 // 512 -> 256 threads: 256x151936 37.30 -> 33.67 (pipelined), 1024x32000 39.64
 // -> 35.99, 64x256 5.48 -> 4.65.
 constexpr int kArgmaxRowThreads = 256, kArgmaxRowPipeMinBlocks = 4;
+// Teams of 2 on long chunks (batches of a few dozen long rows): half the
+// threads, twice the loads in flight each. Sweep, graph µs, pipe 512x4 ->
+// 256x8 at t2: F16 64x151936 14.79 -> 13.28, F32 17.69 -> 17.59, F64 31.97
+// -> 32.16. (101 registers a thread: 2 blocks an SM, as the 512-thread
+// blocks, so argmaxTeam's fit holds for these teams too.)
+constexpr int kArgmaxPairThreads = 256, kArgmaxPairLoads = 8, kArgmaxPairMinBlocks = 2;
 
 template <class T>
 infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, cudaStream_t stream) {
@@ -43,6 +49,10 @@ infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, cudaStream
                    ? launchArgmaxPipe<T, kArgmaxRowThreads, kArgmaxLoads, kArgmaxRowPipeMinBlocks>(
                          args, (uint32_t)rows, 1, stream)
                    : launchArgmaxShape<T, kArgmaxRowThreads, kArgmaxLoads>(args, (uint32_t)rows, 1, stream);
+    }
+    if (team == 2 && argmaxPipes<T>(args.n, 2)) {
+        return launchArgmaxPipe<T, kArgmaxPairThreads, kArgmaxPairLoads, kArgmaxPairMinBlocks>(args, (uint32_t)rows, 2,
+                                                                                          stream);
     }
     if (argmaxPipes<T>(args.n, team)) {
         return launchArgmaxPipe<T, kArgmaxThreads, kArgmaxLoads, kArgmaxPipeMinBlocks>(args, (uint32_t)rows, team,
