@@ -56,12 +56,11 @@ __device__ inline void argmaxFinish(Entry<K> best, ArgmaxShared<K, NT> &sh, cons
     }
 }
 
-// The threads' own loads (any GPU): U 16-byte loads per thread in flight.
-// Wide: the instance launched with teams of more than 8 blocks (a non-portable
-// cluster size, allowed by prepareArgmax); the body is the same. Teams of at
-// most 8 launch the other instance, which keeps the portable default.
-template <class T, int NT, int U, bool Wide = false>
-__global__ void __launch_bounds__(NT, 1024 / NT) argmaxKernel(const __grid_constant__ ArgmaxArgs a) {
+// One member's part of row r (grid y and z; x is the team): its chunk's best
+// from chunkBest(row, begin, end), then the team's merge (argmaxFinish). Every
+// argmax kernel starts this way.
+template <class T, int NT, class ChunkBest>
+__device__ inline void argmaxTeamRow(const ArgmaxArgs &a, ChunkBest chunkBest) {
     using K = KeyType<T>;
     __shared__ ArgmaxShared<K, NT> sh;
     const uint32_t r = blockIdx.y + blockIdx.z * gridDim.y;
@@ -70,11 +69,22 @@ __global__ void __launch_bounds__(NT, 1024 / NT) argmaxKernel(const __grid_const
     const T *row = static_cast<const T *>(a.rows.probs) + (ptrdiff_t)r * a.rows.row_stride;
     uint32_t begin, end;
     chunkOf<T>(a.rows.n, Team::size(), Team::rank(), &begin, &end);
-    Entry<K> best = noEntry<K>();
-    forVectors<NT, U>(row, begin, end, [&](const T (&v)[16 / sizeof(T)], uint32_t i0, uint32_t cnt) {
-        vecBest(v, i0, cnt, best);
+    argmaxFinish(chunkBest(row, begin, end), sh, a.rows, r);
+}
+
+// The threads' own loads (any GPU): U 16-byte loads per thread in flight.
+// Wide: the instance launched with teams of more than 8 blocks (a non-portable
+// cluster size, allowed by prepareArgmax); the body is the same. Teams of at
+// most 8 launch the other instance, which keeps the portable default.
+template <class T, int NT, int U, bool Wide = false>
+__global__ void __launch_bounds__(NT, 1024 / NT) argmaxKernel(const __grid_constant__ ArgmaxArgs a) {
+    argmaxTeamRow<T, NT>(a, [](const T *row, uint32_t begin, uint32_t end) {
+        Entry<KeyType<T>> best = noEntry<KeyType<T>>();
+        forVectors<NT, U>(row, begin, end, [&](const T (&v)[16 / sizeof(T)], uint32_t i0, uint32_t cnt) {
+            vecBest(v, i0, cnt, best);
+        });
+        return best;
     });
-    argmaxFinish(best, sh, a.rows, r);
 }
 
 // Bulk copies (sm_90): the 16-byte-aligned body of the chunk streams into two
@@ -86,61 +96,56 @@ __global__ void __launch_bounds__(NT) argmaxBulkKernel(const __grid_constant__ A
     using K = KeyType<T>;
     constexpr uint32_t V = 16 / sizeof(T);
     extern __shared__ uint4 s_stages[];
-    __shared__ ArgmaxShared<K, NT> sh;
     __shared__ uint64_t s_full[2];
-    const uint32_t r = blockIdx.y + blockIdx.z * gridDim.y;
-    if (r >= a.count) return;
-    Team::arrive();
-    const T *row = static_cast<const T *>(a.rows.probs) + (ptrdiff_t)r * a.rows.row_stride;
-    uint32_t begin, end;
-    chunkOf<T>(a.rows.n, Team::size(), Team::rank(), &begin, &end);
-    const uint32_t mis = (uint32_t)(((uintptr_t)(row + begin) & 15u) / sizeof(T));
-    uint32_t body = begin + (mis == 0 ? 0u : V - mis);
-    body = body < end ? body : end;
-    const uint32_t tail = body + (end - body) / V * V;
-    const uint32_t stage_elems = a.stage_bytes / (uint32_t)sizeof(T);
-    const uint32_t batches = (tail - body + stage_elems - 1) / stage_elems;
-    auto issue = [&](uint32_t k) {
-        const uint32_t i0 = body + k * stage_elems;
-        const uint32_t bytes = (tail - i0 < stage_elems ? tail - i0 : stage_elems) * (uint32_t)sizeof(T);
-        bulkExpect(&s_full[k & 1], bytes);
-        bulkCopy(s_stages + (k & 1) * (a.stage_bytes / 16), row + i0, bytes, &s_full[k & 1]);
-    };
-    if (threadIdx.x == 0) {
-        bulkBarrierInit(&s_full[0]);
-        bulkBarrierInit(&s_full[1]);
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        for (uint32_t k = 0; k < 2 && k < batches; ++k) issue(k);
-    }
-    Entry<K> best = noEntry<K>();
-    for (uint32_t k = 0; k < batches; ++k) { // a thread's vectors in increasing index order
-        bulkWait(&s_full[k & 1], (k >> 1) & 1);
-        const uint32_t i0 = body + k * stage_elems;
-        const uint32_t nvec = (tail - i0 < stage_elems ? tail - i0 : stage_elems) / V;
-        const uint4 *stage = s_stages + (k & 1) * (a.stage_bytes / 16);
-#pragma unroll 4
-        for (uint32_t j = threadIdx.x; j < nvec; j += NT) {
-            const uint4 raw = stage[j];
-            T v[V];
-            memcpy(v, &raw, sizeof(raw));
-            vecBest(v, i0 + j * V, V, best);
+    argmaxTeamRow<T, NT>(a, [&](const T *row, uint32_t begin, uint32_t end) {
+        const uint32_t mis = (uint32_t)(((uintptr_t)(row + begin) & 15u) / sizeof(T));
+        uint32_t body = begin + (mis == 0 ? 0u : V - mis);
+        body = body < end ? body : end;
+        const uint32_t tail = body + (end - body) / V * V;
+        const uint32_t stage_elems = a.stage_bytes / (uint32_t)sizeof(T);
+        const uint32_t batches = (tail - body + stage_elems - 1) / stage_elems;
+        auto issue = [&](uint32_t k) {
+            const uint32_t i0 = body + k * stage_elems;
+            const uint32_t bytes = (tail - i0 < stage_elems ? tail - i0 : stage_elems) * (uint32_t)sizeof(T);
+            bulkExpect(&s_full[k & 1], bytes);
+            bulkCopy(s_stages + (k & 1) * (a.stage_bytes / 16), row + i0, bytes, &s_full[k & 1]);
+        };
+        if (threadIdx.x == 0) {
+            bulkBarrierInit(&s_full[0]);
+            bulkBarrierInit(&s_full[1]);
         }
-        __syncthreads(); // the stage is read by every thread before it is refilled
-        if (threadIdx.x == 0 && k + 2 < batches) issue(k + 2);
-    }
-    // Head and tail after the body: vecBest's partial path compares indices too.
-    const uint32_t nh = body - begin, nt = end - tail;
-    if (threadIdx.x < nh + nt) {
-        const uint32_t i = threadIdx.x < nh ? begin + threadIdx.x : tail + (threadIdx.x - nh);
-        T v[V];
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (uint32_t k = 0; k < 2 && k < batches; ++k) issue(k);
+        }
+        Entry<K> best = noEntry<K>();
+        for (uint32_t k = 0; k < batches; ++k) { // a thread's vectors in increasing index order
+            bulkWait(&s_full[k & 1], (k >> 1) & 1);
+            const uint32_t i0 = body + k * stage_elems;
+            const uint32_t nvec = (tail - i0 < stage_elems ? tail - i0 : stage_elems) / V;
+            const uint4 *stage = s_stages + (k & 1) * (a.stage_bytes / 16);
+#pragma unroll 4
+            for (uint32_t j = threadIdx.x; j < nvec; j += NT) {
+                const uint4 raw = stage[j];
+                T v[V];
+                memcpy(v, &raw, sizeof(raw));
+                vecBest(v, i0 + j * V, V, best);
+            }
+            __syncthreads(); // the stage is read by every thread before it is refilled
+            if (threadIdx.x == 0 && k + 2 < batches) issue(k + 2);
+        }
+        // Head and tail after the body: vecBest's partial path compares indices too.
+        const uint32_t nh = body - begin, nt = end - tail;
+        if (threadIdx.x < nh + nt) {
+            const uint32_t i = threadIdx.x < nh ? begin + threadIdx.x : tail + (threadIdx.x - nh);
+            T v[V];
 #pragma unroll
-        for (uint32_t s = 0; s < V; ++s) v[s] = T();
-        v[0] = row[i];
-        vecBest(v, i, 1u, best);
-    }
-    argmaxFinish(best, sh, a.rows, r);
+            for (uint32_t s = 0; s < V; ++s) v[s] = T();
+            v[0] = row[i];
+            vecBest(v, i, 1u, best);
+        }
+        return best;
+    });
 #endif
 }
 

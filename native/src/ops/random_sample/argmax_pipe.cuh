@@ -155,15 +155,9 @@ __device__ inline Entry<KeyType<T>> pipeChunkBest(const T *row, uint32_t begin, 
 // Teams are clusters (as argmaxKernel). MinB: blocks per SM the registers allow.
 template <class T, int NT, int U, int MinB, bool Wide = false>
 __global__ void __launch_bounds__(NT, MinB) argmaxPipeKernel(const __grid_constant__ ArgmaxArgs a) {
-    using K = KeyType<T>;
-    __shared__ ArgmaxShared<K, NT> sh;
-    const uint32_t r = blockIdx.y + blockIdx.z * gridDim.y;
-    if (r >= a.count) return;
-    Team::arrive();
-    const T *row = static_cast<const T *>(a.rows.probs) + (ptrdiff_t)r * a.rows.row_stride;
-    uint32_t begin, end;
-    chunkOf<T>(a.rows.n, Team::size(), Team::rank(), &begin, &end);
-    argmaxFinish(pipeChunkBest<T, NT, U>(row, begin, end), sh, a.rows, r);
+    argmaxTeamRow<T, NT>(a, [](const T *row, uint32_t begin, uint32_t end) {
+        return pipeChunkBest<T, NT, U>(row, begin, end);
+    });
 }
 
 // Per row: the packed best of the blocks so far and how many have arrived.
