@@ -506,12 +506,15 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     }
     RS_MARK(6);
 #ifdef INFINI_RS_TRACE
-    if (tid == 0) { // every member: its SM (do members share one?) and how long it waited after the collect
+    // Every member but 0 prints here, just before it leaves; member 0 prints at
+    // its end, so that no printf falls inside a timed stage of its own.
+    auto printMember = [&] {
         unsigned sm;
         asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
         printf("trace member %u/%u sm %u: sweep1 %lld merge %lld collect %lld sync %lld cycles\n", q, team, sm,
                trace[1] - trace[0], trace[2] - trace[1], trace[5] - trace[4], trace[6] - trace[5]);
-    }
+    };
+    if (q != 0 && tid == 0) printMember();
 #endif
     if (q != 0) return;
     const uint32_t m = s_count < (uint32_t)kCap ? s_count : (uint32_t)kCap;
@@ -560,7 +563,8 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     if (tid == 0) storeIndex(a.result, out_off, a.result_size, sidx[pick.pos >= 0 ? pick.pos : 0]);
 #ifdef INFINI_RS_TRACE
     RS_MARK(8);
-    if (tid == 0)
+    if (tid == 0) printMember();
+    if (tid == 0) // (marks of stages that did not run are 0: their spans are meaningless)
         printf("trace n=%u team=%u m=%u rounds=%d: sweep1 %lld merge %lld descent1 %lld descent2 %lld collect %lld sync %lld "
                "sort %lld scan %lld cycles\n", n, team, m, rounds, trace[1] - trace[0], trace[2] - trace[1],
                trace[3] - trace[2], trace[4] - trace[3], trace[5] - trace[4], trace[6] - trace[5],
