@@ -44,6 +44,34 @@ inline bool streamMayBeCapturing(cudaStream_t stream) {
     return status != cudaStreamCaptureStatusNone;
 }
 
+// When a launch may use PDL (a launch-time choice, so that one build can time
+// both): Never is the plain launch; NotCapturing takes it for eager calls only
+// (in graphs the programmatic edge measured slower than a plain one on the
+// H100, notes/lp_norm.md); Always also in graphs.
+enum class PdlPolicy {
+    Never,
+    Always,
+    NotCapturing,
+};
+
+inline bool pdlWanted(PdlPolicy policy, cudaStream_t stream) {
+    return policy == PdlPolicy::Always || (policy == PdlPolicy::NotCapturing && !streamMayBeCapturing(stream));
+}
+
+// Whether `kernel`, as it will run on the current device, calls
+// pdlWaitPrevious() for real: its code must come from sm_90+ PTX. A build
+// without sm_90 that runs on an H100 through the JIT of compute_80 PTX has
+// the wait compiled away, and a PDL launch of it would race.
+template <class... Params>
+bool kernelHonoursPdl(void (*kernel)(Params...)) {
+    cudaFuncAttributes attr{};
+    if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return attr.ptxVersion >= 90 && attr.binaryVersion >= 90;
+}
+
 // kernel<<<grid, block, smem, stream>>>(args...), with the programmatic
 // stream serialization attribute when `pdl` (only for devices of compute
 // capability 9.0 or later, and kernels that call pdlWaitPrevious() first).

@@ -51,6 +51,7 @@ struct Plan {
     // Grid
     unsigned grid_x = 1, grid_y = 1;
     size_t smem_max = 0; // Stream: the kernel's shared-memory limit
+    bool pdl_ok = false; // Stream: the kernel on this device waits for real (kernelHonoursPdl)
     size_t workspace = 0;
 };
 

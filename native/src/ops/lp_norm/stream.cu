@@ -165,6 +165,7 @@ bool planStream(const InfiniopHandle &h, Plan &plan) {
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, s.threads, streamSmem(s)) != cudaSuccess) {
             return INFINI_STATUS_INTERNAL_ERROR;
         }
+        s.pdl_ok = kernelHonoursPdl(kernel); // false for a build without sm_90 code (JIT of compute_80)
         return INFINI_STATUS_SUCCESS;
     });
     cudaGetLastError(); // a refusal above is an answer, not an error to report later
@@ -177,8 +178,8 @@ bool planStream(const InfiniopHandle &h, Plan &plan) {
 
 infiniStatus_t launchStreamKernel(const Plan &plan, const void *x, void *y, void *stream, const StreamPdl &pdl) {
     const cudaStream_t st = (cudaStream_t)stream;
-    const bool on =
-        pdl.use == PdlUse::Always || (pdl.use == PdlUse::NotCapturing && !streamMayBeCapturing(st));
+    const bool on = plan.pdl_ok && (pdl.use == PdlUse::Always ||
+                                    (pdl.use == PdlUse::NotCapturing && !streamMayBeCapturing(st)));
     const size_t smem = on && pdl.two_per_sm ? plan.smem_max : streamSmem(plan);
     return withStreamKernel(plan.dtype, [&](auto kernel, auto t) {
         using T = decltype(t);
@@ -190,7 +191,8 @@ infiniStatus_t launchStreamKernel(const Plan &plan, const void *x, void *y, void
     });
 }
 
-// Stream plans exist only on sm_90 (planStream), where PDL is available.
+// Stream plans exist only on sm_90 (planStream), where PDL is available; it is
+// used only where the kernel's code really waits (plan.pdl_ok).
 infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *, void *stream) {
     return launchStreamKernel(plan, x, y, stream, kStreamPdl);
 }
