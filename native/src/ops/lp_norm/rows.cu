@@ -7,6 +7,7 @@
 //            memory, so each element is read once however long the row;
 //   Stats, Apply: the Split plan for long rows elsewhere: per-chunk statistics
 //            into the workspace, then a second kernel merges them and scales.
+#include "../../common/cuda/kernel_arch.cuh"
 #include "device.cuh"
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #include <cooperative_groups.h>
@@ -337,6 +338,9 @@ bool planCluster(const InfiniopHandle &h, Plan &plan) {
     // The device must be able to run such clusters (a cluster of 16 is beyond the portable 8).
     int active = 0;
     const infiniStatus_t st = withClusterKernel(plan.dtype, [&](auto kernel, auto) {
+        if (!kernelCompiledFor(kernel, 90)) { // a build without sm_90 code: its cluster path traps
+            return INFINI_STATUS_NOT_IMPLEMENTED;
+        }
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kClusterSmem) != cudaSuccess ||
             (chunks > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)) {
             return INFINI_STATUS_INTERNAL_ERROR;

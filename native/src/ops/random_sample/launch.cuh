@@ -1,6 +1,7 @@
 #pragma once
 // The launchers of one logit type: a team of several blocks per row is a
 // cluster launch (cudaLaunchKernelEx with the cluster attribute, graph-capturable).
+#include "../../common/cuda/kernel_arch.cuh"
 #include "argmax_pipe.cuh"
 #include "sample.cuh"
 
@@ -120,11 +121,18 @@ infiniStatus_t sampleTeams(int team, int *teams) {
     return INFINI_STATUS_SUCCESS;
 }
 
+// Teams of more than one block need the kernels' sm_90 code (team.cuh); one
+// kernel of the file stands for all (same compilation).
+template <class T>
+bool kernelsHaveClusters() {
+    return kernelCompiledFor(sampleKernel<T, kFewRows, false>, 90);
+}
+
 template <class T>
 Launchers launchersOf() {
     return Launchers{launchArgmax<T>,           launchArgmaxBulkRows<T>,   argmaxTeams<T>,
                      launchSample<T, kFewRows>, launchSample<T, kMaxRows>, prepareKernels<T>,
-                     sampleTeams<T>};
+                     sampleTeams<T>,           kernelsHaveClusters<T>};
 }
 
 } // namespace infini::random_sample::nvidia

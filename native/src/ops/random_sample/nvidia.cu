@@ -119,7 +119,8 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     INFINI_TRY(scoped.status());
     const int major = handle.cc_major, sms = handle.sm_count; // read once, at handle creation
     INFINI_TRY(launchers.prepare(major));
-    int team = major >= 9 && info.n > kTeamMinN ? kCluster : 1;
+    const bool clusters = major >= 9 && launchers.clusters();
+    int team = clusters && info.n > kTeamMinN ? kCluster : 1;
     if (team == kCluster && info.n >= kWideMinN) { // wide teams where kWideRows of them fit at once
         int wide = 0;
         if (launchers.sampleTeams(kSampleTeam, &wide) != INFINI_STATUS_SUCCESS) {
@@ -128,9 +129,9 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
         }
         if (wide >= kWideRows) team = kSampleTeam;
     }
-    const bool bulk = kArgmaxBulk && major >= 9;
+    const bool bulk = kArgmaxBulk && clusters;
     int fit[5] = {}; // argmax teams of 2^l blocks that fit at once (clusters: sm_90)
-    if (major >= 9) argmaxFit(launchers, bulk, handle.device_id, info.probs_dtype, fit);
+    if (clusters) argmaxFit(launchers, bulk, handle.device_id, info.probs_dtype, fit);
     *desc = new NvidiaDesc(handle, info, launchers, team, sms, bulk, fit);
     return INFINI_STATUS_SUCCESS;
 }

@@ -127,6 +127,9 @@ struct Launchers {
     infiniStatus_t (*prepare)(int cc_major);
     // How many sampling teams of `team` blocks fit at once (0: such clusters cannot launch).
     infiniStatus_t (*sampleTeams)(int team, int *teams);
+    // Whether this dtype's kernels were compiled with clusters for the current
+    // device (not the case for a build without sm_90 code on an sm_90 GPU).
+    bool (*clusters)();
 };
 Launchers launchersF16();
 Launchers launchersBF16();
