@@ -195,13 +195,13 @@ struct Variant {
     StreamPdl cfg;
 };
 const Variant kVariants[] = {
-    {"off", {PdlUse::Never, PdlTrigger::Entry, false}},
-    {"entry", {PdlUse::Always, PdlTrigger::Entry, false}}, // dev/pdl5
-    {"entry+2/SM", {PdlUse::Always, PdlTrigger::Entry, true}},
-    {"lastload", {PdlUse::Always, PdlTrigger::LastLoad, false}},
-    {"lastload+2/SM", {PdlUse::Always, PdlTrigger::LastLoad, true}},
-    {"lastrow", {PdlUse::Always, PdlTrigger::LastRow, false}},
-    {"lastrow+2/SM", {PdlUse::Always, PdlTrigger::LastRow, true}},
+    {"off", {infini::PdlPolicy::Never, PdlTrigger::Entry, false}},
+    {"entry", {infini::PdlPolicy::Always, PdlTrigger::Entry, false}}, // dev/pdl5
+    {"entry+2/SM", {infini::PdlPolicy::Always, PdlTrigger::Entry, true}},
+    {"lastload", {infini::PdlPolicy::Always, PdlTrigger::LastLoad, false}},
+    {"lastload+2/SM", {infini::PdlPolicy::Always, PdlTrigger::LastLoad, true}},
+    {"lastrow", {infini::PdlPolicy::Always, PdlTrigger::LastRow, false}},
+    {"lastrow+2/SM", {infini::PdlPolicy::Always, PdlTrigger::LastRow, true}},
     {"library", kStreamPdl},
 };
 constexpr int kNumVariants = (int)(sizeof kVariants / sizeof kVariants[0]);
@@ -216,8 +216,8 @@ int g_timed = 0;
 const char *triggerName(PdlTrigger t) {
     return t == PdlTrigger::Entry ? "Entry" : t == PdlTrigger::LastLoad ? "LastLoad" : "LastRow";
 }
-const char *useName(PdlUse u) {
-    return u == PdlUse::Never ? "Never" : u == PdlUse::Always ? "Always" : "NotCapturing";
+const char *useName(infini::PdlPolicy u) {
+    return u == infini::PdlPolicy::Never ? "Never" : u == infini::PdlPolicy::Always ? "Always" : "NotCapturing";
 }
 
 template <class T>
@@ -316,7 +316,7 @@ void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t le
         CHECK_CUDA(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
         chain(v.cfg, false);
         CHECK_CUDA(cudaStreamEndCapture(st, &g));
-        const size_t prog = programmaticEdges(g), want = v.cfg.use == PdlUse::Always ? 3 : 0;
+        const size_t prog = programmaticEdges(g), want = v.cfg.use == infini::PdlPolicy::Always ? 3 : 0;
         CHECK_CUDA(cudaGraphInstantiate(&ge, g, 0));
         for (int rep = 0; rep < 3; ++rep) {
             poison();
@@ -441,7 +441,7 @@ void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t le
     CHECK_CUDA(cudaStreamDestroy(st));
 }
 
-// Host ns per call of the capture queries that PdlUse::NotCapturing needs.
+// Host ns per call of the capture queries that PdlPolicy::NotCapturing needs.
 void hostQueryCost() {
     cudaStream_t st;
     CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
@@ -487,8 +487,9 @@ void suggest() {
     StreamPdl pick = kVariants[0].cfg;
     say("  %-40s graph %7.2f  eager %7.2f  score %7.2f\n", "Never", sum(g_graph, 0), sum(g_eager, 0), best);
     for (int v = 1; v < kLibrary; ++v) {
-        for (PdlUse use : {PdlUse::Always, PdlUse::NotCapturing}) {
-            const double gr = use == PdlUse::Always ? sum(g_graph, v) : sum(g_graph, 0), score = gr + sum(g_eager, v);
+        for (infini::PdlPolicy use : {infini::PdlPolicy::Always, infini::PdlPolicy::NotCapturing}) {
+            const double gr = use == infini::PdlPolicy::Always ? sum(g_graph, v) : sum(g_graph, 0);
+            const double score = gr + sum(g_eager, v);
             char label[64];
             std::snprintf(label, sizeof label, "%s, %s", useName(use), kVariants[v].name);
             say("  %-40s graph %7.2f  eager %7.2f  score %7.2f\n", label, gr, sum(g_eager, v), score);
@@ -502,7 +503,7 @@ void suggest() {
     say("  library now (%s, %s, %d): graph %7.2f  eager %7.2f (measured as such)\n", useName(kStreamPdl.use),
         triggerName(kStreamPdl.trigger), (int)kStreamPdl.two_per_sm, sum(g_graph, kLibrary), sum(g_eager, kLibrary));
     say("suggested line for native/src/ops/lp_norm/stream.cu:\n"
-        "constexpr StreamPdl kStreamPdl{PdlUse::%s, PdlTrigger::%s, %s};\n",
+        "constexpr StreamPdl kStreamPdl{PdlPolicy::%s, PdlTrigger::%s, %s};\n",
         useName(pick.use), triggerName(pick.trigger), pick.two_per_sm ? "true" : "false");
 }
 

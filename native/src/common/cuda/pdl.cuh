@@ -11,6 +11,8 @@
 // launched with `pdl` must call pdlWaitPrevious() before its first global
 // access that a previous kernel may order with: reads of its inputs (written
 // before) and writes of its outputs (read before).
+#include "kernel_arch.cuh"
+#include "pdl_policy.h"
 #include <cuda_runtime.h>
 #include <utility>
 
@@ -30,46 +32,13 @@ __device__ __forceinline__ void pdlAllowNext() {
 #endif
 }
 
-// Whether work queued on `stream` now may become part of a graph (a PDL
-// launch would then be a programmatic graph edge, which the caller may not
-// want). A failed query (the legacy stream while another stream captures in
-// global mode) is cleared and answers true: the caller's plain launch then
-// reports what it must.
-inline bool streamMayBeCapturing(cudaStream_t stream) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
-        cudaGetLastError();
-        return true;
-    }
-    return status != cudaStreamCaptureStatusNone;
-}
-
-// When a launch may use PDL (a launch-time choice, so that one build can time
-// both): Never is the plain launch; NotCapturing takes it for eager calls only
-// (in graphs the programmatic edge measured slower than a plain one on the
-// H100, notes/lp_norm.md); Always also in graphs.
-enum class PdlPolicy {
-    Never,
-    Always,
-    NotCapturing,
-};
-
-inline bool pdlWanted(PdlPolicy policy, cudaStream_t stream) {
-    return policy == PdlPolicy::Always || (policy == PdlPolicy::NotCapturing && !streamMayBeCapturing(stream));
-}
-
 // Whether `kernel`, as it will run on the current device, calls
 // pdlWaitPrevious() for real: its code must come from sm_90+ PTX. A build
 // without sm_90 that runs on an H100 through the JIT of compute_80 PTX has
 // the wait compiled away, and a PDL launch of it would race.
 template <class... Params>
 bool kernelHonoursPdl(void (*kernel)(Params...)) {
-    cudaFuncAttributes attr{};
-    if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
-        cudaGetLastError();
-        return false;
-    }
-    return attr.ptxVersion >= 90 && attr.binaryVersion >= 90;
+    return kernelCompiledFor(kernel, 90);
 }
 
 // kernel<<<grid, block, smem, stream>>>(args...), with the programmatic

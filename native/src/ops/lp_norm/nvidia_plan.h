@@ -1,6 +1,7 @@
 #pragma once
 // LPNorm on NVIDIA GPUs: the launch plan decided at Create (plain C++, shared
 // by the host planner nvidia.cc and the kernels' launchers in *.cu).
+#include "../../common/cuda/pdl_policy.h"
 #include "../../common/handle.h"
 #include "infinicore.h"
 #include <cstddef>
@@ -69,13 +70,10 @@ bool planCluster(const InfiniopHandle &h, Plan &plan);
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);
 
-// How the Stream plan uses programmatic dependent launch (PDL, stream.cu): the
+// How the Stream plan uses programmatic dependent launch (PDL, stream.cu): when
+// (PdlPolicy, common/cuda/pdl_policy.h) and where each warp triggers; the
 // library's choice is kStreamPdl there; tools/pdl6_bench.cu times the others.
-enum class PdlUse {
-    Never,
-    Always,
-    NotCapturing, // eager calls only: a captured call gets a plain graph edge
-};
+//
 // Where a warp lets the next call's grid be scheduled (a block counts at its
 // first warp's; the grid once every block has, or exited).
 enum class PdlTrigger {
@@ -84,7 +82,7 @@ enum class PdlTrigger {
     LastRow,  // before waiting for its last row's loads
 };
 struct StreamPdl {
-    PdlUse use = PdlUse::Never;
+    PdlPolicy use = PdlPolicy::Never;
     PdlTrigger trigger = PdlTrigger::LastLoad;
     // Shared memory reserved so that no SM takes a third block: the next call's
     // waiting blocks then only take room that ours have left.

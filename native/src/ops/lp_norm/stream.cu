@@ -22,7 +22,7 @@ constexpr int kStreamMaxDepth = 4;
 // measures the alternatives on one build). H100: eager calls 1.3-1.9 µs faster with the
 // trigger at entry and at most 2 blocks an SM; captured calls take the plain launch
 // (PDL cost 0.4-0.8 µs a call in graphs).
-constexpr StreamPdl kStreamPdl{PdlUse::NotCapturing, PdlTrigger::Entry, true};
+constexpr StreamPdl kStreamPdl{PdlPolicy::NotCapturing, PdlTrigger::Entry, true};
 
 template <class T>
 __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
@@ -178,8 +178,7 @@ bool planStream(const InfiniopHandle &h, Plan &plan) {
 
 infiniStatus_t launchStreamKernel(const Plan &plan, const void *x, void *y, void *stream, const StreamPdl &pdl) {
     const cudaStream_t st = (cudaStream_t)stream;
-    const bool on = plan.pdl_ok && (pdl.use == PdlUse::Always ||
-                                    (pdl.use == PdlUse::NotCapturing && !streamMayBeCapturing(st)));
+    const bool on = plan.pdl_ok && pdlWanted(pdl.use, st);
     const size_t smem = on && pdl.two_per_sm ? plan.smem_max : streamSmem(plan);
     return withStreamKernel(plan.dtype, [&](auto kernel, auto t) {
         using T = decltype(t);
