@@ -74,6 +74,22 @@ static void *deviceWorkspace(size_t size) {
     return p;
 }
 
+// A RandomSample descriptor (single-row or batch form) and the workspace it asks for.
+struct RandomSampleCall {
+    infiniopRandomSampleDescriptor_t desc;
+    void *ws;
+    size_t ws_size;
+};
+static RandomSampleCall randomSampleCall(infiniopHandle_t handle, infiniopTensorDescriptor_t result,
+                                         infiniopTensorDescriptor_t logits, bool batch) {
+    RandomSampleCall c{};
+    CHECK_OK(batch ? infiniopCreateRandomSampleBatchDescriptor(handle, &c.desc, result, logits)
+                   : infiniopCreateRandomSampleDescriptor(handle, &c.desc, result, logits));
+    CHECK_OK(infiniopGetRandomSampleWorkspaceSize(c.desc, &c.ws_size));
+    c.ws = deviceWorkspace(c.ws_size);
+    return c;
+}
+
 static void *deviceRandomF16(size_t n) {
     std::vector<__half> host(n);
     unsigned s = 12345;
@@ -176,42 +192,31 @@ int main() {
     CHECK_CUDA(cudaMalloc(&result, 64 * 8));
     auto tres = tensor({}, {}, INFINI_DTYPE_I64);
     auto tlog = tensor({vocab}, {}, INFINI_DTYPE_F16);
-    infiniopRandomSampleDescriptor_t rs;
-    CHECK_OK(infiniopCreateRandomSampleDescriptor(handle, &rs, tres, tlog));
-    size_t rs_ws_size = 0;
-    CHECK_OK(infiniopGetRandomSampleWorkspaceSize(rs, &rs_ws_size));
-    void *rs_ws = deviceWorkspace(rs_ws_size);
+    const RandomSampleCall rs = randomSampleCall(handle, tres, tlog, false);
     rows.push_back({"infiniopRandomSample argmax n=151936 F16", perCallUs([&] {
-                        CHECK_OK(infiniopRandomSample(rs, rs_ws, rs_ws_size, result, logits, 0.f, 0.9f, 5, 1.f, stream));
+                        CHECK_OK(infiniopRandomSample(rs.desc, rs.ws, rs.ws_size, result, logits, 0.f, 0.9f, 5, 1.f,
+                                                      stream));
                     }, 100)});
 
     rows.push_back({"infiniopRandomSample sample k=50 p=0.9 n=151936 F16", perCallUs([&] {
-                        CHECK_OK(infiniopRandomSample(rs, rs_ws, rs_ws_size, result, logits, 0.5f, 0.9f, 50, 0.8f, stream));
-                    }, 100)});
-    auto tlog32k = tensor({32000}, {}, INFINI_DTYPE_F16);
-    infiniopRandomSampleDescriptor_t rs32k;
-    CHECK_OK(infiniopCreateRandomSampleDescriptor(handle, &rs32k, tres, tlog32k));
-    size_t rs32k_ws_size = 0;
-    CHECK_OK(infiniopGetRandomSampleWorkspaceSize(rs32k, &rs32k_ws_size));
-    void *rs32k_ws = deviceWorkspace(rs32k_ws_size);
-    rows.push_back({"infiniopRandomSample argmax n=32000 F16", perCallUs([&] {
-                        CHECK_OK(infiniopRandomSample(rs32k, rs32k_ws, rs32k_ws_size, result, logits, 0.f, 0.9f, 5, 1.f,
+                        CHECK_OK(infiniopRandomSample(rs.desc, rs.ws, rs.ws_size, result, logits, 0.5f, 0.9f, 50, 0.8f,
                                                       stream));
+                    }, 100)});
+    const RandomSampleCall rs32k = randomSampleCall(handle, tres, tensor({32000}, {}, INFINI_DTYPE_F16), false);
+    rows.push_back({"infiniopRandomSample argmax n=32000 F16", perCallUs([&] {
+                        CHECK_OK(infiniopRandomSample(rs32k.desc, rs32k.ws, rs32k.ws_size, result, logits, 0.f, 0.9f, 5,
+                                                      1.f, stream));
                     }, 100)});
 
     void *blog = deviceRandomF16(64 * 1024);
     auto tbres = tensor({64}, {}, INFINI_DTYPE_I64);
     auto tblog = tensor({64, 1024}, {}, INFINI_DTYPE_F16);
-    infiniopRandomSampleDescriptor_t rsb;
-    CHECK_OK(infiniopCreateRandomSampleBatchDescriptor(handle, &rsb, tbres, tblog));
-    size_t rsb_ws_size = 0;
-    CHECK_OK(infiniopGetRandomSampleWorkspaceSize(rsb, &rsb_ws_size));
-    void *rsb_ws = deviceWorkspace(rsb_ws_size);
+    const RandomSampleCall rsb = randomSampleCall(handle, tbres, tblog, true);
     std::vector<float> rv(64, 0.f), tp(64, 0.9f), tt(64, 1.f);
     std::vector<int> tk(64, 5);
     rows.push_back({"infiniopRandomSampleBatch argmax 64x1024 F16", perCallUs([&] {
-                        CHECK_OK(infiniopRandomSampleBatch(rsb, rsb_ws, rsb_ws_size, result, blog, rv.data(), tp.data(),
-                                                           tk.data(), tt.data(), 64, stream));
+                        CHECK_OK(infiniopRandomSampleBatch(rsb.desc, rsb.ws, rsb.ws_size, result, blog, rv.data(),
+                                                           tp.data(), tk.data(), tt.data(), 64, stream));
                     }, 100)});
 
     CHECK_CUDA(cudaDeviceSynchronize());
