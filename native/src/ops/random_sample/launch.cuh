@@ -154,7 +154,7 @@ infiniStatus_t sampleTeams(int team, int *teams) {
 // kernel of the file stands for all (same compilation).
 template <class T>
 bool kernelsHaveClusters() {
-    return kernelCompiledFor(sampleKernel<T, kFewRows, false>, 90);
+    return kernelCompiledFor(sampleKernel<T, kFewRows, false, kCluster>, 90);
 }
 
 template <class T>
