@@ -83,41 +83,70 @@ infiniStatus_t argmaxTeams(bool bulk, int team, int *teams) {
     return bulk ? argmaxBulkTeams<T, kArgmaxThreads>(team, teams) : argmaxLoadTeamsOf<T>(team, teams);
 }
 
-// The kernel with the top-p guess only when a row of the launch guesses.
-template <class T, int R>
-infiniStatus_t launchSample(const SampleArgs<R> &args, int rows, int team, cudaStream_t stream) {
+// A sampling launch on the instance compiled for teams of up to MaxTeam; the
+// kernel with the top-p guess only when a row of the launch guesses.
+template <class T, int R, int MaxTeam>
+infiniStatus_t launchSampleOn(const SampleArgs<R> &args, int rows, int team, cudaStream_t stream) {
     bool top_p = false;
     for (int k = 0; k < rows && !top_p; ++k) top_p = guessesTopP(rowMode(args.p[k], args.rows.n), args.rows.n);
-    return top_p ? launchTeams(sampleKernel<T, R, true>, args, rows, team, kThreads, sampleSharedBytes<T>(), stream)
-                 : launchTeams(sampleKernel<T, R, false>, args, rows, team, kThreads, sampleSharedBytes<T>(), stream);
+    return top_p ? launchTeams(sampleKernel<T, R, true, MaxTeam>, args, rows, team, kThreads, sampleSharedBytes<T>(),
+                               stream)
+                 : launchTeams(sampleKernel<T, R, false, MaxTeam>, args, rows, team, kThreads, sampleSharedBytes<T>(),
+                               stream);
+}
+// Teams of up to kCluster take the kCluster-wide instance; wider ones (few
+// rows only) the one of sampleMaxTeam<R>() (sampleInstanceTeam, nvidia.cuh).
+template <class T, int R>
+infiniStatus_t launchSample(const SampleArgs<R> &args, int rows, int team, cudaStream_t stream) {
+    constexpr int kWide = sampleMaxTeam<R>();
+    if constexpr (kWide > kCluster) {
+        if (sampleInstanceTeam(team) == kWide) return launchSampleOn<T, R, kWide>(args, rows, team, stream);
+    }
+    return launchSampleOn<T, R, kCluster>(args, rows, team, stream);
+}
+
+// Both TopP instances of one (R, MaxTeam): the shared-memory limit; on sm_90
+// the non-portable cluster size where the instance runs teams wider than the
+// portable kPortableTeam.
+template <class T, int R, int MaxTeam>
+infiniStatus_t prepareSample(int major) {
+    const int bytes = (int)sampleSharedBytes<T>();
+    const cudaFuncAttribute limit = cudaFuncAttributeMaxDynamicSharedMemorySize;
+    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, R, false, MaxTeam>, limit, bytes));
+    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, R, true, MaxTeam>, limit, bytes));
+    if (MaxTeam > kPortableTeam && major >= 9) {
+        const cudaFuncAttribute wide = cudaFuncAttributeNonPortableClusterSizeAllowed;
+        CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, R, false, MaxTeam>, wide, 1));
+        CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, R, true, MaxTeam>, wide, 1));
+    }
+    return INFINI_STATUS_SUCCESS;
 }
 
 template <class T>
 infiniStatus_t prepareKernels(int major) {
-    const int bytes = (int)sampleSharedBytes<T>();
-    const cudaFuncAttribute limit = cudaFuncAttributeMaxDynamicSharedMemorySize;
-    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows, false>, limit, bytes));
-    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows, true>, limit, bytes));
-    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows, false>, limit, bytes));
-    CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kMaxRows, true>, limit, bytes));
-    if (major >= 9) { // clusters; sampling teams of kSampleTeam > kPortableTeam
-        const cudaFuncAttribute wide = cudaFuncAttributeNonPortableClusterSizeAllowed;
-        CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows, false>, wide, 1));
-        CUDA_TRY(cudaFuncSetAttribute(sampleKernel<T, kFewRows, true>, wide, 1));
+    constexpr int kWide = sampleMaxTeam<kFewRows>();
+    INFINI_TRY((prepareSample<T, kFewRows, kCluster>(major)));
+    if (kWide > kCluster) INFINI_TRY((prepareSample<T, kFewRows, kWide>(major)));
+    INFINI_TRY((prepareSample<T, kMaxRows, sampleMaxTeam<kMaxRows>()>(major)));
+    if (major >= 9) { // clusters
         INFINI_TRY((prepareArgmaxOf<T>()));
         if (kArgmaxBulk) INFINI_TRY((prepareArgmaxBulk<T, kArgmaxThreads>()));
     }
     return INFINI_STATUS_SUCCESS;
 }
 
-// Sampling teams of `team` blocks that fit at once (the small-K instance of
-// the few-rows kernel stands for all: same block shape and shared memory).
+// Sampling teams of `team` blocks that fit at once, asked of the few-rows
+// small-K instance that runs such teams (its top-p twin has the same block
+// shape and shared memory).
 template <class T>
 infiniStatus_t sampleTeams(int team, int *teams) {
+    constexpr int kWide = sampleMaxTeam<kFewRows>();
+    const auto kernel = sampleInstanceTeam(team) == kWide ? sampleKernel<T, kFewRows, false, kWide>
+                                                          : sampleKernel<T, kFewRows, false, kCluster>;
     cudaLaunchAttribute attr[1];
     const cudaLaunchConfig_t cfg =
         teamLaunchConfig(dim3((unsigned)team, 1, 1), kThreads, sampleSharedBytes<T>(), nullptr, attr);
-    CUDA_TRY(cudaOccupancyMaxActiveClusters(teams, sampleKernel<T, kFewRows, false>, &cfg));
+    CUDA_TRY(cudaOccupancyMaxActiveClusters(teams, kernel, &cfg));
     return INFINI_STATUS_SUCCESS;
 }
 
@@ -125,7 +154,7 @@ infiniStatus_t sampleTeams(int team, int *teams) {
 // kernel of the file stands for all (same compilation).
 template <class T>
 bool kernelsHaveClusters() {
-    return kernelCompiledFor(sampleKernel<T, kFewRows, false>, 90);
+    return kernelCompiledFor(sampleKernel<T, kFewRows, false, kCluster>, 90);
 }
 
 template <class T>

@@ -18,7 +18,8 @@
 //               argmax_plan.h; any number of rows in one launch).
 //   sample.cuh  sampleKernel: one team per row, all in shared memory (two
 //               instances: with 2b. for launches that have such a row, chosen
-//               on the host by guessesTopP; without it for the others):
+//               on the host by guessesTopP; without it for the others; each
+//               kCluster wide, and kSampleTeam wide for teams of 16):
 //     1. sweep 1: the argmax (as above) and, for 2. and 2b., the level-0
 //        histogram of the vectors' maxima; argmax rows and rows with a +inf
 //        maximum or no finite logit end here;
@@ -84,11 +85,16 @@ constexpr uint32_t kWideMinN = 131072;
 constexpr uint32_t kTeamMinN = 4096; // rows up to this length: one block per row
 constexpr int kMaxRows = 1024;      // rows per sample launch (kernel parameters up to 32 KB, CUDA 12.1+)
 constexpr int kFewRows = 8;         // a smaller parameter block for single rows and small batches
-// The widest team a sampling instance is compiled for: teams wider than
-// kCluster only in launches of few rows, so that the many-rows instances keep
-// the narrower merges (they cost 64x151936 ~1 µs of 80 on the H100).
+// The widest team of a launch of (at most) R rows: teams wider than kCluster
+// only in launches of few rows.
 template <int R>
 constexpr int sampleMaxTeam() { return R == kFewRows ? kSampleTeam : kCluster; }
+// The sampling instance (its MaxTeam: member arrays, merge groups) that runs
+// teams of `team` blocks: kCluster wide up to kCluster, so that those launches
+// do not pay for the second merge group and the wider arrays of teams of 16
+// (H100, graph µs, team-8 launches on the 16-wide vs the 8-wide instance:
+// n=32000 17.9 vs 17.55, 8x151936 26.6 vs 26.25; notes/random_sample.md).
+constexpr int sampleInstanceTeam(int team) { return team <= kCluster ? kCluster : kSampleTeam; }
 
 struct RowParams {
     float random_val;

@@ -572,13 +572,26 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
 #endif
 }
 
-// One instance per (rows per launch, TopP), chosen on the host (launch.cuh):
-// one sampleRow per kernel, so that the top-p code's registers and static
-// shared memory do not weigh on the small-K launches; teams up to
-// sampleMaxTeam<R>() (nvidia.cuh).
-template <class T, int R, bool TopP>
+// One instance per (rows per launch, TopP, MaxTeam), chosen on the host
+// (launch.cuh): one sampleRow per kernel, so that the top-p code's registers
+// and static shared memory do not weigh on the small-K launches, and the
+// member arrays and merge groups of teams of 16 not on launches of teams of
+// at most kCluster (sampleInstanceTeam, nvidia.cuh). Teams wider than
+// kCluster are clusters of sm_90: elsewhere (sm_80) such an instance is never
+// launched, and its body is left out (compile time).
+template <class T, int R, bool TopP, int MaxTeam>
 __global__ void __launch_bounds__(kThreads, 2) sampleKernel(const __grid_constant__ SampleArgs<R> args) {
-    sampleRow<T, TopP, sampleMaxTeam<R>()>(args.rows, args.p[blockIdx.y]);
+    static_assert(MaxTeam <= sampleMaxTeam<R>(), "launches of R rows take no wider teams");
+#ifdef INFINI_RS_CLUSTERS
+    constexpr bool kLaunched = true;
+#else
+    constexpr bool kLaunched = MaxTeam <= kCluster;
+#endif
+    if constexpr (kLaunched) {
+        sampleRow<T, TopP, MaxTeam>(args.rows, args.p[blockIdx.y]);
+    } else {
+        __trap();
+    }
 }
 
 } // namespace infini::random_sample::nvidia

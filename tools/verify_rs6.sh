@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Session rs6 (issue 12, RandomSample): the few-rows sampling kernel in two
+# widths (MaxTeam 8 for teams of <= 8 blocks, 16 for teams of 16). One device
+# call on a cold H100, from the repository root, after `source .gpu/setup.sh`:
+#     bash tools/verify_rs6.sh          (run with timeout_s 240; stops itself before 200 s)
+# Builds the default library (build/) and, beside it, build/t8: the same tree
+# with -DINFINI_RS_SAMPLE_TEAM=8 (no teams of 16; every sampling launch on the
+# 8-wide instances), its RandomSample objects compiled alongside the default
+# build, the rest copied from it. Then tools/rs5_ab.py default / t8, A B A B
+# (graph and ABI eager µs per case, every row checked against the F64 rule),
+# and the RandomSample GPU tests on the default library.
+# Writes under $OUT (3 files): rs6_ab.txt (read first: the summary at its
+# end), rs6_tests.txt, rs6_log.txt (builds, the SASS identity check of the
+# 8-wide few-rows instances between the two builds, step times).
+# Prediction: n=32000 and 8x151936 equal to t8 within 0.1 µs (today's main is
+# 0.3-0.4 µs slower there); n=151936 / 262144 single rows ~23.6 / ~24.7 (as
+# main: 16-wide, 1.7-2.2 µs below t8).
+set -u
+OUT=${OUT:-/tmp/verify_rs6}
+mkdir -p "$OUT"
+LOG="$OUT/rs6_log.txt"
+export PYTHONPATH="$PWD:${PYTHONPATH:-}" INFINIOP_REQUIRE_GPU=1
+PY=${PYTHON:-python3}
+END=195
+step() { echo "== $(date -u +%T) (${SECONDS}s) $*" | tee -a "$LOG"; }
+# min(cap, what is left of $END s), at least 1
+cap() { local left=$((END - SECONDS)); [ "$1" -lt "$left" ] && left=$1; [ "$left" -lt 1 ] && left=1; echo "$left"; }
+T8=build/t8
+T8FLAGS=-DINFINI_RS_SAMPLE_TEAM=8
+RS=native/src/ops/random_sample
+RSOBJ="$T8/obj/$RS/kernel_f16.cu.o $T8/obj/$RS/kernel_bf16.cu.o $T8/obj/$RS/kernel_f32.cu.o \
+       $T8/obj/$RS/kernel_f64.cu.o $T8/obj/$RS/nvidia.cu.o"
+
+step "build: default library and, at the same time, the t8 RandomSample objects"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
+git log --oneline -1 >>"$LOG" 2>&1
+rm -rf "$T8"; mkdir -p build
+timeout -k 3 "$(cap 110)" make -j5 CUDA_ARCHS=90 BUILD="$T8" EXTRA_NVCCFLAGS="$T8FLAGS" $RSOBJ >build/t8_make.log 2>&1 &
+T8PID=$!
+timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
+echo "make (default) rc=$?" | tee -a "$LOG"
+wait "$T8PID"
+echo "make (t8 RandomSample objects) rc=$?" | tee -a "$LOG"
+tail -n 3 build/t8_make.log >>"$LOG"
+
+step "build: t8 library (every other object copied from build/, not overwriting t8's)"
+mkdir -p "$T8/obj" && cp -a -n build/obj/. "$T8/obj/"
+timeout -k 3 "$(cap 60)" make -j16 CUDA_ARCHS=90 BUILD="$T8" EXTRA_NVCCFLAGS="$T8FLAGS" \
+    "$T8/lib/libinfiniop.so" "$T8/lib/libinfinirt.so" "$T8/lib/build_info.json" >>"$LOG" 2>&1
+echo "make (t8 library) rc=$?" | tee -a "$LOG"
+
+step "SASS: the 8-wide few-rows instances of the two builds (expected: identical)"
+timeout -k 3 "$(cap 30)" $PY - "build/obj/$RS/kernel_f16.cu.o" "$T8/obj/$RS/kernel_f16.cu.o" >>"$LOG" 2>&1 <<'PY'
+import os, re, subprocess, sys
+def kernels(obj):
+    sass = subprocess.run([os.environ.get("CUOBJDUMP", "cuobjdump"), "-sass", obj], capture_output=True, text=True, check=True).stdout
+    out, name = {}, None
+    for line in sass.splitlines():
+        m = re.match(r"\s*Function : (\S+)", line)
+        if m:
+            name = m.group(1)
+            out[name] = []
+        elif name and re.match(r"\s*/\*[0-9a-f]{4,}\*/", line):
+            out[name].append(re.sub(r"/\*[0-9a-f]{4,}\*/|;\s*/\*.*", "", line).strip())
+    return out
+a, b = kernels(sys.argv[1]), kernels(sys.argv[2])
+# sampleKernel<__half, 8, TopP, 8>: _ZN6infini13random_sample6nvidia12sampleKernelI6__halfLi8ELb0ELi8EEEv...
+few8 = [k for k in a if "sampleKernelI6__halfLi8ELb" in k and re.search(r"ELb[01]ELi8E", k)]
+for k in few8:
+    print(k, len(a[k]), "instructions:", "identical" if a[k] == b.get(k) else "DIFFERENT (or missing in t8)")
+if not few8:
+    print("no 8-wide few-rows instance found in", sys.argv[1])
+PY
+
+A="$PWD/build/lib/libinfiniop.so"
+B="$PWD/$T8/lib/libinfiniop.so"
+ab() { # label, library
+    INFINIOP_LIBRARY="$2" timeout -k 3 "$(cap 40)" $PY tools/rs5_ab.py "$1" >>"$OUT/rs6_ab.txt" 2>&1
+    echo "$1 rc=$?" | tee -a "$LOG" "$OUT/rs6_ab.txt"
+}
+step "A/B round 1: default, t8"
+ab default "$A"; ab t8 "$B"
+
+step "GPU tests (default library): test_random_sample.py, test_random_sample_argmax.py"
+timeout -k 3 "$(cap 50)" $PY -m pytest tests/test_random_sample.py tests/test_random_sample_argmax.py -q \
+    -p no:cacheprovider >"$OUT/rs6_tests.txt" 2>&1
+echo "random_sample tests rc=$? (124: stopped at its cap, see the count above)" | tee -a "$LOG" "$OUT/rs6_tests.txt"
+
+if [ $((END - SECONDS)) -ge 50 ]; then
+    step "A/B round 2: default, t8"
+    ab default "$A"; ab t8 "$B"
+else
+    step "A/B round 2 skipped: $((END - SECONDS)) s left"
+fi
+$PY - "$OUT/rs6_ab.txt" >>"$OUT/rs6_ab.txt" 2>&1 <<'PY'
+import collections, statistics, sys
+t = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    f = [x.strip() for x in line.split("|")]
+    if len(f) == 5 and f[2].startswith("graph"):
+        t[(f[1], f[0])].append((float(f[2].split()[1]), float(f[3].split()[1])))
+print("\nsummary (median of rounds), graph / eager µs: default | t8 | default - t8 (graph)")
+for case in dict.fromkeys(k[0] for k in t):
+    a, b = t.get((case, "default"), []), t.get((case, "t8"), [])
+    if a and b:
+        m = lambda v, i: statistics.median(x[i] for x in v)
+        print(f"{case}: {m(a,0):.2f} / {m(a,1):.2f} | {m(b,0):.2f} / {m(b,1):.2f} | {m(a,0) - m(b,0):+.2f}")
+PY
+step "done"
