@@ -96,3 +96,47 @@ def poisoned(shape, dtype, device: str, strides=None, pad: int = 0):
     return dev.view(shape, strides or contiguous_strides(shape), offset), dev
 
 
+
+
+def queue_dependent_chains(queue, poison, check):
+    """Dependent calls queued without a sync on a new non-blocking stream, the
+    way programmatic dependent launch can get them wrong: `queue(s)` three times
+    eagerly, then captured into a CUDA graph replayed three times, five replays
+    back to back (each one's first call after the last one's), and replay,
+    eager `queue(s)`, replay. `poison(s)` before each, `check(what, s)` after
+    each; s is the stream's handle as an int."""
+    from infiniop_py._cuda import check_cu, driver
+
+    drv = driver()
+    stream = check_cu(drv.cuStreamCreate(drv.CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate")
+    s = int(stream)
+    try:
+        for rep in range(3):
+            poison(s)
+            queue(s)
+            check(f"eager, round {rep}", s)
+        check_cu(drv.cuStreamBeginCapture(stream, drv.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                 "cuStreamBeginCapture")
+        try:
+            queue(s)
+        finally:
+            graph = check_cu(drv.cuStreamEndCapture(stream), "cuStreamEndCapture")
+        exe = check_cu(drv.cuGraphInstantiate(graph, 0), "cuGraphInstantiate")
+        for rep in range(3):
+            poison(s)
+            check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
+            check(f"graph, replay {rep}", s)
+        poison(s)
+        for _ in range(5):
+            check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
+        check("graph, 5 replays queued", s)
+        poison(s)  # eager calls right after a replay, and a replay right after eager calls
+        check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
+        queue(s)
+        check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
+        check("graph, eager chain, graph, queued", s)
+        check_cu(drv.cuGraphExecDestroy(exe), "destroy")
+        check_cu(drv.cuGraphDestroy(graph), "destroy")
+    finally:
+        check_cu(drv.cuStreamSynchronize(stream), "sync")
+        check_cu(drv.cuStreamDestroy(stream), "destroy")

@@ -6,7 +6,7 @@ import pytest
 
 import infiniop_py as ip
 from infiniop_py._ffi import lib
-from conftest import DEVICES, poisoned, to_device, to_host
+from conftest import DEVICES, poisoned, queue_dependent_chains, to_device, to_host
 
 BF16 = ip.bfloat16
 DTYPES = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64), "f16": np.dtype(np.float16), "bf16": BF16}
@@ -500,14 +500,12 @@ def test_dependent_calls_back_to_back_gpu(rng, dtype):
     # must give the same bits. The library's policy (stream.cu's kStreamPdl)
     # decides which of these calls use PDL (by default the eager ones, not the
     # captured ones); the chains cover both and their mix.
-    from infiniop_py._cuda import check_cu, driver
-
-    drv = driver()
     dtype = DTYPES[dtype]
     shape = (2500, 2056)
     x = random_input(rng, shape, dtype)
     x2 = (random_input(rng, shape, dtype).astype(np.float64) * 1e-2).astype(dtype)
-    dsrc, dones = ip.DeviceArray.from_numpy(x), ip.DeviceArray.from_numpy(np.ones(shape, dtype))
+    # A row of ones: x = src * ones broadcast takes Mul's strided path, a plain launch.
+    dsrc, dones = ip.DeviceArray.from_numpy(x), ip.DeviceArray.from_numpy(np.ones(shape[1], dtype))
     dx, dx2 = ip.DeviceArray.from_numpy(x), ip.DeviceArray.from_numpy(x2)
     y1, _ = poisoned(shape, dtype, "nvidia")
     y2, _ = poisoned(shape, dtype, "nvidia")
@@ -519,52 +517,19 @@ def test_dependent_calls_back_to_back_gpu(rng, dtype):
         assert_close(steps[-1], reference(src_host, 1, 2, 1e-12), 1, dtype)
     want_y2, want_y1 = steps[2].view(np.uint8), steps[3].view(np.uint8)
 
-    stream = check_cu(drv.cuStreamCreate(drv.CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate")
-    s = int(stream)
     nan = np.full(shape, np.nan, dtype)
 
-    def queue():
+    def poison(s):
+        for a in (dx, y1, y2):
+            a.copy_from_numpy(nan, stream=s)
+
+    def queue(s):
         ip.mul(dsrc, dones, out=dx, stream=s)  # x written by a kernel that knows nothing of PDL
         _dependent_chain(dx, dx2, y1, y2, s)
 
-    def check(what):
+    def check(what, s):
         got_y2, got_y1 = y2.to_numpy(stream=s), y1.to_numpy(stream=s)
         assert np.array_equal(got_y2.view(np.uint8), want_y2), f"{what}: y2 = N(N(N(x))) differs"
         assert np.array_equal(got_y1.view(np.uint8), want_y1), f"{what}: y1 = N(x2) differs"
 
-    try:
-        for rep in range(3):
-            for a in (dx, y1, y2):
-                a.copy_from_numpy(nan, stream=s)
-            queue()
-            check(f"eager, round {rep}")
-        check_cu(drv.cuStreamBeginCapture(stream, drv.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-                 "cuStreamBeginCapture")
-        try:
-            queue()
-        finally:
-            graph = check_cu(drv.cuStreamEndCapture(stream), "cuStreamEndCapture")
-        exe = check_cu(drv.cuGraphInstantiate(graph, 0), "cuGraphInstantiate")
-        for rep in range(3):
-            for a in (dx, y1, y2):
-                a.copy_from_numpy(nan, stream=s)
-            check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
-            check(f"graph, replay {rep}")
-        # Replays queued back to back: each graph's first call after the last one's.
-        for a in (dx, y1, y2):
-            a.copy_from_numpy(nan, stream=s)
-        for _ in range(5):
-            check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
-        check("graph, 5 replays queued")
-        # Eager calls right after replays, and replays right after eager calls.
-        for a in (dx, y1, y2):
-            a.copy_from_numpy(nan, stream=s)
-        check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
-        queue()
-        check_cu(drv.cuGraphLaunch(exe, stream), "cuGraphLaunch")
-        check("graph, eager chain, graph, queued")
-        check_cu(drv.cuGraphExecDestroy(exe), "destroy")
-        check_cu(drv.cuGraphDestroy(graph), "destroy")
-    finally:
-        check_cu(drv.cuStreamSynchronize(stream), "sync")
-        check_cu(drv.cuStreamDestroy(stream), "destroy")
+    queue_dependent_chains(queue, poison, check)

@@ -10,7 +10,7 @@ import pytest
 
 import infiniop_py as ip
 from infiniop_py._ffi import ffi, lib
-from conftest import DEVICES, poisoned, to_host
+from conftest import DEVICES, poisoned, queue_dependent_chains, to_host
 from infiniop_py._layout import contiguous_strides
 
 BF16 = ip.bfloat16
@@ -405,6 +405,74 @@ def test_stream_argument(rng):
     ip.mul(a, b, out=out, stream=stream)
     stream.sync()
     check(out, av, bv, np.float32)
+
+
+# c = a*b; a = c*b (overwrites what the first call read); c = c*a in place;
+# b = a*c (overwrites what the first two read): (out, x, y) as indices of a, b, c.
+_CHAIN = ((2, 0, 1), (0, 2, 1), (2, 2, 0), (1, 0, 2))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("lead", [0, 1], ids=["vector", "scalar"])
+@pytest.mark.parametrize("dtype", [np.float16, BF16, np.float32])
+def test_dependent_calls_back_to_back_gpu(rng, dtype, lead):
+    # Contiguous calls, whose kernel may be launched with programmatic dependent
+    # launch on sm_90 (elementwise/nvidia.cuh: eager calls may start while the
+    # previous kernel drains and must wait for it before touching their
+    # operands), that depend on each other through every operand, queued
+    # without a sync after kernels that know nothing of PDL (broadcast muls,
+    # the strided path, restoring a and b), eagerly and as a CUDA graph. Each
+    # step run alone (its output poisoned before) must be the float64 product
+    # rounded once (exact products, so bit for bit), and the queued chains must
+    # give the same bits. lead=1: every pointer one element past 16-byte
+    # alignment (the scalar kernel).
+    dtype = np.dtype(dtype)
+    shape = (2500, 2056)
+    n = shape[0] * shape[1]
+    strides = contiguous_strides(shape)
+
+    def values():  # +-[0.5, 2): no zeros, nothing overflows or underflows along the chain
+        u = rng.uniform(-1.0, 1.0, size=shape)
+        return (np.sign(u) * (0.5 + 1.5 * np.abs(u))).astype(dtype)
+
+    def buffer(init):
+        backing = ip.DeviceArray.from_numpy(np.full(n + lead, np.nan, dtype))
+        view = backing.view(shape, strides, lead)
+        view.copy_from_numpy(init)
+        return view
+
+    ha, hb = values(), values()
+    src_a, src_b, ones_row = buffer(ha), buffer(hb), ip.DeviceArray.from_numpy(np.ones(shape[1], dtype))
+    bufs = [buffer(ha), buffer(hb), buffer(np.full(shape, np.nan, dtype))]  # a, b, c
+    nan = np.full(shape, np.nan, dtype)
+
+    # The steps one at a time, each finished before the next.
+    want = [ha, hb, None]
+    for out, x, y in _CHAIN:
+        if out not in (x, y):
+            bufs[out].copy_from_numpy(nan)
+        ip.mul(bufs[x], bufs[y], out=bufs[out])
+        got = bufs[out].to_numpy()
+        ref = (want[x].astype(np.float64) * want[y].astype(np.float64)).astype(dtype)
+        assert np.array_equal(got.view(np.uint8), ref.view(np.uint8)), f"step {'abc'[out]} = {'abc'[x]}*{'abc'[y]}"
+        want[out] = got
+
+    def poison(s):
+        for buf in bufs:
+            buf.copy_from_numpy(nan, stream=s)
+
+    def queue(s):
+        ip.mul(src_a, ones_row, out=bufs[0], stream=s)  # a and b restored by plain (strided) kernels
+        ip.mul(src_b, ones_row, out=bufs[1], stream=s)
+        for out, x, y in _CHAIN:
+            ip.mul(bufs[x], bufs[y], out=bufs[out], stream=s)
+
+    def check(what, s):
+        for k in range(3):
+            got = bufs[k].to_numpy(stream=s)
+            assert np.array_equal(got.view(np.uint8), want[k].view(np.uint8)), f"{what}: {'abc'[k]} differs"
+
+    queue_dependent_chains(queue, poison, check)
 
 
 def test_descriptor_cached_by_layout(rng):

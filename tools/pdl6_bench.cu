@@ -35,41 +35,12 @@
 #include <cstring>
 #include <vector>
 
-#include "check.h"
+#include "bench_util.cuh"
 
 namespace pdl6 { // named: an anonymous one beside stream.cu's confuses nvcc's host stubs
 
+using namespace bench;
 using namespace infini::lp_norm::nvidia;
-
-FILE *g_out = nullptr;
-int g_failures = 0;
-
-void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void say(const char *fmt, ...) {
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    std::fputs(buf, stdout);
-    std::fflush(stdout);
-    if (g_out != nullptr) {
-        std::fputs(buf, g_out);
-        std::fflush(g_out);
-    }
-}
-
-void expect(bool ok, const char *what) {
-    g_failures += !ok;
-    say("  %-58s %s\n", what, ok ? "ok" : "FAILED");
-}
-
-template <class T> double toDouble(T v) { return (double)v; }
-template <> double toDouble(__half v) { return __half2float(v); }
-template <> double toDouble(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <class T> T fromDouble(double v) { return (T)v; }
-template <> __half fromDouble(double v) { return __float2half_rn((float)v); }
-template <> __nv_bfloat16 fromDouble(double v) { return __float2bfloat16_rn((float)v); }
 
 template <class T> infiniDtype_t dtypeOf();
 template <> infiniDtype_t dtypeOf<__half>() { return INFINI_DTYPE_F16; }
@@ -78,14 +49,6 @@ template <> infiniDtype_t dtypeOf<float>() { return INFINI_DTYPE_F32; }
 template <> infiniDtype_t dtypeOf<double>() { return INFINI_DTYPE_F64; }
 template <class T> double tolerance() { return sizeof(T) == 8 ? 1e-12 : sizeof(T) == 4 ? 1e-5 : 2e-3; }
 template <> double tolerance<__nv_bfloat16>() { return 1e-2; }
-
-struct Rng {
-    unsigned long long s;
-    double uniform() { // [0, 1)
-        s = s * 6364136223846793005ull + 1442695040888963407ull;
-        return (double)(s >> 11) * (1.0 / 9007199254740992.0);
-    }
-};
 
 InfiniopHandle deviceHandle() {
     InfiniopHandle h{};
@@ -129,15 +92,6 @@ Plan streamPlan(const InfiniopHandle &h, infiniDtype_t dt, size_t es, int64_t ro
     return b;
 }
 
-// A kernel that knows nothing of PDL (it never triggers): the PDL launch after
-// it must still see everything it wrote.
-template <class T>
-__global__ void plainCopyKernel(const T *src, T *dst, size_t n) {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        dst[i] = src[i];
-    }
-}
-
 // Host float64 check of y = N(x), p = 2, every row.
 template <class T>
 double worstError(const std::vector<T> &x, const std::vector<T> &y, int64_t rows, int64_t len) {
@@ -167,28 +121,6 @@ double worstError(const std::vector<T> &x, const std::vector<T> &y, int64_t rows
     return worst;
 }
 
-template <class T>
-bool sameBits(const std::vector<T> &a, const std::vector<T> &b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-size_t programmaticEdges(cudaGraph_t g) {
-    size_t n = 0;
-    CHECK_CUDA(cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &n));
-    std::vector<cudaGraphNode_t> from(n), to(n);
-    std::vector<cudaGraphEdgeData> data(n);
-    CHECK_CUDA(cudaGraphGetEdges(g, from.data(), to.data(), data.data(), &n));
-    size_t prog = 0;
-    for (const cudaGraphEdgeData &e : data) {
-        prog += e.type == cudaGraphDependencyTypeProgrammatic;
-    }
-    return prog;
-}
 
 struct Variant {
     const char *name;
@@ -348,48 +280,12 @@ void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t le
         CHECK_CUDA(cudaMemcpy(xs[s], hx.data(), bytes, cudaMemcpyHostToDevice));
     }
     constexpr int kCalls = 20, kReplays = 10, kRounds = 9;
-    cudaEvent_t e0, e1ev;
-    CHECK_CUDA(cudaEventCreate(&e0));
-    CHECK_CUDA(cudaEventCreate(&e1ev));
-    auto elapsedUs = [&]() {
-        CHECK_CUDA(cudaEventSynchronize(e1ev));
-        float ms;
-        CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1ev));
-        return ms * 1e3;
-    };
-    auto makeGraph = [&](auto &&call) {
-        cudaGraph_t g;
-        cudaGraphExec_t ge;
-        CHECK_CUDA(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-        for (int i = 0; i < kCalls; ++i) {
-            call(i % sets);
-        }
-        CHECK_CUDA(cudaStreamEndCapture(st, &g));
-        CHECK_CUDA(cudaGraphInstantiate(&ge, g, 0));
-        CHECK_CUDA(cudaGraphDestroy(g));
-        CHECK_CUDA(cudaGraphLaunch(ge, st)); // warm
-        CHECK_CUDA(cudaStreamSynchronize(st));
-        return ge;
-    };
-    auto timeGraph = [&](cudaGraphExec_t ge) {
-        CHECK_CUDA(cudaEventRecord(e0, st));
-        for (int r = 0; r < kReplays; ++r) {
-            CHECK_CUDA(cudaGraphLaunch(ge, st));
-        }
-        CHECK_CUDA(cudaEventRecord(e1ev, st));
-        return elapsedUs() / (kReplays * kCalls);
-    };
+    StreamTimer timer(st);
+    auto makeGraph = [&](auto &&call) { return timer.capture(kCalls, [&](int i) { call(i % sets); }); };
+    auto timeGraph = [&](cudaGraphExec_t ge) { return timer.graphUs(ge, kReplays, kCalls); };
     // Device µs per call; host µs per launch into *host_us.
     auto timeEager = [&](const StreamPdl &cfg, double *host_us) {
-        CHECK_CUDA(cudaEventRecord(e0, st));
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < kCalls * kReplays; ++i) {
-            norm(xs[i % sets], ys[i % sets], cfg);
-        }
-        *host_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
-                   (kCalls * kReplays);
-        CHECK_CUDA(cudaEventRecord(e1ev, st));
-        return elapsedUs() / (kCalls * kReplays);
+        return timer.eagerUs(kCalls * kReplays, [&](int i) { norm(xs[i % sets], ys[i % sets], cfg); }, host_us);
     };
     std::vector<cudaGraphExec_t> graphs;
     for (const Variant &v : kVariants) {
@@ -432,8 +328,6 @@ void runCase(const InfiniopHandle &h, const char *name, int64_t rows, int64_t le
         CHECK_CUDA(cudaGraphExecDestroy(ge));
     }
     CHECK_CUDA(cudaGraphExecDestroy(g_copy));
-    CHECK_CUDA(cudaEventDestroy(e0));
-    CHECK_CUDA(cudaEventDestroy(e1ev));
     for (int s = 0; s < sets; ++s) {
         CHECK_CUDA(cudaFree(xs[s]));
         CHECK_CUDA(cudaFree(ys[s]));

@@ -5,6 +5,7 @@
 // kernel dtypes with INFINI_ELEMENTWISE_NVIDIA_KERNELS.
 #include "../../common/cuda/check.cuh"
 #include "../../common/cuda/dtype.cuh"
+#include "../../common/cuda/pdl.cuh"
 #include "nvidia.h"
 #include <type_traits>
 #include <utility>
@@ -14,6 +15,13 @@ namespace infini::elementwise::nvidia {
 constexpr int kBlock = 256;
 constexpr int kUnroll = 4; // elements in flight per thread on the scalar paths
 constexpr int kTileDim = 32, kTileRows = kBlock / kTileDim;
+// When the contiguous path uses programmatic dependent launch (PDL,
+// common/cuda/pdl.cuh): eager calls only, so that back-to-back calls overlap
+// one grid's drain with the next one's launch, while captured calls keep a
+// plain graph edge (LPNorm's Stream plan measured PDL edges slower in
+// graphs). PdlPolicy::Never restores the plain launch everywhere.
+// tools/pdlmul_bench.cu times the three policies on one build.
+constexpr PdlPolicy kContiguousPdl = PdlPolicy::NotCapturing;
 
 template <class T, int N>
 struct Inputs {
@@ -59,10 +67,20 @@ __device__ __forceinline__ Vec<T> applyVec(const Vec<T> (&x)[N]) {
 // a grid-stride loop over a grid that fills the GPU once (8192² F32), and
 // U = 1..8 vectors per thread are within 0.3% of each other, so the vector
 // form uses U = 1.
+// PDL: launched with it (launchContiguous), the kernel may start while the
+// previous one in the stream drains. Nothing global before the wait (that
+// kernel may still write our inputs or read our output); the trigger right
+// after it lets the next call's grid be launched once all our blocks have
+// started. With one chunk per block that is during our last wave, so the
+// next grid's waiting blocks only take slots ours have left for good (no
+// block of ours is still unscheduled), and the hardware then hands out its
+// remaining blocks by free slot, so no SM ends up with an unequal share.
 template <class Op, class T, int N, int V, int U>
 __global__ void __launch_bounds__(kBlock) contiguousKernel(T *out, Inputs<T, N> in, uint64_t numel) {
     using A = std::conditional_t<(V > 1), Vec<T>, T>;
     static_assert(V == 1 || V == (int)(16 / sizeof(T)), "scalars or 16-byte vectors");
+    pdlWaitPrevious();
+    pdlAllowNext();
     const uint64_t nacc = numel / V;
     const uint64_t chunk = (uint64_t)kBlock * U;
     for (uint64_t base = (uint64_t)blockIdx.x * chunk + threadIdx.x; base < nacc;
@@ -278,6 +296,32 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
     }
 }
 
+// The contiguous path's launch, PDL as `policy` says where the plan allows it
+// (plan.pdl: the kernels' code on this device has the wait). launch() passes
+// kContiguousPdl; tools/pdlmul_bench.cu the others.
+template <class Op, infiniDtype_t D>
+infiniStatus_t launchContiguous(const Plan &plan, void *out_ptr, const void *const *inputs, cudaStream_t s,
+                                PdlPolicy policy) {
+    using T = typename DeviceTypeOf<D>::type;
+    constexpr int N = (int)Op::kInputs;
+    T *out = static_cast<T *>(out_ptr) + plan.offset[0];
+    Inputs<T, N> in;
+    bool aligned = reinterpret_cast<uintptr_t>(out) % 16 == 0;
+    for (int k = 0; k < N; ++k) {
+        in.p[k] = static_cast<const T *>(inputs[k]) + plan.offset[k + 1];
+        aligned = aligned && reinterpret_cast<uintptr_t>(in.p[k]) % 16 == 0;
+    }
+    const bool pdl = plan.pdl && pdlWanted(policy, s);
+    const cudaError_t launched =
+        aligned ? launchKernel(contiguousKernel<Op, T, N, 16 / sizeof(T), 1>, plan.grid_vec, kBlock, 0, s, pdl, out,
+                               in, plan.numel)
+                : launchKernel(contiguousKernel<Op, T, N, 1, kUnroll>, plan.grid_scalar, kBlock, 0, s, pdl, out, in,
+                               plan.numel);
+    const cudaError_t last = cudaGetLastError(); // cleared, as CUDA_TRY_LAUNCH does after <<<>>>
+    CUDA_TRY(launched != cudaSuccess ? launched : last);
+    return INFINI_STATUS_SUCCESS;
+}
+
 template <class Op, infiniDtype_t D>
 infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs, void *stream) {
     using T = typename DeviceTypeOf<D>::type;
@@ -289,21 +333,8 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
         in.p[k] = static_cast<const T *>(inputs[k]);
     }
     switch (plan.path) {
-    case Path::Contiguous: {
-        out += plan.offset[0];
-        bool aligned = reinterpret_cast<uintptr_t>(out) % 16 == 0;
-        for (int k = 0; k < N; ++k) {
-            in.p[k] += plan.offset[k + 1];
-            aligned = aligned && reinterpret_cast<uintptr_t>(in.p[k]) % 16 == 0;
-        }
-        if (aligned) {
-            contiguousKernel<Op, T, N, 16 / sizeof(T), 1><<<plan.grid_vec, kBlock, 0, s>>>(out, in, plan.numel);
-        } else {
-            contiguousKernel<Op, T, N, 1, kUnroll><<<plan.grid_scalar, kBlock, 0, s>>>(out, in, plan.numel);
-        }
-        CUDA_TRY_LAUNCH();
-        return INFINI_STATUS_SUCCESS;
-    }
+    case Path::Contiguous:
+        return launchContiguous<Op, D>(plan, out_ptr, inputs, s, kContiguousPdl);
     case Path::Strided:
         if (plan.has_vec) {
             bool aligned = reinterpret_cast<uintptr_t>(out) % 16 == 0;
@@ -336,6 +367,8 @@ infiniStatus_t occupancy(Occupancy *occ) {
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided, stridedKernel<Op, T, N>, kBlock, 0));
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided_vec, stridedVecKernel<Op, T, N>, kBlock, 0));
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->tiled, tiledKernel<Op, T, N>, kBlock, 0));
+    occ->pdl = kernelHonoursPdl(contiguousKernel<Op, T, N, 16 / sizeof(T), 1>) &&
+               kernelHonoursPdl(contiguousKernel<Op, T, N, 1, kUnroll>);
     return INFINI_STATUS_SUCCESS;
 }
 

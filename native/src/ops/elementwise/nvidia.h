@@ -68,6 +68,7 @@ struct Plan {
     uint64_t numel = 0;
     int64_t offset[kMaxOperands] = {};
     unsigned grid_vec = 1, grid_scalar = 1; // one chunk per block
+    bool pdl = false; // the contiguous kernels may be launched with PDL (Occupancy::pdl)
     // strided: one or more launches
     std::vector<StridedArgs> launches;
     std::vector<unsigned> grids;
@@ -83,8 +84,11 @@ struct Plan {
 
 // Resident blocks per SM of the grid-stride kernels of one operator and dtype
 // (from the occupancy calculator at Create): their grids exactly fill the GPU.
+// pdl: the contiguous kernels' code on this device waits for the previous
+// grid (built from sm_90+ PTX), so programmatic dependent launch is safe.
 struct Occupancy {
     int strided = 1, strided_vec = 1, tiled = 1;
+    bool pdl = false;
 };
 
 // Builds the plan from the validated info, the device's properties and the

@@ -243,6 +243,7 @@ infiniStatus_t makePlan(const Info &info, const InfiniopHandle &h, const Occupan
         // thread for unaligned pointers (see nvidia.cuh).
         plan->grid_vec = chunks(std::max<uint64_t>(info.numel / (16 / plan->elem_size), 1), plan->block);
         plan->grid_scalar = chunks(info.numel, kUnroll * plan->block);
+        plan->pdl = occ.pdl;
         return INFINI_STATUS_SUCCESS;
     }
     if (planTiled(info, h, occ, plan)) {

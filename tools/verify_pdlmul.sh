@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Issue 13, Mul's contiguous path with programmatic dependent launch for eager
+# back-to-back calls (branch dev/pdlmul): one device call on the H100, cold
+# machine. From the repository root, after `source .gpu/setup.sh`:
+#     bash tools/verify_pdlmul.sh
+# Writes under $OUT (4 files): pdlmul_harness.txt (PDL off / library / always
+# in one build: dependent chains bitwise, float64 checks, graph and eager µs
+# per call, host µs per launch, the copy roofline), pdlmul_tests.txt (GPU
+# tests with INFINIOP_REQUIRE_GPU=1: Mul's dependent/graph/torch/stream ones
+# and LPNorm's dependent test, then the whole Mul file if time is left),
+# pdlmul_bench.txt (bench_mul, if time is left), pdlmul_log.txt (build and
+# step log). The harness runs first and alone (its eager timings need an idle
+# host); each step has a cap and the whole script stops before 200 s.
+set -u
+OUT=${OUT:-/tmp/verify_pdlmul}
+mkdir -p "$OUT"
+LOG="$OUT/pdlmul_log.txt"
+export PYTHONPATH="$PWD:${PYTHONPATH:-}" INFINIOP_REQUIRE_GPU=1
+PY=${PYTHON:-python3}
+NVCC=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
+END=192
+step() { echo "== $(date -u +%T) (${SECONDS}s) $*" | tee -a "$LOG"; }
+# min(cap, what is left of $END s), at least 1
+cap() { local left=$((END - SECONDS)); [ "$1" -lt "$left" ] && left=$1; [ "$left" -lt 1 ] && left=1; echo "$left"; }
+
+step "harness build (nvcc, sm_90)"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
+mkdir -p build
+timeout -k 3 "$(cap 40)" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
+    -DINFINI_WITH_NVIDIA tools/pdlmul_bench.cu -o build/pdlmul_bench >>"$LOG" 2>&1
+echo "harness build rc=$?" | tee -a "$LOG"
+
+step "harness: PDL off / library (eager only) / always, chains and timings"
+timeout -k 3 "$(cap 50)" build/pdlmul_bench "$OUT/pdlmul_harness.txt" >>"$LOG" 2>&1
+echo "harness rc=$?" | tee -a "$LOG"
+
+step "library build (make -j16 CUDA_ARCHS=90)"
+timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
+echo "make rc=$?" | tee -a "$LOG"
+
+step "GPU tests: Mul's dependent chains, graphs, torch, streams; LPNorm's dependent chains (shared helper)"
+timeout -k 3 "$(cap 45)" $PY -m pytest tests/test_mul.py tests/test_lp_norm.py -q -p no:cacheprovider \
+    -k "test_mul.py and (dependent or graph or torch or stream) or test_lp_norm.py and dependent" \
+    >"$OUT/pdlmul_tests.txt" 2>&1
+echo "tests rc=$? (124: stopped at its cap, see the count above)" | tee -a "$LOG" "$OUT/pdlmul_tests.txt"
+
+if [ $((END - SECONDS)) -ge 20 ]; then
+    step "benchmark (bench_mul)"
+    timeout -k 3 "$(cap 50)" $PY -m infiniop_py.bench.bench_mul >"$OUT/pdlmul_bench.txt" 2>&1
+    echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/pdlmul_bench.txt"
+else
+    step "benchmark skipped: $((END - SECONDS)) s left"
+fi
+
+if [ $((END - SECONDS)) -ge 15 ]; then
+    step "the other Mul GPU tests (whatever is left of the time)"
+    echo "== the whole tests/test_mul.py" >>"$OUT/pdlmul_tests.txt"
+    timeout -k 3 "$(cap 60)" $PY -m pytest tests/test_mul.py -q -p no:cacheprovider -x \
+        >>"$OUT/pdlmul_tests.txt" 2>&1
+    echo "all Mul tests rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/pdlmul_tests.txt"
+fi
+step "done"
