@@ -79,6 +79,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     __shared__ double s_totals[MaxTeam]; // every member's share of the total weight, pushed by each
     __shared__ double s_cand_w;           // the weight of member 0's candidates, pushed by member 0
     __shared__ double s_bcast;
+    __shared__ __align__(8) uint32_t s_groups[kGroups]; // this member's sweep-1 counts by groups of bins
 
 #ifdef INFINI_RS_TRACE
     long long trace[9] = {};
@@ -131,6 +132,10 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         if (vhist) histAdd<false>(sh.hist[0].cnt, nullptr, cnt > 0, digitOf(lv0, kmax, 0u), 0.0);
     });
     best = ReduceE(tmp.re).Reduce(best, EntryMax<K>());
+    if (vhist) {
+        __syncthreads(); // the histogram is complete
+        coarseCounts<kThreads>(sh.hist[0].cnt, s_groups); // published by the team barrier below
+    }
     Team::wait();
     if (tid == 0) s_all = best;
     __syncthreads();
@@ -226,10 +231,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     // element from below; everything at or above it is collected (a superset
     // of the top K), unless more than kCap turn out to be (then exactSelect).
     if (fast) {
-        uint32_t vc[BPT]; // this thread's bins of the merged histogram of the vectors' maxima
-        mergedCounts(vc);
-        if (tid == 0) pick.bin = 0xffffffffu;
-        selectByCount<kThreads>(vc, mode.K, tmp.su, pick);
+        selectMergedByCount<MaxTeam>(sh.hist[0].cnt, s_groups, team, mode.K, pick);
         if (pick.bin == 0xffffffffu) {
             fast = false; // fewer than K vectors
         } else {
@@ -243,10 +245,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     bool spec_on = spec;
     uint32_t spec_bin = 0;
     if (spec) {
-        uint32_t vc[BPT];
-        mergedCounts(vc);
-        if (tid == 0) pick.bin = 0xffffffffu;
-        selectByCount<kThreads>(vc, kSpecVectors, tmp.su, pick);
+        selectMergedByCount<MaxTeam>(sh.hist[0].cnt, s_groups, team, kSpecVectors, pick);
         if (pick.bin == 0xffffffffu) {
             spec_on = false; // fewer vectors: the exact way
         } else {

@@ -4,6 +4,7 @@
 // Each thread holds kBins / NT bins of the level, in descending digit order
 // (thread 0 holds the highest digits).
 #include "device.cuh"
+#include "team.cuh"
 #include <cub/block/block_scan.cuh>
 
 namespace infini::random_sample::nvidia {
@@ -33,6 +34,106 @@ __device__ inline void selectByCount(const uint32_t (&c)[kBins / NT], uint32_t n
             pk.bin = binOf<NT>(k);
             pk.cnt = c[k];
             pk.above = ex[k];
+        }
+    }
+    __syncthreads();
+}
+
+// Two-step merge of a level's counts over a team. Merging every member's
+// whole histogram (kBins counts from each of up to 16 members) is bound by
+// distributed shared memory's bandwidth: ~7.8 µs at teams of 16 on the H100
+// (stage trace, session 6). Each member first sums its own counts by groups
+// of kGroup bins (coarseCounts, before the team barrier that publishes them);
+// selectMergedByCount then reads only the members' group sums and the bins of
+// the one group that holds the bucket.
+constexpr int kGroup = 32;
+constexpr int kGroups = kBins / kGroup;
+static_assert(kGroups == 2 * 32, "selectMergedByCount: one warp, two groups a lane");
+
+// This member's group sums of histogram `cnt` (complete: after a block
+// barrier) into groups[kGroups]; group g holds bins kBins-1-kGroup*g down to
+// kBins-kGroup*(g+1) (descending, like binOf). Every thread calls it.
+template <int NT>
+__device__ inline void coarseCounts(const uint32_t *cnt, uint32_t *groups) {
+    constexpr int BPT = kBins / NT;
+    constexpr int kLanesPerGroup = kGroup / BPT;
+    static_assert(kGroup % BPT == 0 && kLanesPerGroup <= 32 && (kLanesPerGroup & (kLanesPerGroup - 1)) == 0,
+                  "a group's bins lie in consecutive lanes of one warp");
+    uint32_t s = 0;
+#pragma unroll
+    for (int k = 0; k < BPT; ++k) s += cnt[binOf<NT>(k)];
+#pragma unroll
+    for (int o = kLanesPerGroup / 2; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    if (threadIdx.x % kLanesPerGroup == 0) groups[threadIdx.x / kLanesPerGroup] = s;
+}
+
+// selectByCount over the team's merged histogram `cnt`, given every member's
+// coarseCounts in `groups` (both published by a team barrier): the bucket
+// with above < need <= above + cnt, or pk.bin = ~0u when the team holds fewer
+// than `need`. Warp 0 does the work: one round of remote loads for the group
+// sums, one for the chosen group's bins. Every thread calls it.
+template <int MaxTeam>
+__device__ inline void selectMergedByCount(const uint32_t *cnt, const uint32_t *groups, unsigned team,
+                                           uint32_t need, Pick &pk) {
+    __syncthreads(); // earlier readers of pk are done
+    if (threadIdx.x < 32) {
+        const unsigned lane = threadIdx.x;
+        const unsigned all = 0xffffffffu;
+        // Lane l: groups 2l and 2l+1 (8 bytes), summed over the members.
+        uint2 h[MaxTeam];
+#pragma unroll
+        for (unsigned m = 0; m < (unsigned)MaxTeam; ++m) {
+            h[m] = m < team ? *reinterpret_cast<const uint2 *>(Team::at(groups + 2 * lane, m)) : make_uint2(0, 0);
+        }
+        uint32_t c0 = 0, c1 = 0;
+#pragma unroll
+        for (unsigned m = 0; m < (unsigned)MaxTeam; ++m) {
+            c0 += h[m].x;
+            c1 += h[m].y;
+        }
+        const uint32_t pair = c0 + c1;
+        uint32_t inc = pair;
+#pragma unroll
+        for (unsigned o = 1; o < 32; o <<= 1) {
+            const uint32_t y = __shfl_up_sync(all, inc, o);
+            if (lane >= o) inc += y;
+        }
+        const uint32_t ex = inc - pair;
+        int g = -1;
+        uint32_t above = 0;
+        if (ex < need && need <= ex + c0) {
+            g = 2 * (int)lane;
+            above = ex;
+        } else if (ex + c0 < need && need <= ex + pair) {
+            g = 2 * (int)lane + 1;
+            above = ex + c0;
+        }
+        const unsigned found = __ballot_sync(all, g >= 0);
+        if (found == 0) {
+            if (lane == 0) pk.bin = 0xffffffffu;
+        } else {
+            const int src = __ffs(found) - 1;
+            g = __shfl_sync(all, g, src);
+            above = __shfl_sync(all, above, src);
+            const uint32_t bin = (uint32_t)(kBins - 1 - (g * kGroup + (int)lane));
+            uint32_t v[MaxTeam];
+#pragma unroll
+            for (unsigned m = 0; m < (unsigned)MaxTeam; ++m) v[m] = m < team ? *Team::at(cnt + bin, m) : 0u;
+            uint32_t f = 0;
+#pragma unroll
+            for (unsigned m = 0; m < (unsigned)MaxTeam; ++m) f += v[m];
+            uint32_t fin = f;
+#pragma unroll
+            for (unsigned o = 1; o < 32; o <<= 1) {
+                const uint32_t y = __shfl_up_sync(all, fin, o);
+                if (lane >= o) fin += y;
+            }
+            const uint32_t fex = above + (fin - f);
+            if (fex < need && need <= fex + f) {
+                pk.bin = bin;
+                pk.cnt = f;
+                pk.above = fex;
+            }
         }
     }
     __syncthreads();
