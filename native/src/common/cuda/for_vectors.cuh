@@ -10,8 +10,11 @@ namespace infini {
 // the same number of times by every thread of the NT-thread block, so fv may
 // use warp intrinsics. 16-byte loads where the row allows, U of them issued
 // before any is used (U * NT * 16 bytes in flight per block); the unaligned
-// head comes one element per thread.
-template <int NT, int U = 4, class T, class F>
+// head comes one element per thread. Rolled: the U vectors of a tile go
+// through one inlined copy of fv in a loop instead of U unrolled copies (the
+// loads still all issued first): for large fv bodies, whose unrolled copies
+// outgrow the instruction cache.
+template <int NT, int U = 4, bool Rolled = false, class T, class F>
 __device__ inline void forVectors(const T *row, uint32_t begin, uint32_t end, F &&fv) {
     constexpr int V = 16 / sizeof(T);
     const uint32_t mis = (uint32_t)(((uintptr_t)(row + begin) & 15u) / sizeof(T));
@@ -39,11 +42,25 @@ __device__ inline void forVectors(const T *row, uint32_t begin, uint32_t end, F 
                 for (int s = 0; s < V; ++s) v[u][s] = i0 + s < end ? row[i0 + s] : T();
             }
         }
+        if constexpr (Rolled) {
+#pragma unroll 1
+            for (int u = 0; u < U; ++u) {
+                const uint32_t i0 = tile + (u * NT + threadIdx.x) * V;
+                const uint32_t cnt = i0 >= end ? 0u : (end - i0 < (uint32_t)V ? end - i0 : (uint32_t)V);
+                fv(v[0], i0, cnt);
 #pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const uint32_t i0 = tile + (u * NT + threadIdx.x) * V;
-            const uint32_t cnt = i0 >= end ? 0u : (end - i0 < (uint32_t)V ? end - i0 : (uint32_t)V);
-            fv(v[u], i0, cnt);
+                for (int w = 0; w + 1 < U; ++w) { // the next vector into v[0]: register moves
+#pragma unroll
+                    for (int s = 0; s < V; ++s) v[w][s] = v[w + 1][s];
+                }
+            }
+        } else {
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const uint32_t i0 = tile + (u * NT + threadIdx.x) * V;
+                const uint32_t cnt = i0 >= end ? 0u : (end - i0 < (uint32_t)V ? end - i0 : (uint32_t)V);
+                fv(v[u], i0, cnt);
+            }
         }
     }
 }

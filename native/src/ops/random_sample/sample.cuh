@@ -21,6 +21,15 @@
 namespace infini::random_sample::nvidia {
 
 constexpr int kThreads = 512; // sampling block
+// The sweeps take their tiles through one copy of their vector body
+// (forVectors' Rolled): the unrolled copies made the kernel ~24k
+// instructions, and ncu counted ~45% of its issue gaps as instruction-fetch
+// stalls (H100, session 6; notes/random_sample.md). -DINFINI_RS_ROLLED=0
+// builds the unrolled sweeps, for A/B runs.
+#ifndef INFINI_RS_ROLLED
+#define INFINI_RS_ROLLED 1
+#endif
+constexpr bool kRolledSweeps = INFINI_RS_ROLLED != 0;
 constexpr int kBinsPerThread = kBins / kThreads;
 constexpr int kItems = kCap / kThreads;
 // Top p over more than kCap elements: the first guess collects the elements
@@ -127,7 +136,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     if (tid == 0) s_count = 0;
     __syncthreads();
     E best = noEntry<K>();
-    forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+    forVectors<kThreads, 4, kRolledSweeps>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
         const K kmax = vecBest(v, i0, cnt, best);
         if (vhist) histAdd<false>(sh.hist[0].cnt, nullptr, cnt > 0, digitOf(lv0, kmax, 0u), 0.0);
     });
@@ -269,7 +278,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
                 clear(h, false);
                 __syncthreads();
                 const ValueRange<T> range = valueRange<T>(p1.kpref, (K)(p1.kpref | ~p1.kmask));
-                forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+                forVectors<kThreads, 4, kRolledSweeps>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
                     if (!__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
 #pragma unroll
                     for (int e = 0; e < V; ++e) {
@@ -312,7 +321,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
             clear(h, true);
             __syncthreads();
             double my_total = 0.0;
-            forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+            forVectors<kThreads, 4, kRolledSweeps>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
                 if (!sum_all && !__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
 #pragma unroll
                 for (int e = 0; e < V; ++e) {
@@ -371,7 +380,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     const bool with_total = !total_known && (mode.need_total || spec_on);
     double my_total = 0.0;
     const ValueRange<T> range = candidateRange<T>(p1, p2);
-    forVectors<kThreads>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
+    forVectors<kThreads, 4, kRolledSweeps>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
         if (with_total) {
 #pragma unroll
             for (int e = 0; e < V; ++e) {
