@@ -11,24 +11,11 @@
 # pdlmul_bench.txt (bench_mul, if time is left), pdlmul_log.txt (build and
 # step log). The harness runs first and alone (its eager timings need an idle
 # host); each step has a cap and the whole script stops before 200 s.
-set -u
-OUT=${OUT:-/tmp/verify_pdlmul}
-mkdir -p "$OUT"
-LOG="$OUT/pdlmul_log.txt"
-export PYTHONPATH="$PWD:${PYTHONPATH:-}" INFINIOP_REQUIRE_GPU=1
-PY=${PYTHON:-python3}
-NVCC=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
+NAME=pdlmul
 END=192
-step() { echo "== $(date -u +%T) (${SECONDS}s) $*" | tee -a "$LOG"; }
-# min(cap, what is left of $END s), at least 1
-cap() { local left=$((END - SECONDS)); [ "$1" -lt "$left" ] && left=$1; [ "$left" -lt 1 ] && left=1; echo "$left"; }
+source "$(dirname "$0")/verify_common.sh"
 
-step "harness build (nvcc, sm_90)"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
-mkdir -p build
-timeout -k 3 "$(cap 40)" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
-    -DINFINI_WITH_NVIDIA tools/pdlmul_bench.cu -o build/pdlmul_bench >>"$LOG" 2>&1
-echo "harness build rc=$?" | tee -a "$LOG"
+harness_build tools/pdlmul_bench.cu build/pdlmul_bench 40
 
 step "harness: PDL off / library (eager only) / always, chains and timings"
 timeout -k 3 "$(cap 50)" build/pdlmul_bench "$OUT/pdlmul_harness.txt" >>"$LOG" 2>&1

@@ -15,16 +15,9 @@
 # Prediction: n=32000 and 8x151936 equal to t8 within 0.1 µs (today's main is
 # 0.3-0.4 µs slower there); n=151936 / 262144 single rows ~23.6 / ~24.7 (as
 # main: 16-wide, 1.7-2.2 µs below t8).
-set -u
-OUT=${OUT:-/tmp/verify_rs6}
-mkdir -p "$OUT"
-LOG="$OUT/rs6_log.txt"
-export PYTHONPATH="$PWD:${PYTHONPATH:-}" INFINIOP_REQUIRE_GPU=1
-PY=${PYTHON:-python3}
+NAME=rs6
 END=195
-step() { echo "== $(date -u +%T) (${SECONDS}s) $*" | tee -a "$LOG"; }
-# min(cap, what is left of $END s), at least 1
-cap() { local left=$((END - SECONDS)); [ "$1" -lt "$left" ] && left=$1; [ "$left" -lt 1 ] && left=1; echo "$left"; }
+source "$(dirname "$0")/verify_common.sh"
 T8=build/t8
 T8FLAGS=-DINFINI_RS_SAMPLE_TEAM=8
 RS=native/src/ops/random_sample

@@ -1,0 +1,23 @@
+# The shared preamble of the tools/verify_*.sh scripts (one device call each, from the repository
+# root after `source .gpu/setup.sh`). Source it after setting NAME (the files' prefix) and END (the
+# second at which the script must be done). It gives OUT, LOG, PY, NVCC, GPU tests required,
+# step (a timestamped log line), cap (a step's time limit within END) and harness_build.
+set -u
+OUT=${OUT:-/tmp/verify_$NAME}
+mkdir -p "$OUT"
+LOG="$OUT/${NAME}_log.txt"
+export PYTHONPATH="$PWD:${PYTHONPATH:-}" INFINIOP_REQUIRE_GPU=1
+PY=${PYTHON:-python3}
+NVCC=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
+step() { echo "== $(date -u +%T) (${SECONDS}s) $*" | tee -a "$LOG"; }
+# min(cap, what is left of $END s), at least 1
+cap() { local left=$((END - SECONDS)); [ "$1" -lt "$left" ] && left=$1; [ "$left" -lt 1 ] && left=1; echo "$left"; }
+# harness_build SOURCE BINARY CAP: a standalone sm_90 harness against the library's headers.
+harness_build() {
+    step "harness build (nvcc, sm_90)"
+    nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
+    mkdir -p build
+    timeout -k 3 "$(cap "$3")" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include \
+        -Inative/src -DINFINI_WITH_NVIDIA "$1" -o "$2" >>"$LOG" 2>&1
+    echo "harness build rc=$?" | tee -a "$LOG"
+}
