@@ -253,15 +253,15 @@ def _status_check(args, desc: str) -> list:
 
 def _numpy_address(name: str, writable: bool) -> list:
     """Lines setting `<name>_p` to a NumPy array's address as a cdata: its buffer when
-    C-contiguous (and writable, for an output), else numpy_pointer (strided, or an error)."""
-    if not writable:
-        return [f"        {name}_p = from_buffer({name}) if {name}.flags.c_contiguous else numpy_pointer({name})"]
-    # (One flags object read twice: cheaper than from_buffer's own writability check.)
-    return [f"        {name}_f = {name}.flags",
-            f"        if {name}_f.c_contiguous and {name}_f.writeable:",
-            f"            {name}_p = from_buffer({name})",
-            "        else:  # strided, or read-only: numpy_pointer raises the binding's own error",
-            f"            {name}_p = numpy_pointer({name}, True)"]
+    C-contiguous (and writable, for an output), else numpy_pointer (strided, or an error).
+    NumPy refuses the buffer of a non-C-contiguous (or, asked writable, read-only) array, so
+    no flags are read on the common path (a try costs nothing until it raises)."""
+    ask = f"{name}, require_writable=True" if writable else name
+    return ["        try:",
+            f"            {name}_p = from_buffer({ask})",
+            "        except (ValueError, BufferError, TypeError):  # "
+            + ("strided, or read-only: numpy_pointer decides" if writable else "strided"),
+            f"            {name}_p = numpy_pointer({name}{', True' if writable else ''})"]
 
 
 def _source_call(args, check_layouts: bool) -> str:
