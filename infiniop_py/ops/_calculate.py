@@ -254,14 +254,16 @@ def _status_check(args, desc: str) -> list:
 def _numpy_address(name: str, writable: bool) -> list:
     """Lines setting `<name>_p` to a NumPy array's address as a cdata: its buffer when
     C-contiguous (and writable, for an output), else numpy_pointer (strided, or an error).
-    NumPy refuses the buffer of a non-C-contiguous (or, asked writable, read-only) array, so
-    no flags are read on the common path (a try costs nothing until it raises)."""
-    ask = f"{name}, require_writable=True" if writable else name
+    Outputs are nearly always C-contiguous: theirs is asked for at once (NumPy refuses the
+    writable buffer of a strided or read-only array; a try costs nothing until it raises).
+    Inputs are often strided views (a transposed source), whose refusal would cost an
+    exception per call: their flags are read first."""
+    if not writable:
+        return [f"        {name}_p = from_buffer({name}) if {name}.flags.c_contiguous else numpy_pointer({name})"]
     return ["        try:",
-            f"            {name}_p = from_buffer({ask})",
-            "        except (ValueError, BufferError, TypeError):  # "
-            + ("strided, or read-only: numpy_pointer decides" if writable else "strided"),
-            f"            {name}_p = numpy_pointer({name}{', True' if writable else ''})"]
+            f"            {name}_p = from_buffer({name}, require_writable=True)",
+            "        except (ValueError, BufferError, TypeError):  # strided, or read-only: numpy_pointer decides",
+            f"            {name}_p = numpy_pointer({name}, True)"]
 
 
 def _source_call(args, check_layouts: bool) -> str:
