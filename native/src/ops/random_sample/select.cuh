@@ -50,6 +50,17 @@ constexpr int kGroup = 32;
 constexpr int kGroups = kBins / kGroup;
 static_assert(kGroups == 2 * 32, "selectMergedByCount: one warp, two groups a lane");
 
+// The sum of x over lanes 0..lane of a full warp.
+__device__ inline uint32_t warpInclusiveSum(uint32_t x) {
+    const unsigned lane = threadIdx.x & 31u;
+#pragma unroll
+    for (unsigned o = 1; o < 32; o <<= 1) {
+        const uint32_t y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o) x += y;
+    }
+    return x;
+}
+
 // This member's group sums of histogram `cnt` (complete: after a block
 // barrier) into groups[kGroups]; group g holds bins kBins-1-kGroup*g down to
 // kBins-kGroup*(g+1) (descending, like binOf). Every thread calls it.
@@ -92,13 +103,7 @@ __device__ inline void selectMergedByCount(const uint32_t *cnt, const uint32_t *
             c1 += h[m].y;
         }
         const uint32_t pair = c0 + c1;
-        uint32_t inc = pair;
-#pragma unroll
-        for (unsigned o = 1; o < 32; o <<= 1) {
-            const uint32_t y = __shfl_up_sync(all, inc, o);
-            if (lane >= o) inc += y;
-        }
-        const uint32_t ex = inc - pair;
+        const uint32_t ex = warpInclusiveSum(pair) - pair;
         int g = -1;
         uint32_t above = 0;
         if (ex < need && need <= ex + c0) {
@@ -122,13 +127,7 @@ __device__ inline void selectMergedByCount(const uint32_t *cnt, const uint32_t *
             uint32_t f = 0;
 #pragma unroll
             for (unsigned m = 0; m < (unsigned)MaxTeam; ++m) f += v[m];
-            uint32_t fin = f;
-#pragma unroll
-            for (unsigned o = 1; o < 32; o <<= 1) {
-                const uint32_t y = __shfl_up_sync(all, fin, o);
-                if (lane >= o) fin += y;
-            }
-            const uint32_t fex = above + (fin - f);
+            const uint32_t fex = above + (warpInclusiveSum(f) - f);
             if (fex < need && need <= fex + f) {
                 pk.bin = bin;
                 pk.cnt = f;
