@@ -12,6 +12,28 @@ NVCC=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
 step() { echo "== $(date -u +%T) (${SECONDS}s) $*" | tee -a "$LOG"; }
 # min(cap, what is left of $END s), at least 1
 cap() { local left=$((END - SECONDS)); [ "$1" -lt "$left" ] && left=$1; [ "$left" -lt 1 ] && left=1; echo "$left"; }
+# harness_run BINARY FILE CAP WHAT: the built harness, writing its report to FILE.
+harness_run() {
+    step "harness: $4"
+    timeout -k 3 "$(cap "$3")" "$1" "$2" >>"$LOG" 2>&1
+    echo "harness rc=$?" | tee -a "$LOG"
+}
+# library_build: the library for sm_90 (make -j16), its status in the log.
+library_build() {
+    step "library build (make -j16 CUDA_ARCHS=90)"
+    timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
+    echo "make rc=$?" | tee -a "$LOG"
+}
+# bench_if_time MODULE FILE CAP: `python -m MODULE` into FILE when 20 s are left.
+bench_if_time() {
+    if [ $((END - SECONDS)) -ge 20 ]; then
+        step "benchmark ($1)"
+        timeout -k 3 "$(cap "$3")" $PY -m "$1" >"$2" 2>&1
+        echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$2"
+    else
+        step "benchmark skipped: $((END - SECONDS)) s left"
+    fi
+}
 # harness_build SOURCE BINARY CAP: a standalone sm_90 harness against the library's headers.
 harness_build() {
     step "harness build (nvcc, sm_90)"

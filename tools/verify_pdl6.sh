@@ -16,24 +16,14 @@ source "$(dirname "$0")/verify_common.sh"
 
 harness_build tools/pdl6_bench.cu build/pdl6_bench 50
 
-step "harness: off / entry / lastload / lastrow (each with and without 2 blocks/SM) / library"
-timeout -k 3 "$(cap 60)" build/pdl6_bench "$OUT/pdl6_harness.txt" >>"$LOG" 2>&1
-echo "harness rc=$?" | tee -a "$LOG"
+harness_run build/pdl6_bench "$OUT/pdl6_harness.txt" 60 "off / entry / lastload / lastrow (each with and without 2 blocks/SM) / library"
 
-step "library build (make -j16 CUDA_ARCHS=90)"
-timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
-echo "make rc=$?" | tee -a "$LOG"
+library_build
 
 step "GPU tests: dependent chains, the Stream plan, graph capture"
 timeout -k 3 "$(cap 45)" $PY -m pytest tests/test_lp_norm.py -q -p no:cacheprovider \
     -k "dependent or streamed or graph" >"$OUT/pdl6_tests.txt" 2>&1
 echo "tests rc=$? (124: stopped at its cap, see the count above)" | tee -a "$LOG" "$OUT/pdl6_tests.txt"
 
-if [ $((END - SECONDS)) -ge 20 ]; then
-    step "benchmark (whatever is left of the time)"
-    timeout -k 3 "$(cap 60)" $PY -m infiniop_py.bench.bench_lp_norm >"$OUT/pdl6_bench.txt" 2>&1
-    echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/pdl6_bench.txt"
-else
-    step "benchmark skipped: $((END - SECONDS)) s left"
-fi
+bench_if_time infiniop_py.bench.bench_lp_norm "$OUT/pdl6_bench.txt" 60
 step "done"

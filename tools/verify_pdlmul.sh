@@ -17,13 +17,9 @@ source "$(dirname "$0")/verify_common.sh"
 
 harness_build tools/pdlmul_bench.cu build/pdlmul_bench 40
 
-step "harness: PDL off / library (eager only) / always, chains and timings"
-timeout -k 3 "$(cap 50)" build/pdlmul_bench "$OUT/pdlmul_harness.txt" >>"$LOG" 2>&1
-echo "harness rc=$?" | tee -a "$LOG"
+harness_run build/pdlmul_bench "$OUT/pdlmul_harness.txt" 50 "PDL off / library (eager only) / always, chains and timings"
 
-step "library build (make -j16 CUDA_ARCHS=90)"
-timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
-echo "make rc=$?" | tee -a "$LOG"
+library_build
 
 step "GPU tests: Mul's dependent chains, graphs, torch, streams; LPNorm's dependent chains (shared helper)"
 timeout -k 3 "$(cap 45)" $PY -m pytest tests/test_mul.py tests/test_lp_norm.py -q -p no:cacheprovider \
@@ -31,13 +27,7 @@ timeout -k 3 "$(cap 45)" $PY -m pytest tests/test_mul.py tests/test_lp_norm.py -
     >"$OUT/pdlmul_tests.txt" 2>&1
 echo "tests rc=$? (124: stopped at its cap, see the count above)" | tee -a "$LOG" "$OUT/pdlmul_tests.txt"
 
-if [ $((END - SECONDS)) -ge 20 ]; then
-    step "benchmark (bench_mul)"
-    timeout -k 3 "$(cap 50)" $PY -m infiniop_py.bench.bench_mul >"$OUT/pdlmul_bench.txt" 2>&1
-    echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/pdlmul_bench.txt"
-else
-    step "benchmark skipped: $((END - SECONDS)) s left"
-fi
+bench_if_time infiniop_py.bench.bench_mul "$OUT/pdlmul_bench.txt" 50
 
 if [ $((END - SECONDS)) -ge 15 ]; then
     step "the other Mul GPU tests (whatever is left of the time)"
