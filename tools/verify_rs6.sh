@@ -21,49 +21,12 @@ source "$(dirname "$0")/verify_common.sh"
 T8=build/t8
 T8FLAGS=-DINFINI_RS_SAMPLE_TEAM=8
 RS=native/src/ops/random_sample
-RSOBJ="$T8/obj/$RS/kernel_f16.cu.o $T8/obj/$RS/kernel_bf16.cu.o $T8/obj/$RS/kernel_f32.cu.o \
-       $T8/obj/$RS/kernel_f64.cu.o $T8/obj/$RS/nvidia.cu.o"
-
-step "build: default library and, at the same time, the t8 RandomSample objects"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
-git log --oneline -1 >>"$LOG" 2>&1
-rm -rf "$T8"; mkdir -p build
-timeout -k 3 "$(cap 110)" make -j5 CUDA_ARCHS=90 BUILD="$T8" EXTRA_NVCCFLAGS="$T8FLAGS" $RSOBJ >build/t8_make.log 2>&1 &
-T8PID=$!
-timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
-echo "make (default) rc=$?" | tee -a "$LOG"
-wait "$T8PID"
-echo "make (t8 RandomSample objects) rc=$?" | tee -a "$LOG"
-tail -n 3 build/t8_make.log >>"$LOG"
-
-step "build: t8 library (every other object copied from build/, not overwriting t8's)"
-mkdir -p "$T8/obj" && cp -a -n build/obj/. "$T8/obj/"
-timeout -k 3 "$(cap 60)" make -j16 CUDA_ARCHS=90 BUILD="$T8" EXTRA_NVCCFLAGS="$T8FLAGS" \
-    "$T8/lib/libinfiniop.so" "$T8/lib/libinfinirt.so" "$T8/lib/build_info.json" >>"$LOG" 2>&1
-echo "make (t8 library) rc=$?" | tee -a "$LOG"
+build_rs_pair "$T8" "$T8FLAGS"
 
 step "SASS: the 8-wide few-rows instances of the two builds (expected: identical)"
-timeout -k 3 "$(cap 30)" $PY - "build/obj/$RS/kernel_f16.cu.o" "$T8/obj/$RS/kernel_f16.cu.o" >>"$LOG" 2>&1 <<'PY'
-import os, re, subprocess, sys
-def kernels(obj):
-    sass = subprocess.run([os.environ.get("CUOBJDUMP", "cuobjdump"), "-sass", obj], capture_output=True, text=True, check=True).stdout
-    out, name = {}, None
-    for line in sass.splitlines():
-        m = re.match(r"\s*Function : (\S+)", line)
-        if m:
-            name = m.group(1)
-            out[name] = []
-        elif name and re.match(r"\s*/\*[0-9a-f]{4,}\*/", line):
-            out[name].append(re.sub(r"/\*[0-9a-f]{4,}\*/|;\s*/\*.*", "", line).strip())
-    return out
-a, b = kernels(sys.argv[1]), kernels(sys.argv[2])
 # sampleKernel<__half, 8, TopP, 8>: _ZN6infini13random_sample6nvidia12sampleKernelI6__halfLi8ELb0ELi8EEEv...
-few8 = [k for k in a if "sampleKernelI6__halfLi8ELb" in k and re.search(r"ELb[01]ELi8E", k)]
-for k in few8:
-    print(k, len(a[k]), "instructions:", "identical" if a[k] == b.get(k) else "DIFFERENT (or missing in t8)")
-if not few8:
-    print("no 8-wide few-rows instance found in", sys.argv[1])
-PY
+timeout -k 3 "$(cap 30)" $PY tools/sass_compare.py "build/obj/$RS/kernel_f16.cu.o" "$T8/obj/$RS/kernel_f16.cu.o" \
+    'sampleKernelI6__halfLi8ELb[01]ELi8E' >>"$LOG" 2>&1
 
 A="$PWD/build/lib/libinfiniop.so"
 B="$PWD/$T8/lib/libinfiniop.so"

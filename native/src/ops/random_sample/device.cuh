@@ -58,6 +58,29 @@ struct EntryMax {
 };
 template <class K>
 __device__ inline Entry<K> noEntry() { return Entry<K>{0, 0xffffffffu}; }
+// The first entry of the warp's lanes, in every lane. (`before` is a strict
+// total order on entries: any reduction tree gives the same one.)
+template <class K>
+__device__ inline Entry<K> warpBest(Entry<K> e) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const Entry<K> f{__shfl_xor_sync(0xffffffffu, e.key, o), __shfl_xor_sync(0xffffffffu, e.idx, o)};
+        if (before(f, e)) e = f;
+    }
+    return e;
+}
+// The first entry of the NT-thread block, in warp 0 (every thread calls it;
+// `warps`: NT / 32 shared entries). A fraction of cub::BlockReduce's code,
+// whose generic reduction the sampling kernel ran once.
+template <int NT, class K>
+__device__ inline Entry<K> blockBest(Entry<K> e, Entry<K> *warps) {
+    static_assert(NT % 32 == 0 && NT / 32 <= 32, "one entry a warp, reduced by warp 0");
+    e = warpBest(e);
+    if ((threadIdx.x & 31) == 0) warps[threadIdx.x / 32] = e;
+    __syncthreads();
+    if (threadIdx.x < 32) e = warpBest(threadIdx.x < NT / 32 ? warps[threadIdx.x] : noEntry<K>());
+    return e;
+}
 
 // A radix prefix over the composite (key, ridx), ridx = n - 1 - idx.
 template <class K>
@@ -143,6 +166,15 @@ __device__ inline int indexBits(uint32_t n) {
     return ib;
 }
 
+// v[e] for an e known only at run time (selects, not local memory).
+template <class T, int V>
+__device__ inline T vecAt(const T (&v)[V], int e) {
+    T x = v[0];
+#pragma unroll
+    for (int s = 1; s < V; ++s) x = e == s ? v[s] : x;
+    return x;
+}
+
 // Packed max / min of a full vector (NaN ignored unless all are NaN).
 template <class T, int V>
 __device__ inline void vecMaxMin(const T (&v)[V], T &mx, T &mn) {
@@ -172,7 +204,12 @@ __device__ inline void vecMaxMin(const T (&v)[V], T &mx, T &mn) {
 // and returns the largest key among them. A full vector costs one packed max
 // and one key; the element is looked up only when it beats `best` (rare), and
 // a thread's vectors come in increasing index order, so the first equal wins.
-template <class T, int V, class K>
+// Lean (the sampling kernel, whose code size matters more than a few
+// instructions a vector; session rs7): the element is found by comparing
+// values (one compare each, not a key each), and vectors that are not whole
+// (the head, the row's last) go through a loop instead of V copies. The same
+// entry either way.
+template <bool Lean = false, class T, int V, class K>
 __device__ inline K vecBest(const T (&v)[V], uint32_t i0, uint32_t cnt, Entry<K> &best) {
     if (cnt == (uint32_t)V) {
         T mx = v[0];
@@ -185,27 +222,48 @@ __device__ inline K vecBest(const T (&v)[V], uint32_t i0, uint32_t cnt, Entry<K>
         }
         const K kmax = keyOf(mx);
         if (kmax > best.key || best.idx == 0xffffffffu) {
+            if constexpr (Lean) {
+                // Equal keys are equal values (-0 == +0), unless mx is NaN
+                // (then every element is, all keys 0: element 0).
+                uint32_t first = 0;
 #pragma unroll
-            for (int s = V - 1; s >= 0; --s) {
-                if (keyOf(v[s]) == kmax) best = Entry<K>{kmax, i0 + s};
+                for (int s = V - 1; s >= 0; --s) {
+                    if (widen(v[s]) == widen(mx)) first = s;
+                }
+                best = Entry<K>{kmax, i0 + first};
+            } else {
+#pragma unroll
+                for (int s = V - 1; s >= 0; --s) {
+                    if (keyOf(v[s]) == kmax) best = Entry<K>{kmax, i0 + s};
+                }
             }
         }
         return kmax;
     }
     K kmax = 0;
-#pragma unroll
-    for (int s = 0; s < V; ++s) {
-        if ((uint32_t)s < cnt) {
-            const Entry<K> e{keyOf(v[s]), i0 + s};
+    if constexpr (Lean) {
+#pragma unroll 1
+        for (uint32_t s = 0; s < cnt; ++s) {
+            const Entry<K> e{keyOf(vecAt(v, (int)s)), i0 + s};
             if (before(e, best)) best = e;
             kmax = e.key > kmax ? e.key : kmax;
+        }
+    } else {
+#pragma unroll
+        for (int s = 0; s < V; ++s) {
+            if ((uint32_t)s < cnt) {
+                const Entry<K> e{keyOf(v[s]), i0 + s};
+                if (before(e, best)) best = e;
+                kmax = e.key > kmax ? e.key : kmax;
+            }
         }
     }
     return kmax;
 }
 
-// Whether some of v[0..cnt) may lie in the range (a superset test).
-template <class T, int V>
+// Whether some of v[0..cnt) may lie in the range (a superset test). Lean:
+// vectors that are not whole go through a loop (as vecBest's).
+template <bool Lean = false, class T, int V>
 __device__ inline bool vecMaybe(const ValueRange<T> &r, const T (&v)[V], uint32_t cnt) {
     if (r.all) return cnt > 0;
     if (cnt == (uint32_t)V) {
@@ -214,9 +272,39 @@ __device__ inline bool vecMaybe(const ValueRange<T> &r, const T (&v)[V], uint32_
         return widen(mx) >= r.lo && widen(mn) <= r.hi;
     }
     bool any = false;
+    if constexpr (Lean) {
+#pragma unroll 1
+        for (uint32_t s = 0; s < cnt; ++s) any |= r.maybe(widen(vecAt(v, (int)s)));
+    } else {
 #pragma unroll
-    for (int s = 0; s < V; ++s) any |= (uint32_t)s < cnt && r.maybe(widen(v[s]));
+        for (int s = 0; s < V; ++s) any |= (uint32_t)s < cnt && r.maybe(widen(v[s]));
+    }
     return any;
+}
+
+// f(e, marked) for the elements e of a vector (0 <= e < V) that some lane of
+// the warp marks (mark(e), called once for each e in increasing order), in
+// increasing e, every lane of the warp with the same e. Sparse: the marks
+// first, then one inlined copy of f in a loop over the e's that some lane
+// marks; else V unrolled copies of f, called for every e (f must then do
+// nothing where no lane marks e, as a ballot that finds none). Both make the
+// same calls that do something, in the same order. (Every lane of the warp
+// calls it.)
+template <int V, bool Sparse, class M, class F>
+__device__ inline void forMarked(M &&mark, F &&f) {
+    if constexpr (Sparse) {
+        uint32_t mine = 0;
+#pragma unroll
+        for (int e = 0; e < V; ++e) mine |= mark(e) ? 1u << e : 0u;
+#pragma unroll 1
+        for (uint32_t todo = __reduce_or_sync(0xffffffffu, mine); todo != 0; todo &= todo - 1) {
+            const int e = __ffs((int)todo) - 1;
+            f(e, ((mine >> e) & 1u) != 0);
+        }
+    } else {
+#pragma unroll
+        for (int e = 0; e < V; ++e) f(e, mark(e));
+    }
 }
 
 __device__ inline double warpSum(double x) {
@@ -263,6 +351,24 @@ struct Weigher {
         }
     }
     __device__ double operator()(T raw) const { return ofValue(widen(raw)); }
+    // acc plus the weights of v[0..cnt), added in order: the same sum as
+    // `for (e < cnt) acc += (*this)(v[e])` (adding +0.0 leaves a sum of
+    // weights as it is), with selects instead of two branches an element on
+    // the F32 path (the collect's total, on every vector of a top-p row).
+    template <int V>
+    __device__ double addWeights(double acc, const T (&v)[V], uint32_t cnt) const {
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            if constexpr (sizeof(C) == 8) {
+                if ((uint32_t)e < cnt) acc += (*this)(v[e]);
+            } else {
+                const C x = widen(v[e]);
+                const double w = (double)exp2f((x - vmax) * scale);
+                acc += (uint32_t)e < cnt && x > -(C)INFINITY ? (x == vmax ? 1.0 : w) : 0.0;
+            }
+        }
+        return acc;
+    }
 };
 template <class T>
 __device__ inline Weigher<T> makeWeigher(ComputeType<T> vmax, float temperature) {

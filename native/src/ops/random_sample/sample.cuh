@@ -4,32 +4,15 @@
 // the selection on the same merged histograms (summed over members in a fixed
 // order), so all take the same decisions without exchanging them.
 #include "device.cuh"
+#include "sample_tuning.h"
 #include "select.cuh"
 #include "team.cuh"
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
-// Tuning aid (off unless built with -DINFINI_RS_TRACE): member 0 of each row
-// prints the cycles spent in each stage.
-#ifdef INFINI_RS_TRACE
-#include <cstdio>
-#define RS_MARK(i) (trace[i] = clock64())
-#else
-#define RS_MARK(i) ((void)0)
-#endif
-
 namespace infini::random_sample::nvidia {
 
 constexpr int kThreads = 512; // sampling block
-// The sweeps take their tiles through one copy of their vector body
-// (forVectors' Rolled): the unrolled copies made the kernel ~24k
-// instructions, and ncu counted ~45% of its issue gaps as instruction-fetch
-// stalls (H100, session 6; notes/random_sample.md). -DINFINI_RS_ROLLED=0
-// builds the unrolled sweeps, for A/B runs.
-#ifndef INFINI_RS_ROLLED
-#define INFINI_RS_ROLLED 1
-#endif
-constexpr bool kRolledSweeps = INFINI_RS_ROLLED != 0;
 constexpr int kBinsPerThread = kBins / kThreads;
 constexpr int kItems = kCap / kThreads;
 // Top p over more than kCap elements: the first guess collects the elements
@@ -65,7 +48,6 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     constexpr int KB = FloatBits<T>::bits;
     using Cm = ComputeType<T>;
     using E = Entry<K>;
-    using ReduceE = cub::BlockReduce<E, kThreads>;
     using ReduceD = cub::BlockReduce<double, kThreads>;
     using ScanU = cub::BlockScan<uint32_t, kThreads>;
     using ScanD = cub::BlockScan<double, kThreads>;
@@ -75,7 +57,8 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     SampleShared<K> &sh = *reinterpret_cast<SampleShared<K> *>(smem_raw);
     __shared__ union {
-        typename ReduceE::TempStorage re;
+        E warps[kThreads / 32];                                 // blockBest (kLean)
+        typename cub::BlockReduce<E, kThreads>::TempStorage re; // (!kLean)
         typename ReduceD::TempStorage rd;
         typename ScanU::TempStorage su;
         typename ScanD::TempStorage sd;
@@ -137,10 +120,14 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     __syncthreads();
     E best = noEntry<K>();
     forVectors<kThreads, 4, kRolledSweeps>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
-        const K kmax = vecBest(v, i0, cnt, best);
+        const K kmax = vecBest<kLean>(v, i0, cnt, best);
         if (vhist) histAdd<false>(sh.hist[0].cnt, nullptr, cnt > 0, digitOf(lv0, kmax, 0u), 0.0);
     });
-    best = ReduceE(tmp.re).Reduce(best, EntryMax<K>());
+    if constexpr (kLean) {
+        best = blockBest<kThreads>(best, tmp.warps);
+    } else {
+        best = cub::BlockReduce<E, kThreads>(tmp.re).Reduce(best, EntryMax<K>());
+    }
     if (vhist) {
         __syncthreads(); // the histogram is complete
         coarseCounts<kThreads>(sh.hist[0].cnt, s_groups); // published by the team barrier below
@@ -156,11 +143,7 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
         for (unsigned k = tid; k < team; k += 32) {
             if (before(s_bests[k], e)) e = s_bests[k];
         }
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) {
-            const E f{__shfl_xor_sync(0xffffffffu, e.key, o), __shfl_xor_sync(0xffffffffu, e.idx, o)};
-            if (before(f, e)) e = f;
-        }
+        e = warpBest(e);
         if (tid == 0) s_all = e;
     }
     __syncthreads();
@@ -279,14 +262,12 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
                 __syncthreads();
                 const ValueRange<T> range = valueRange<T>(p1.kpref, (K)(p1.kpref | ~p1.kmask));
                 forVectors<kThreads, 4, kRolledSweeps>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
-                    if (!__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
-#pragma unroll
-                    for (int e = 0; e < V; ++e) {
-                        const K key = keyOf(v[e]);
-                        const uint32_t ridx = n - 1 - (i0 + e);
-                        histAdd<false>(h.cnt, nullptr, (uint32_t)e < cnt && p1.matches(key, ridx),
-                                       digitOf(lv, key, ridx), 0.0);
-                    }
+                    if (!__any_sync(0xffffffffu, vecMaybe<kLean>(range, v, cnt))) return;
+                    forMarked<V, kSparse>(
+                        [&](int e) { return (uint32_t)e < cnt && p1.matches(keyOf(v[e]), n - 1 - (i0 + e)); },
+                        [&](int e, bool hit) {
+                            histAdd<false>(h.cnt, nullptr, hit, digitOf(lv, keyOf(vecAt(v, e)), n - 1 - (i0 + e)), 0.0);
+                        });
                 });
                 Team::sync();
             }
@@ -322,17 +303,19 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
             __syncthreads();
             double my_total = 0.0;
             forVectors<kThreads, 4, kRolledSweeps>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
-                if (!sum_all && !__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
-#pragma unroll
-                for (int e = 0; e < V; ++e) {
-                    const bool valid = (uint32_t)e < cnt;
-                    const K key = keyOf(v[e]);
-                    const uint32_t ridx = n - 1 - (i0 + e);
-                    const bool act = valid && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
-                    const double w = (act || sum_all) && valid ? weigh(v[e]) : 0.0;
-                    my_total += w;
-                    histAdd<true>(h.cnt, h.w, act, digitOf(lv, key, ridx), act ? w : 0.0);
-                }
+                if (!sum_all && !__any_sync(0xffffffffu, vecMaybe<kLean>(range, v, cnt))) return;
+                forMarked<V, kSparse>(
+                    [&](int e) {
+                        const bool valid = (uint32_t)e < cnt;
+                        const K key = keyOf(v[e]);
+                        const uint32_t ridx = n - 1 - (i0 + e);
+                        if (sum_all && valid) my_total += weigh(v[e]); // (used only when sum_all)
+                        return valid && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
+                    },
+                    [&](int e, bool act) {
+                        const T x = vecAt(v, e);
+                        histAdd<true>(h.cnt, h.w, act, digitOf(lv, keyOf(x), n - 1 - (i0 + e)), act ? weigh(x) : 0.0);
+                    });
             });
             if (sum_all) {
                 const double part = blockSum(my_total);
@@ -382,20 +365,25 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     const ValueRange<T> range = candidateRange<T>(p1, p2);
     forVectors<kThreads, 4, kRolledSweeps>(row, begin, end, [&](const T (&v)[V], uint32_t i0, uint32_t cnt) {
         if (with_total) {
+            if constexpr (kLean) {
+                my_total = weigh.addWeights(my_total, v, cnt);
+            } else {
 #pragma unroll
-            for (int e = 0; e < V; ++e) {
-                if ((uint32_t)e < cnt) my_total += weigh(v[e]);
+                for (int e = 0; e < V; ++e) {
+                    if ((uint32_t)e < cnt) my_total += weigh(v[e]);
+                }
             }
         }
-        if (!__any_sync(0xffffffffu, vecMaybe(range, v, cnt))) return;
-#pragma unroll
-        for (int e = 0; e < V; ++e) {
-            const uint32_t i = i0 + e;
+        if (!__any_sync(0xffffffffu, vecMaybe<kLean>(range, v, cnt))) return;
+        auto candidate = [&](int e) {
             const K key = keyOf(v[e]);
-            const uint32_t ridx = n - 1 - i;
-            const bool take = (uint32_t)e < cnt && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
+            const uint32_t ridx = n - 1 - (i0 + e);
+            return (uint32_t)e < cnt && p1.atOrAbove(key, ridx) && p2.matches(key, ridx);
+        };
+        forMarked<V, kSparse>(candidate, [&](int e, bool take) {
             const unsigned m = __ballot_sync(0xffffffffu, take);
-            if (m == 0) continue;
+            if (m == 0) return;
+            const uint32_t i = i0 + e;
             const int lane = tid & 31;
             const int leader = __ffs(m) - 1;
             uint32_t start = 0;
@@ -407,11 +395,11 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
             if (take) {
                 const uint32_t pos = start + __popc(m & ((1u << lane) - 1u));
                 if (pos < (uint32_t)kCap) { // false only when the candidates overflow (then redone)
-                    key0[pos] = key;
+                    key0[pos] = keyOf(vecAt(v, e));
                     idx0[pos] = i;
                 }
             }
-        }
+        });
     });
     const double part_total = with_total ? blockSum(my_total) : 0.0;
     __syncthreads();
