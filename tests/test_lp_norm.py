@@ -398,16 +398,70 @@ def test_long_rows_many_gpu(rng, dtype, shape):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("dtype,scale", [("f32", 1e30), ("f32", 1e-30), ("bf16", 1e30), ("f16", 1e-6)])
-def test_extreme_magnitudes_long_rows_gpu(rng, dtype, scale):
-    # A few long rows (too few for a cluster per row: split) whose one-pass sum
-    # over- or underflows, so that the scaled statistics decide.
+@pytest.mark.parametrize("dtype,scale,shape", [("f32", 1e30, (5, 1 << 20)), ("f32", 1e-30, (5, 1 << 20)),
+                                               ("bf16", 1e30, (5, 1 << 20)), ("f16", 1e-6, (5, 1 << 20)),
+                                               ("f64", 1e300, (8, 1 << 19)), ("f64", 1e-300, (8, 1 << 19)),
+                                               ("bf16", 1e-30, (8, 1 << 19)), ("f32", 3e38, (8, 1 << 19))], ids=str)
+def test_extreme_magnitudes_long_rows_gpu(rng, dtype, scale, shape):
+    # A few long rows (sm_90: TwoPass, clusters of 16; split elsewhere) whose
+    # one-pass sum over- or underflows, so that the scaled statistics decide
+    # (in every block of a cluster).
     dtype = DTYPES[dtype]
-    shape = (5, 1 << 20)
     signs = np.where(rng.random(shape) < 0.5, -1.0, 1.0)
     x = (signs * rng.uniform(0.25, 1.0, shape) * scale).astype(dtype)
     for p, eps in ((2, 0.0), (1, 1e-12), (3, 0.0)):
         run_case("nvidia", rng, x, 1, p, eps=eps, inplace=False)
+
+
+# ---- long rows on sm_90: the TwoPass plan (two_pass.cu; split or cluster elsewhere) ----
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape", [("bf16", (32, 1 << 20)), ("bf16", (37, (1 << 20) - 296)),
+                                         ("f16", (300, 65544)), ("f32", (9, 3 * (1 << 19) + 8)),
+                                         ("f64", (12, 1 << 19))], ids=str)
+def test_two_pass_long_rows_gpu(rng, dtype, shape):
+    # The issue's case (H100: 2 rounds of 16 clusters of 8); rows not a multiple
+    # of the clusters, with uneven chunks; many long rows (clusters of 1-2);
+    # F32 and F64 (clusters of 16, several rounds).
+    x = random_input(rng, shape, DTYPES[dtype])
+    for p in (2,) if shape[0] * shape[1] > 1 << 24 else (2, 1, 3):  # p = 1, 3 on the smaller ones
+        run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape", [("f16", (16, 1 << 19)), ("f64", (16, 1 << 18)), ("bf16", (13, 1 << 20))],
+                         ids=str)
+def test_two_pass_nonfinite_gpu(rng, dtype, shape):
+    # NaN / inf / zero rows by torch's rule: the merged one-pass sum is not
+    # usable, so the cluster's scaled statistics (two more reads) decide.
+    dtype = DTYPES[dtype]
+    x = nonfinite_input(rng, shape, 1, dtype)
+    dx = ip.DeviceArray.from_numpy(x)
+    for p, eps in ((2, 1e-12), (1, 0.0), (3, 1e-12)):
+        ref = reference(x, 1, p, eps)
+        ya, _ = poisoned(shape, dtype, "nvidia")
+        ip.lp_norm(dx, axis=1, p=p, eps=eps, out=ya)
+        assert_nonfinite(to_host(ya), ref, 1, dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["bf16", "f32"])
+def test_two_pass_repeatable_gpu(rng, dtype):
+    # The cluster merges its chunks' sums in a fixed order: every call, in place
+    # or not, gives the same bits.
+    dtype = DTYPES[dtype]
+    shape = (20, 1 << 20)
+    x = random_input(rng, shape, dtype)
+    dx = ip.DeviceArray.from_numpy(x)
+    outs = []
+    for _ in range(3):
+        ya, _ = poisoned(shape, dtype, "nvidia")
+        ip.lp_norm(dx, axis=1, out=ya)
+        outs.append(to_host(ya).view(np.uint8))
+    assert_close(outs[0].view(dtype), reference(x, 1, 2, 1e-12), 1, dtype)
+    ip.lp_norm(dx, axis=1, out=dx)
+    outs.append(to_host(dx).view(np.uint8))
+    assert all(np.array_equal(outs[0], o) for o in outs[1:])
 
 
 @pytest.mark.gpu

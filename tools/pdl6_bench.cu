@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "bench_util.cuh"
+#include "handle_util.cuh"
 
 namespace pdl6 { // named: an anonymous one beside stream.cu's confuses nvcc's host stubs
 
@@ -49,27 +50,6 @@ template <> infiniDtype_t dtypeOf<float>() { return INFINI_DTYPE_F32; }
 template <> infiniDtype_t dtypeOf<double>() { return INFINI_DTYPE_F64; }
 template <class T> double tolerance() { return sizeof(T) == 8 ? 1e-12 : sizeof(T) == 4 ? 1e-5 : 2e-3; }
 template <> double tolerance<__nv_bfloat16>() { return 1e-2; }
-
-InfiniopHandle deviceHandle() {
-    InfiniopHandle h{};
-    cudaDeviceProp prop;
-    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-    h.device = INFINI_DEVICE_NVIDIA;
-    h.sm_count = prop.multiProcessorCount;
-    h.max_threads_per_block = prop.maxThreadsPerBlock;
-    h.max_shared_memory_per_block = (int)prop.sharedMemPerBlock;
-    h.max_shared_memory_per_block_optin = (int)prop.sharedMemPerBlockOptin;
-    h.cc_major = prop.major;
-    h.cc_minor = prop.minor;
-    h.l2_cache_bytes = prop.l2CacheSize;
-    h.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
-    int driver = 0, runtime = 0;
-    CHECK_CUDA(cudaDriverGetVersion(&driver));
-    CHECK_CUDA(cudaRuntimeGetVersion(&runtime));
-    say("device: %s, %d SMs, cc %d.%d, L2 %d MB; driver %d, runtime %d\n", prop.name, h.sm_count, h.cc_major,
-        h.cc_minor, h.l2_cache_bytes >> 20, driver, runtime);
-    return h;
-}
 
 // A contiguous rows x len tensor, axis 1, p = 2, as nvidia.cc's planRows sees it.
 Plan streamPlan(const InfiniopHandle &h, infiniDtype_t dt, size_t es, int64_t rows, int64_t len) {

@@ -7,6 +7,13 @@
 #include <cstdlib>
 #include <vector>
 
+// Long rows on sm_90: 1 = the TwoPass plan first (two_pass.cu), then Cluster;
+// 0 = Cluster first, as before it (build with -DINFINI_LP_NORM_TWO_PASS=0 to
+// compare; tools/lpn7_bench.cu times both plans from one build).
+#ifndef INFINI_LP_NORM_TWO_PASS
+#define INFINI_LP_NORM_TWO_PASS 1
+#endif
+
 namespace infini::lp_norm::nvidia {
 
 namespace {
@@ -85,6 +92,9 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const bool too_long = nv > 1024 * 4;
     const bool too_few = nv > 4 * kChunkVecs && plan.rows < 2 * (int64_t)h.sm_count;
     if (too_long || too_few) {
+        if (INFINI_LP_NORM_TWO_PASS && planTwoPass(h, plan)) { // sm_90: streamed twice, the second read from L2
+            return INFINI_STATUS_SUCCESS;
+        }
         if (planCluster(h, plan)) { // sm_90: each element read once
             return INFINI_STATUS_SUCCESS;
         }
@@ -243,6 +253,7 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Cols: return launchCols(plan, xp, yp, workspace, stream);
         case Kind::Cluster: return launchCluster(plan, xp, yp, workspace, stream);
         case Kind::Stream: return launchStream(plan, xp, yp, workspace, stream);
+        case Kind::TwoPass: return launchTwoPass(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;
     }

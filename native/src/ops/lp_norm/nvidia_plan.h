@@ -25,6 +25,7 @@ enum class Kind {
     Split, // long rows: per-chunk stats into the workspace, then merge and scale
     Cluster, // long rows on sm_90: a cluster of blocks per row, stats merged in shared memory
     Stream, // many rows of a few KB on sm_90: a warp per row, rows streamed through shared memory
+    TwoPass, // long rows on sm_90: a cluster per row streams it twice (stats, then scale), nothing held
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
 };
 
@@ -53,6 +54,8 @@ struct Plan {
     unsigned grid_x = 1, grid_y = 1;
     size_t smem_max = 0; // Stream: the kernel's shared-memory limit
     bool pdl_ok = false; // Stream: the kernel on this device waits for real (kernelHonoursPdl)
+    int hints = 0;       // TwoPass: a TwoPassHints
+    int64_t prefetch = 0; // TwoPass: bytes of its next row a block prefetches into L2 before each merge
     size_t workspace = 0;
 };
 
@@ -62,10 +65,30 @@ infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *works
 infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchCluster(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+infiniStatus_t launchTwoPass(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
 // Turn a Rows/Split plan (vector packs) into a Cluster plan when the device
 // can run one cluster per row; false leaves the plan as it is.
 bool planCluster(const InfiniopHandle &h, Plan &plan);
+// The TwoPass plan's cache hints (two_pass.cu). Streaming: pass 1 plain loads,
+// pass 2 evict-first loads and stores (the stores must not push x out of L2
+// before pass 2 reads it); KeepFirstPass: pass 1 with an L2 evict-last
+// policy as well; None: no hints.
+enum class TwoPassHints { Streaming, KeepFirstPass, None };
+// How the TwoPass planner shapes the grid: rows in flight so that they fill at
+// most l2_fraction of L2, about blocks_per_sm blocks an SM; cluster/clusters
+// > 0 force the cluster size / the number of clusters (tools/lpn7_bench.cu).
+struct TwoPassTuning {
+    double l2_fraction = 0.7;
+    int blocks_per_sm = 1;
+    int cluster = 0, clusters = 0;
+    TwoPassHints hints = TwoPassHints::Streaming;
+    int64_t prefetch = 0; // bytes (see Plan::prefetch)
+};
+// Turn a Rows/Split plan (16-byte packs) into a TwoPass plan (sm_90 code on
+// an sm_90 device, enough rows x blocks to fill half the SMs); false leaves
+// the plan as it is.
+bool planTwoPass(const InfiniopHandle &h, Plan &plan, const TwoPassTuning &tune = TwoPassTuning{});
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);

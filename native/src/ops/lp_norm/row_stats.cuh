@@ -1,0 +1,122 @@
+#pragma once
+// The statistics of one LPNorm row (or chunk of a row) over a group of
+// threads, and their merge across a thread-block cluster (sm_90). `buf` is any
+// view of the thread's packs with `kVec` and `forEach(f)` calling f(pack, k)
+// for each of its packs (zeros past the row's end count for nothing): packs
+// held in registers and shared memory (rows.cu) or streamed from global
+// memory (two_pass.cu).
+#include "device.cuh"
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#include <cooperative_groups.h>
+#endif
+
+namespace infini::lp_norm::nvidia {
+
+// (max |x|, sum (|x| / max)^p) over the group of tpr threads. RARE: the
+// fallback of the one-pass sum, compiled once for any p (smaller kernels).
+template <bool RARE = false, class S, class A>
+__device__ __forceinline__ Stats<A> scaledStats(const S &buf, int tpr, int p, A *red_m, A *red_s) {
+    A m = 0;
+    buf.forEach([&](const auto &pk, int) {
+#pragma unroll
+        for (int j = 0; j < S::kVec; ++j) {
+            m = absMax(m, widen(pk.v[j]));
+        }
+    });
+    m = groupReduce(m, tpr, red_m, MaxNanOp{});
+    A s = 0;
+    if (scaledSumNeeded(m)) {
+        const Factor<A> f = sumScale(m);
+        auto sum = [&](auto pc) {
+            constexpr int kP = decltype(pc)::value;
+            buf.forEach([&](const auto &pk, int) {
+#pragma unroll
+                for (int j = 0; j < S::kVec; ++j) {
+                    s += powP<kP>(f.apply(absA<A>(widen(pk.v[j]))), p);
+                }
+            });
+        };
+        if constexpr (RARE) {
+            sum(std::integral_constant<int, 0>{});
+        } else {
+            withP(p, sum);
+        }
+    }
+    s = groupReduce(s, tpr, red_s, SumOp{});
+    return {m, s};
+}
+
+// Sum |x|^p over the group, unscaled (math.h's one-pass form).
+template <class S, class A>
+__device__ __forceinline__ A plainSum(const S &buf, int tpr, int p, A *red_t) {
+    A t = 0;
+    withP(p, [&](auto pc) {
+        constexpr int kP = decltype(pc)::value;
+        buf.forEach([&](const auto &pk, int) {
+#pragma unroll
+            for (int j = 0; j < S::kVec; ++j) {
+                t += powP<kP>(absA<A>(widen(pk.v[j])), p);
+            }
+        });
+    });
+    return groupReduce(t, tpr, red_t, SumOp{});
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// Cluster: every block publishes a value in its shared memory; warp 0 of each
+// block reads all of them (lane r: block r's, zeros past the cluster) and
+// `merge` turns them into the row's factor, the same in every block (same
+// order everywhere). Called by every thread of the cluster.
+template <class A, class Merge>
+__device__ __forceinline__ Factor<A> clusterMerge(Stats<A> mine, Merge &&merge) {
+    namespace cg = cooperative_groups;
+    __shared__ Stats<A> published;
+    __shared__ Factor<A> factor;
+    cg::cluster_group cluster = cg::this_cluster();
+    if (threadIdx.x == 0) {
+        published = mine;
+    }
+    cluster.sync();
+    if (threadIdx.x < 32) {
+        Stats<A> st{0, 0};
+        if (threadIdx.x < cluster.num_blocks()) {
+            st = *cluster.map_shared_rank(&published, threadIdx.x);
+        }
+        const Factor<A> f = merge(st);
+        if (threadIdx.x == 0) {
+            factor = f;
+        }
+    }
+    cluster.sync(); // no block leaves or republishes while another reads its `published`
+    return factor;
+}
+#endif
+
+// The row's factor from the cluster's chunks: the one-pass sums first; the
+// scaled statistics (a second exchange) only where they are not usable.
+template <class S, class A>
+__device__ __forceinline__ Factor<A> clusterFactor(const S &buf, int threads, const Plan &plan, A *red_t, A *red_m,
+                                                   A *red_s) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const A t = plainSum(buf, threads, plan.p, red_t);
+    const Factor<A> f = clusterMerge(Stats<A>{0, t}, [&](Stats<A> st) {
+        const A total = warpReduce(st.s, SumOp{});
+        // q1 = 0 marks "not usable" (a real factor's q1 is a power of two).
+        return plainSumUsable(total) ? plainFactor(total, plan.p, plan.eps) : Factor<A>{A(0), A(0)};
+    });
+    if (f.q1 != A(0)) {
+        return f;
+    }
+    const Stats<A> mine = scaledStats<true>(buf, threads, plan.p, red_m, red_s);
+    return clusterMerge(mine, [&](Stats<A> st) {
+        const A m = warpReduce(st.m, MaxNanOp{});
+        const A term = scaledSumNeeded(m) && st.m > A(0) ? st.s * powInt(st.m / m, plan.p) : A(0);
+        return rowFactor(m, warpReduce(term, SumOp{}), plan.p, plan.eps);
+    });
+#else
+    __trap(); // planned only on sm_90 and later
+    return {};
+#endif
+}
+
+} // namespace infini::lp_norm::nvidia

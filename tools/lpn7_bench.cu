@@ -1,0 +1,522 @@
+// LPNorm, long rows: the TwoPass plan (two_pass.cu) against the plan main uses
+// for the same shape (Cluster on sm_90, else Split; Stream / Rows for short
+// rows) and a device copy of the same bytes, in one process (issue 13;
+// notes/lp_norm.md, "TwoPass").
+//
+//   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
+//        -DINFINI_WITH_NVIDIA tools/lpn7_bench.cu -o build/lpn7_bench && build/lpn7_bench [out.txt]
+//
+// The kernels' sources are compiled into this file. First the checks (every
+// plan and TwoPass variant against a float64 reference on fresh random inputs,
+// outputs poisoned with NaN before each call, the bound of tests/test_lp_norm.py;
+// rows of NaN / inf / zeros by torch's rule, exact NaN positions and zero
+// signs; rows whose one-pass sum over/underflows; TwoPass calls bitwise equal
+// to each other, in place too). Then CUDA-graph timing: each graph replays one
+// call per rotated buffer set (together larger than L2); every plan of a case
+// is timed in each of 5 interleaved rounds; medians, µs per call.
+#include "../native/src/ops/lp_norm/rows.cu"
+#include "../native/src/ops/lp_norm/stream.cu"
+#include "../native/src/ops/lp_norm/two_pass.cu"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench_util.cuh"
+#include "handle_util.cuh"
+
+namespace lpn7 { // named: an anonymous one beside the kernels' confuses nvcc's host stubs (tools/pdl6_bench.cu)
+
+using namespace bench;
+using namespace infini::lp_norm::nvidia;
+
+size_t elemSize(infiniDtype_t dt) { return dt == INFINI_DTYPE_F64 ? 8 : dt == INFINI_DTYPE_F32 ? 4 : 2; }
+const char *dtName(infiniDtype_t dt) {
+    return dt == INFINI_DTYPE_F64 ? "f64" : dt == INFINI_DTYPE_F32 ? "f32" : dt == INFINI_DTYPE_F16 ? "f16" : "bf16";
+}
+
+// Host values <-> device bits, by dtype.
+template <class F>
+void withHostType(infiniDtype_t dt, F &&f) {
+    if (dt == INFINI_DTYPE_F64) {
+        f(double{});
+    } else if (dt == INFINI_DTYPE_F32) {
+        f(float{});
+    } else if (dt == INFINI_DTYPE_F16) {
+        f(__half{});
+    } else {
+        f(__nv_bfloat16{});
+    }
+}
+void encode(infiniDtype_t dt, const std::vector<double> &v, std::vector<unsigned char> &bits) {
+    withHostType(dt, [&](auto t) {
+        using T = decltype(t);
+        bits.resize(v.size() * sizeof(T));
+        for (size_t i = 0; i < v.size(); ++i) {
+            const T e = fromDouble<T>(v[i]);
+            std::memcpy(&bits[i * sizeof(T)], &e, sizeof(T));
+        }
+    });
+}
+double decodeAt(infiniDtype_t dt, const unsigned char *p) {
+    double d = 0;
+    withHostType(dt, [&](auto t) {
+        using T = decltype(t);
+        T e;
+        std::memcpy(&e, p, sizeof(T));
+        d = toDouble(e);
+    });
+    return d;
+}
+
+double roughNormal(Rng &rng) { // mean 0, variance 1, bounded by 3.5: enough for a norm
+    return (rng.uniform() + rng.uniform() + rng.uniform() + rng.uniform() - 2.0) * 1.7320508075688772;
+}
+
+// A contiguous rows x len tensor, axis 1, as nvidia.cc's planRows sees it.
+Plan basePlan(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t len, int p, float eps) {
+    Plan b;
+    b.dtype = dt;
+    b.vec = (int)(16 / elemSize(dt));
+    b.p = p;
+    b.eps = eps;
+    b.len = len;
+    b.sxr = b.syr = 1;
+    b.outer.nd = 1;
+    b.outer.size[0] = rows;
+    b.outer.sx[0] = b.outer.sy[0] = len;
+    b.rows = rows;
+    b.cs = (size_t)rows * len * elemSize(dt) > (size_t)h.l2_cache_bytes;
+    return b;
+}
+
+int64_t nextPow2(int64_t n) {
+    int64_t p = 1;
+    while (p < n) {
+        p <<= 1;
+    }
+    return p;
+}
+
+// What main's planner (nvidia.cc without the TwoPass step) gives these shapes.
+Plan mainPlan(const InfiniopHandle &h, const Plan &base) {
+    Plan c = base;
+    const int64_t nv = base.len / base.vec;
+    const bool too_long = nv > 4096, too_few = nv > 4 * 2048 && base.rows < 2 * (int64_t)h.sm_count;
+    if (too_long || too_few) {
+        if (planCluster(h, c)) {
+            return c;
+        }
+        c.kind = Kind::Split;
+        c.threads = c.tpr = 256;
+        c.items = 8;
+        c.chunk_vecs = 2048;
+        c.chunks = (nv + 2047) / 2048;
+        c.grid_x = (unsigned)(base.rows * c.chunks);
+        c.workspace = (size_t)c.grid_x * 2 * (base.dtype == INFINI_DTYPE_F64 ? 8 : 4);
+        return c;
+    }
+    if (planStream(h, c)) {
+        return c;
+    }
+    c.kind = Kind::Rows;
+    c.cs = false;
+    c.items = 4;
+    c.tpr = (int)nextPow2((nv + 3) / 4);
+    c.threads = c.tpr;
+    c.grid_x = (unsigned)base.rows;
+    return c;
+}
+
+const char *kindName(Kind k) {
+    switch (k) {
+    case Kind::Cluster: return "cluster";
+    case Kind::Split: return "split";
+    case Kind::Stream: return "stream";
+    case Kind::Rows: return "rows";
+    case Kind::TwoPass: return "twopass";
+    default: return "?";
+    }
+}
+
+void launchPlan(const Plan &plan, const void *x, void *y, void *ws, cudaStream_t s) {
+    infiniStatus_t st = INFINI_STATUS_INTERNAL_ERROR;
+    switch (plan.kind) {
+    case Kind::TwoPass: // the library launches the default hints only; the others are this file's instances
+        st = plan.hints == (int)TwoPassHints::KeepFirstPass ? launchTwoPassWith<TwoPassHints::KeepFirstPass>(plan, x, y, s)
+             : plan.hints == (int)TwoPassHints::None        ? launchTwoPassWith<TwoPassHints::None>(plan, x, y, s)
+                                                            : launchTwoPass(plan, x, y, ws, s);
+        break;
+    case Kind::Cluster: st = launchCluster(plan, x, y, ws, s); break;
+    case Kind::Split: st = launchSplit(plan, x, y, ws, s); break;
+    case Kind::Stream: st = launchStream(plan, x, y, ws, s); break;
+    case Kind::Rows: st = launchRows(plan, x, y, ws, s); break;
+    default: break;
+    }
+    CHECK_OK(st);
+    CHECK_CUDA(cudaGetLastError());
+}
+
+// One plan to check and time: main's, the TwoPass default, or a TwoPass variant.
+struct Variant {
+    std::string name;
+    Plan plan;
+};
+
+const char *hintsName(TwoPassHints h) {
+    return h == TwoPassHints::Streaming ? "stream" : h == TwoPassHints::KeepFirstPass ? "keep" : "none";
+}
+
+std::string describe(const Plan &p) {
+    char b[160];
+    if (p.kind == Kind::TwoPass) {
+        const int64_t clusters = p.grid_x / p.chunks;
+        std::snprintf(b, sizeof b, "twopass C=%lld G=%lld (%u blocks, %lld rounds, hints %s, prefetch %lld KB)",
+                      (long long)p.chunks, (long long)clusters, p.grid_x, (long long)((p.rows + clusters - 1) / clusters),
+                      hintsName((TwoPassHints)p.hints), (long long)(p.prefetch >> 10));
+    } else if (p.kind == Kind::Cluster) {
+        std::snprintf(b, sizeof b, "cluster of %lld (%u blocks)", (long long)p.chunks, p.grid_x);
+    } else {
+        std::snprintf(b, sizeof b, "%s (%u blocks)", kindName(p.kind), p.grid_x);
+    }
+    return b;
+}
+
+enum class Fill { Random, Nonfinite, Extreme };
+
+struct Case {
+    infiniDtype_t dt;
+    int64_t rows, len;
+    int p;
+    float eps;
+    Fill fill;
+    double scale;
+    bool time;  // graph timing after the checks
+    bool sweep; // TwoPass variants besides the default
+};
+
+// Row r of the non-finite fill: 0 finite, 1 +inf at one place, 2 NaN at one
+// place, 3 NaN and inf, 4 zeros and one NaN, 5 zeros and one -inf, 6 all zero,
+// 7 all +-inf.
+void fillRow(Rng &rng, double *x, int64_t len, int kind, double scale) {
+    for (int64_t i = 0; i < len; ++i) {
+        x[i] = kind >= 4 && kind <= 6 ? 0.0 : roughNormal(rng) * scale;
+    }
+    auto at = [&]() { return std::min<int64_t>(len - 1, (int64_t)(rng.uniform() * (double)len)); };
+    switch (kind) {
+    case 1: x[at()] = INFINITY; break;
+    case 2: x[at()] = NAN; break;
+    case 3: x[at()] = NAN; x[at()] = -INFINITY; break;
+    case 4: x[at()] = NAN; break;
+    case 5: x[at()] = -INFINITY; break;
+    case 7:
+        for (int64_t i = 0; i < len; ++i) {
+            x[i] = rng.uniform() < 0.5 ? -INFINITY : INFINITY;
+        }
+        break;
+    default: break;
+    }
+}
+
+// torch.nn.functional.normalize's definition in float64 (scaled by the row's
+// max), non-finite rows by math.h's rule; all-zero rows give zeros.
+void referenceRow(const double *x, double *y, int64_t len, int p, float eps) {
+    bool nan = false, inf = false;
+    double m = 0;
+    for (int64_t i = 0; i < len; ++i) {
+        nan |= std::isnan(x[i]);
+        inf |= std::isinf(x[i]);
+        if (std::isfinite(x[i])) {
+            m = std::max(m, std::fabs(x[i]));
+        }
+    }
+    if (nan || inf) {
+        for (int64_t i = 0; i < len; ++i) {
+            y[i] = nan ? NAN : x[i] / INFINITY;
+        }
+        return;
+    }
+    double s = 0;
+    for (int64_t i = 0; i < len; ++i) {
+        const double a = m > 0 ? std::fabs(x[i]) / m : 0.0;
+        s += p == 2 ? a * a : p == 1 ? a : std::pow(a, p);
+    }
+    const double d = std::max(m * std::pow(s, 1.0 / p), (double)eps);
+    for (int64_t i = 0; i < len; ++i) {
+        y[i] = d > 0 ? x[i] / d : 0.0;
+    }
+}
+
+void runCase(const InfiniopHandle &h, const Case &cs) {
+    const size_t es = elemSize(cs.dt);
+    const size_t n = (size_t)cs.rows * cs.len, bytes = n * es;
+    const Plan base = basePlan(h, cs.dt, cs.rows, cs.len, cs.p, cs.eps);
+    std::vector<Variant> vs;
+    vs.push_back({"main", mainPlan(h, base)});
+    {
+        Plan t = base;
+        if (planTwoPass(h, t)) {
+            vs.push_back({"twopass", t});
+        }
+    }
+    if (cs.sweep) {
+        struct Tweak {
+            const char *name;
+            TwoPassTuning tune;
+        };
+        std::vector<Tweak> tweaks;
+        auto add = [&](const char *name, int cluster, int clusters, TwoPassHints hints, int per_sm, double l2,
+                       int64_t prefetch = 0) {
+            TwoPassTuning t;
+            t.prefetch = prefetch;
+            t.cluster = cluster;
+            t.clusters = clusters;
+            t.hints = hints;
+            t.blocks_per_sm = per_sm;
+            t.l2_fraction = l2;
+            tweaks.push_back({name, t});
+        };
+        const TwoPassHints S = TwoPassHints::Streaming;
+        add("tp keep", 0, 0, TwoPassHints::KeepFirstPass, 1, 0.7);
+        add("tp nohint", 0, 0, TwoPassHints::None, 1, 0.7);
+        add("tp 2/SM", 0, 0, S, 2, 0.7);
+        add("tp 1 round", 0, 0, S, 1, 4.0);
+        add("tp l2 0.35", 0, 0, S, 1, 0.35);
+        add("tp C4 G32", 4, 32, S, 1, 0.7);
+        add("tp C8 G16", 8, 16, S, 1, 0.7);
+        add("tp C8 G32", 8, 32, S, 1, 0.7);
+        add("tp C16 G8", 16, 8, S, 1, 0.7);
+        add("tp C16 G16", 16, 16, S, 1, 0.7);
+        add("tp C12 G11", 12, 11, S, 1, 0.7);
+        add("tp C2 G64", 2, 64, S, 1, 0.7);
+        add("tp C4 G64 keep", 4, 64, TwoPassHints::KeepFirstPass, 1, 0.7);
+        add("tp pf 32K", 0, 0, S, 1, 0.7, 32 << 10);
+        add("tp pf 64K", 0, 0, S, 1, 0.7, 64 << 10);
+        add("tp pf 128K", 0, 0, S, 1, 0.7, 128 << 10);
+        add("tp l2 .35 pf64K", 0, 0, S, 1, 0.35, 64 << 10);
+        for (const Tweak &tw : tweaks) {
+            Plan t = base;
+            if (planTwoPass(h, t, tw.tune)) {
+                vs.push_back({tw.name, t});
+            } else {
+                say("  (%s refused by the planner)\n", tw.name);
+            }
+        }
+    }
+    say("\n%s %lldx%lld p=%d eps=%g fill=%s scale=%g, %.1f MB\n", dtName(cs.dt), (long long)cs.rows, (long long)cs.len,
+        cs.p, cs.eps, cs.fill == Fill::Random ? "random" : cs.fill == Fill::Nonfinite ? "nonfinite" : "extreme",
+        cs.scale, bytes / 1e6);
+    for (const Variant &v : vs) {
+        say("  %-15s %s\n", v.name.c_str(), describe(v.plan).c_str());
+    }
+    if (vs.size() < 2) {
+        say("  no TwoPass plan for this case (refused at plan time)\n");
+    }
+
+    // Inputs: rotated sets for timing, together more than twice L2.
+    const int sets = cs.time ? (int)std::max<size_t>(2, std::min<size_t>(6, (3 * (size_t)h.l2_cache_bytes) / bytes + 1))
+                             : 1;
+    Rng rng{0x9e3779b97f4a7c15ull ^ (unsigned long long)(cs.rows * 131 + cs.len * 7 + cs.p)};
+    std::vector<double> xv(n);
+    for (int64_t r = 0; r < cs.rows; ++r) {
+        double *xr = &xv[(size_t)r * cs.len];
+        if (cs.fill == Fill::Nonfinite) {
+            fillRow(rng, xr, cs.len, (int)(r % 8), cs.scale);
+        } else if (cs.fill == Fill::Extreme) { // |x| in [0.25, 1] x scale, random signs
+            for (int64_t i = 0; i < cs.len; ++i) {
+                xr[i] = (rng.uniform() < 0.5 ? -1.0 : 1.0) * (0.25 + 0.75 * rng.uniform()) * cs.scale;
+            }
+        } else {
+            fillRow(rng, xr, cs.len, 0, cs.scale * (0.5 + 3.5 * rng.uniform()));
+        }
+    }
+    std::vector<unsigned char> xb;
+    encode(cs.dt, xv, xb);
+    for (size_t i = 0; i < n; ++i) { // the values as the device sees them
+        xv[i] = decodeAt(cs.dt, &xb[i * es]);
+    }
+    std::vector<void *> xs(sets), ys(sets);
+    for (int s = 0; s < sets; ++s) {
+        CHECK_CUDA(cudaMalloc(&xs[s], bytes));
+        CHECK_CUDA(cudaMalloc(&ys[s], bytes));
+        CHECK_CUDA(cudaMemcpy(xs[s], xb.data(), bytes, cudaMemcpyHostToDevice));
+    }
+    size_t wsb = 256;
+    for (const Variant &v : vs) {
+        wsb = std::max(wsb, v.plan.workspace);
+    }
+    void *ws = nullptr, *inplace = nullptr;
+    CHECK_CUDA(cudaMalloc(&ws, wsb));
+    CHECK_CUDA(cudaMalloc(&inplace, bytes));
+    cudaStream_t stream;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+    // float64 reference: every row when the fill varies by row, else up to 16 spread rows.
+    std::vector<int64_t> checked;
+    const int64_t nc = cs.fill == Fill::Random ? std::min<int64_t>(16, cs.rows) : cs.rows;
+    for (int64_t i = 0; i < nc; ++i) {
+        checked.push_back(i * cs.rows / nc);
+    }
+    std::vector<double> ref(checked.size() * cs.len);
+    for (size_t c = 0; c < checked.size(); ++c) {
+        referenceRow(&xv[(size_t)checked[c] * cs.len], &ref[c * cs.len], cs.len, cs.p, cs.eps);
+    }
+    const double tol = cs.dt == INFINI_DTYPE_F64 ? 1e-12 : cs.dt == INFINI_DTYPE_F32 ? 1e-5 : cs.dt == INFINI_DTYPE_F16 ? 2e-3 : 1e-2;
+    const double tiny = cs.dt == INFINI_DTYPE_F64 ? 0 : cs.dt == INFINI_DTYPE_F32 ? 1e-44 : cs.dt == INFINI_DTYPE_F16 ? 6e-8 : 1e-40;
+    std::vector<unsigned char> got(bytes), first(bytes);
+    // The check of tests/test_lp_norm.py (assert_close / assert_nonfinite) over the checked rows.
+    auto verify = [&](const std::string &what) {
+        CHECK_CUDA(cudaMemcpy(got.data(), ys[0], bytes, cudaMemcpyDeviceToHost));
+        double worst = 0;
+        size_t bad = 0;
+        for (size_t c = 0; c < checked.size(); ++c) {
+            const double *rr = &ref[c * cs.len];
+            double rmax = 0;
+            for (int64_t i = 0; i < cs.len; ++i) {
+                if (!std::isnan(rr[i])) {
+                    rmax = std::max(rmax, std::fabs(rr[i]));
+                }
+            }
+            for (int64_t i = 0; i < cs.len; ++i) {
+                const double g = decodeAt(cs.dt, &got[((size_t)checked[c] * cs.len + i) * es]);
+                if (std::isnan(rr[i]) || std::isnan(g)) {
+                    bad += std::isnan(rr[i]) != std::isnan(g);
+                    continue;
+                }
+                if (rr[i] == 0 && (g != 0 || std::signbit(g) != std::signbit(rr[i]))) {
+                    ++bad;
+                    continue;
+                }
+                const double e = std::fabs(g - rr[i]);
+                worst = std::max(worst, rmax > 0 ? e / rmax : e);
+                bad += e > tol * (std::fabs(rr[i]) + rmax) + tiny;
+            }
+        }
+        g_failures += bad != 0;
+        say("  check %-15s %zu rows: worst error / row max %.3g, %zu elements off (bound %g) %s\n", what.c_str(),
+            checked.size(), worst, bad, tol, bad ? "FAILED" : "ok");
+    };
+    for (const Variant &v : vs) {
+        CHECK_CUDA(cudaMemsetAsync(ys[0], 0xff, bytes, stream)); // NaN everywhere
+        CHECK_CUDA(cudaMemsetAsync(ws, 0xa5, wsb, stream));      // garbage in the workspace
+        launchPlan(v.plan, xs[0], ys[0], ws, stream);
+        CHECK_CUDA(cudaStreamSynchronize(stream));
+        verify(v.name);
+        if (v.plan.kind != Kind::TwoPass) {
+            continue;
+        }
+        // Deterministic: a second call, and one in place, give the same bits.
+        CHECK_CUDA(cudaMemcpy(first.data(), ys[0], bytes, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemsetAsync(ys[0], 0xff, bytes, stream));
+        launchPlan(v.plan, xs[0], ys[0], ws, stream);
+        CHECK_CUDA(cudaStreamSynchronize(stream));
+        CHECK_CUDA(cudaMemcpy(got.data(), ys[0], bytes, cudaMemcpyDeviceToHost));
+        const bool again = std::memcmp(first.data(), got.data(), bytes) == 0;
+        CHECK_CUDA(cudaMemcpyAsync(inplace, xs[0], bytes, cudaMemcpyDeviceToDevice, stream));
+        launchPlan(v.plan, inplace, inplace, ws, stream);
+        CHECK_CUDA(cudaStreamSynchronize(stream));
+        CHECK_CUDA(cudaMemcpy(got.data(), inplace, bytes, cudaMemcpyDeviceToHost));
+        const bool in_place = std::memcmp(first.data(), got.data(), bytes) == 0;
+        g_failures += !again + !in_place;
+        say("  %-15s bitwise equal to the first call: second call %s, in place %s\n", v.name.c_str(),
+            again ? "yes" : "NO (FAILED)", in_place ? "yes" : "NO (FAILED)");
+    }
+    if (cs.time) {
+        StreamTimer timer(stream);
+        // A graph of one call per buffer set (twice round), replayed.
+        struct Timed {
+            std::string name;
+            cudaGraphExec_t exec;
+            std::vector<double> us;
+        };
+        std::vector<Timed> timed;
+        const int calls = 2 * sets;
+        timed.push_back({"copy", timer.capture(calls, [&](int i) {
+                             const int s = i % sets;
+                             CHECK_CUDA(cudaMemcpyAsync(ys[s], xs[s], bytes, cudaMemcpyDeviceToDevice, stream));
+                         }), {}});
+        for (const Variant &v : vs) {
+            timed.push_back({v.name, timer.capture(calls, [&](int i) {
+                                 launchPlan(v.plan, xs[i % sets], ys[i % sets], ws, stream);
+                             }), {}});
+        }
+        constexpr int kReplays = 10, kRounds = 5;
+        for (int round = 0; round < kRounds; ++round) { // every plan in each round, in rotated order
+            for (size_t k = 0; k < timed.size(); ++k) {
+                Timed &t = timed[(k + round) % timed.size()];
+                t.us.push_back(timer.graphUs(t.exec, kReplays, calls));
+            }
+        }
+        const double copy = median(timed[0].us);
+        say("  graph µs per call (median of %d rounds, %d buffer sets), GB/s counting x read + y written once:\n",
+            kRounds, sets);
+        for (Timed &t : timed) {
+            const double us = median(t.us);
+            say("    %-15s %8.1f µs  %5.0f GB/s  %4.0f%% of copy  (min %.1f)\n", t.name.c_str(), us, 2.0 * bytes / 1e3 / us,
+                100.0 * copy / us, minimum(t.us));
+            CHECK_CUDA(cudaGraphExecDestroy(t.exec));
+        }
+        // The result after the replays (the last calls on set 0 were those of the last plan).
+        CHECK_CUDA(cudaStreamSynchronize(stream));
+        verify("after graphs (" + vs.back().name + ")");
+    }
+    CHECK_CUDA(cudaStreamDestroy(stream));
+    for (int s = 0; s < sets; ++s) {
+        CHECK_CUDA(cudaFree(xs[s]));
+        CHECK_CUDA(cudaFree(ys[s]));
+    }
+    CHECK_CUDA(cudaFree(ws));
+    CHECK_CUDA(cudaFree(inplace));
+}
+
+} // namespace lpn7
+
+int main(int argc, char **argv) {
+    using namespace lpn7;
+    if (argc > 1) {
+        g_out = std::fopen(argv[1], "w");
+    }
+    const InfiniopHandle h = deviceHandle();
+    for (int size : {1, 2, 4, 8, 12, 16}) {
+        say("  TwoPass clusters of %d active at once: BF16 %d, F32 %d, F64 %d\n", size,
+            activeClusters(INFINI_DTYPE_BF16, size), activeClusters(INFINI_DTYPE_F32, size),
+            activeClusters(INFINI_DTYPE_F64, size));
+    }
+    const infiniDtype_t BF = INFINI_DTYPE_BF16, F16 = INFINI_DTYPE_F16, F32 = INFINI_DTYPE_F32,
+                        F64 = INFINI_DTYPE_F64;
+    const int64_t M = 1 << 20;
+    const Fill R = Fill::Random, N = Fill::Nonfinite, X = Fill::Extreme;
+    const Case cases[] = {
+        // The issue's case first (checked, then timed with the variant sweep), so that a cap keeps it.
+        {BF, 32, M, 2, 1e-12f, R, 1.0, true, true},
+        // Checks only: every dtype and p, non-finite rows, the scaled fallback, uneven chunks.
+        {BF, 24, M, 2, 1e-12f, N, 1.0, false, false},
+        {F32, 16, M, 1, 0.0f, N, 1.0, false, false},
+        {F16, 16, M / 2, 3, 1e-12f, N, 1.0, false, false},
+        {F64, 16, M / 4, 2, 1e-12f, N, 1.0, false, false},
+        {F32, 5, M, 2, 0.0f, X, 1e30, false, false},
+        {F32, 5, M, 3, 1e-12f, X, 1e-30, false, false},
+        {BF, 6, M, 2, 0.0f, X, 1e30, false, false},
+        {F16, 6, M, 1, 1e-12f, X, 1e-6, false, false},
+        {F64, 8, M / 2, 2, 1e-12f, X, 1e300, false, false},
+        {BF, 37, M - 8 * 37, 2, 1e-12f, R, 1.0, false, false}, // rows not a multiple of the clusters, uneven chunks
+        {F16, 300, 65536 + 8, 1, 1e-12f, R, 1.0, false, false}, // many long rows: clusters of 1
+        // Timed (the rest of the brief's list); two more with the variant sweep.
+        {BF, 64, M, 2, 1e-12f, R, 1.0, true, true},
+        {BF, 16, M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 8, M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 16, 2 * M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 4096, 4096, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 32, M, 2, 1e-12f, R, 1.0, true, true},
+    };
+    for (const Case &c : cases) {
+        runCase(h, c);
+    }
+    say("\n%s: %d failure(s)\n", g_failures ? "FAILED" : "all checks passed", g_failures);
+    if (g_out != nullptr) {
+        std::fclose(g_out);
+    }
+    return g_failures ? 1 : 0;
+}
