@@ -7,7 +7,7 @@ import pytest
 
 import infiniop_py as ip
 from infiniop_py._ffi import ffi, lib
-from conftest import DEVICES, poisoned, to_device, to_host
+from conftest import DEVICES, poisoned, queue_dependent_chains, to_device, to_host
 
 ISSUE_PARAMS = [(0.8, 0.8, 3, 0.5), (0.05, 0.9, 5, 1.0), (0.15, 0.85, 10, 2.0), (0.08, 0, 3, 0.5),
                 (0.5, 0.9, 1, 1.0), (0.15, 0, 1, 2.0), (0.08, 0.8, 50, 1.0), (0.08, 1.0, 25, 1.0),
@@ -394,6 +394,49 @@ def test_gpu_graph_capture():
                 torch.cuda.synchronize()
                 assert out.tolist() == expect.tolist()
                 out.fill_(-1)
+
+
+@pytest.mark.gpu
+def test_gpu_dependent_calls():
+    """Eager calls launch with programmatic dependent launch on sm_90: each kernel
+    must wait for the one before it. A chain without syncs on one stream: a Mul
+    (PDL-aware too) writes the logits, RandomSample reads them, the next Mul
+    overwrites them; single rows (teams of 16 and 8), argmax and a 64-row batch;
+    eager, captured and replayed (conftest.queue_dependent_chains)."""
+    rng = np.random.default_rng(61)
+    cases = [(1, 151936, (0.5, 0.9, 50, 0.8)), (1, 151936, (0.0, 0.9, 50, 0.8)), (1, 32000, (0.3, 0.9, 0, 0.7)),
+             (64, 32000, (0.7, 0.9, 50, 0.8)), (8, 151936, (0.0, 0.9, 50, 0.8))]
+    # Full-shape ones: the contiguous Mul kernel, which itself launches with PDL and lets the next
+    # grid (ours) start at its entry, so that a missing wait in ours would read unwritten logits.
+    ones = {(rows, n): ip.DeviceArray.from_numpy(np.ones((rows, n), np.float16)) for rows, n, _ in cases}
+    steps = []
+    for rows, n, params in cases:
+        for _ in range(2):
+            src = (rng.standard_normal((rows, n)) * 3).astype(np.float16)
+            want = ip.random_sample_batch(src, *[np.full(rows, v, dt) for v, dt in
+                                                 zip(params, (np.float32, np.float32, np.int32, np.float32))])
+            steps.append((ip.DeviceArray.from_numpy(src), params, want))
+    logits = {(rows, n): ip.DeviceArray.from_numpy(np.full((rows, n), np.nan, np.float16)) for rows, n, _ in cases}
+    results = [ip.DeviceArray.from_numpy(np.full(len(want), -1, np.int64)) for _, _, want in steps]
+
+    def queue(s):
+        for (src, params, want), res in zip(steps, results):
+            rows, n = src.shape
+            x = logits[(rows, n)]
+            ip.mul(src, ones[(rows, n)], out=x, stream=s)  # the logits' writer (and the previous reader's overwriter)
+            ip.random_sample_batch(x, *[np.full(rows, v, dt) for v, dt in
+                                        zip(params, (np.float32, np.float32, np.int32, np.float32))], out=res, stream=s)
+
+    def poison(s):
+        for res in results:
+            res.copy_from_numpy(np.full(res.shape, -1, np.int64), stream=s)
+
+    def check(what, s):
+        for k, ((src, params, want), res) in enumerate(zip(steps, results)):
+            got = res.to_numpy(stream=s)
+            assert np.array_equal(got, want), f"{what}: step {k} {src.shape} {params}: {got[:4]} != {want[:4]}"
+
+    queue_dependent_chains(queue, poison, check)
 
 
 # ---- statistics ----

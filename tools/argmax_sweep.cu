@@ -60,7 +60,7 @@ uint64_t hostKey(const void *p) {
 
 #include "argmax_rule_check.h"
 
-using Launch = infiniStatus_t (*)(const RowsArgs &, uint32_t, int, cudaStream_t);
+using Launch = infiniStatus_t (*)(const RowsArgs &, uint32_t, int, LaunchStream);
 using Teams = infiniStatus_t (*)(int, int *);
 struct Shape {
     std::string name;
@@ -78,7 +78,7 @@ Shape loadsShape() {
 }
 // The library's launcher (launch.cuh: argmaxKernel or argmaxPipeKernel by chunk length).
 template <class T>
-infiniStatus_t launchLibrary(const RowsArgs &rows, uint32_t count, int team, cudaStream_t stream) {
+infiniStatus_t launchLibrary(const RowsArgs &rows, uint32_t count, int team, LaunchStream stream) {
     return launchArgmax<T>(rows, (int)count, team, stream);
 }
 template <class T>
@@ -102,8 +102,8 @@ Shape pipeShape() {
 // The grid kernels' per-row slots (zeroed once per case; the kernel leaves them zero).
 static ArgmaxSlots g_slots;
 template <class T, int NT, int U, int MinB>
-infiniStatus_t launchGridShape(const RowsArgs &rows, uint32_t count, int team, cudaStream_t stream) {
-    return launchArgmaxGrid<T, NT, U, MinB>(rows, count, team, g_slots, stream);
+infiniStatus_t launchGridShape(const RowsArgs &rows, uint32_t count, int team, LaunchStream stream) {
+    return launchArgmaxGrid<T, NT, U, MinB>(rows, count, team, g_slots, stream.stream);
 }
 template <class T, int NT, int U, int MinB>
 infiniStatus_t gridTeams(int team, int *teams) { // plain blocks: as many teams as blocks fit

@@ -17,6 +17,8 @@ from infiniop_py.bench import harness
 CASES = ("sample v=32000 float16", "sample v=151936 float16", "sample v=151936 bfloat16",
          "sample v=262144 float16", "sample 8x151936 float16", "sample 64x151936 float16 k",
          "sample v=151936 float16 top-p only")
+# RS_AB_ARGMAX=1 adds the argmax rows (single rows and batches).
+ARGMAX = ("argmax v=32000 float16", "argmax v=151936 float16", "argmax 8x151936 float16", "argmax 64x151936 float16")
 
 
 def extra_checks(label: str) -> int:
@@ -43,7 +45,8 @@ def extra_checks(label: str) -> int:
 
 def main() -> int:
     label = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("INFINIOP_LIBRARY", "default")
-    specs = [s for s in brs.GPU_SPECS if any(s[0].startswith(c) for c in CASES)]
+    cases = CASES + (ARGMAX if os.environ.get("RS_AB_ARGMAX") == "1" else ())
+    specs = [s for s in brs.GPU_SPECS if any(s[0].startswith(c) for c in cases)]
     bad = 0
     for spec in specs:
         p = brs._Prepared(*spec)

@@ -63,6 +63,8 @@ template <class T, int NT, class ChunkBest>
 __device__ inline void argmaxTeamRow(const ArgmaxArgs &a, ChunkBest chunkBest) {
     using K = KeyType<T>;
     __shared__ ArgmaxShared<K, NT> sh;
+    pdlWaitPrevious(); // (launched with PDL: the logits' writer and the result's readers are done)
+    pdlAllowNext();
     const uint32_t r = blockIdx.y + blockIdx.z * gridDim.y;
     if (r >= a.count) return; // a whole team (it shares y and z) leaves together
     Team::arrive();           // members start together; the push at the end waits for that
@@ -150,17 +152,17 @@ __global__ void __launch_bounds__(NT) argmaxBulkKernel(const __grid_constant__ A
 }
 
 // The launch of `count` rows, `team` blocks each (a cluster when team > 1).
-inline void argmaxConfig(cudaLaunchConfig_t &cfg, cudaLaunchAttribute *attr, uint32_t count, int team, int threads,
-                         size_t smem, cudaStream_t stream) {
+inline void argmaxConfig(cudaLaunchConfig_t &cfg, cudaLaunchAttribute (&attr)[2], uint32_t count, int team, int threads,
+                         size_t smem, LaunchStream stream) {
     const uint32_t y = count < kArgmaxGridY ? count : kArgmaxGridY;
     cfg = teamLaunchConfig(dim3((unsigned)team, y, (count + y - 1) / y), threads, smem, stream, attr);
 }
 
 // argmaxKernel<T, NT, U> (any GPU). Graph-capturable, like the one below.
 template <class T, int NT, int U>
-infiniStatus_t launchArgmaxShape(const RowsArgs &rows, uint32_t count, int team, cudaStream_t stream) {
+infiniStatus_t launchArgmaxShape(const RowsArgs &rows, uint32_t count, int team, LaunchStream stream) {
     cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr[1];
+    cudaLaunchAttribute attr[2];
     argmaxConfig(cfg, attr, count, team, NT, 0, stream);
     if (team > kPortableTeam) {
         CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxKernel<T, NT, U, true>, ArgmaxArgs{rows, count, 0}));
@@ -174,10 +176,10 @@ infiniStatus_t launchArgmaxShape(const RowsArgs &rows, uint32_t count, int team,
 // Stage: bytes of each shared-memory stage (a multiple of 16 up to
 // kArgmaxStage; 0: argmaxStageBytes).
 template <class T, int NT, uint32_t Stage = 0>
-infiniStatus_t launchArgmaxBulk(const RowsArgs &rows, uint32_t count, int team, cudaStream_t stream) {
+infiniStatus_t launchArgmaxBulk(const RowsArgs &rows, uint32_t count, int team, LaunchStream stream) {
     const uint32_t stage = Stage ? Stage : argmaxStageBytes(rows.n, sizeof(T), team);
     cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr[1];
+    cudaLaunchAttribute attr[2];
     argmaxConfig(cfg, attr, count, team, NT, 2 * (size_t)stage, stream);
     CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxBulkKernel<T, NT>, ArgmaxArgs{rows, count, stage}));
     return INFINI_STATUS_SUCCESS;
@@ -186,7 +188,7 @@ infiniStatus_t launchArgmaxBulk(const RowsArgs &rows, uint32_t count, int team, 
 // How many teams of `team` blocks of `kernel` (threads, smem bytes each) fit on the GPU at once.
 inline infiniStatus_t argmaxTeamsFit(const void *kernel, int threads, size_t smem, int team, int *teams) {
     cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr[1];
+    cudaLaunchAttribute attr[2];
     argmaxConfig(cfg, attr, 1, team, threads, smem, nullptr);
     if (team == 1) {
         CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(teams, kernel, threads, smem));

@@ -9,8 +9,8 @@ namespace infini::random_sample::nvidia {
 
 template <class Kernel, class Args>
 inline infiniStatus_t launchTeams(Kernel kernel, const Args &args, int rows, int team, int threads, size_t smem,
-                                  cudaStream_t stream) {
-    cudaLaunchAttribute attr[1];
+                                  LaunchStream stream) {
+    cudaLaunchAttribute attr[2];
     const cudaLaunchConfig_t cfg =
         teamLaunchConfig(dim3((unsigned)team, (unsigned)rows, 1), threads, smem, stream, attr);
     CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, args));
@@ -44,7 +44,7 @@ constexpr int kArgmaxRowThreads = 256, kArgmaxRowPipeMinBlocks = 4;
 constexpr int kArgmaxPairThreads = 256, kArgmaxPairLoads = 8, kArgmaxPairMinBlocks = 2;
 
 template <class T>
-infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, cudaStream_t stream) {
+infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, LaunchStream stream) {
     if (team == 1) {
         return argmaxPipes<T>(args.n, 1)
                    ? launchArgmaxPipe<T, kArgmaxRowThreads, kArgmaxLoads, kArgmaxRowPipeMinBlocks>(
@@ -74,7 +74,7 @@ infiniStatus_t prepareArgmaxOf() {
 }
 
 template <class T>
-infiniStatus_t launchArgmaxBulkRows(const RowsArgs &args, int rows, int team, cudaStream_t stream) {
+infiniStatus_t launchArgmaxBulkRows(const RowsArgs &args, int rows, int team, LaunchStream stream) {
     return launchArgmaxBulk<T, kArgmaxThreads>(args, (uint32_t)rows, team, stream);
 }
 
@@ -86,7 +86,7 @@ infiniStatus_t argmaxTeams(bool bulk, int team, int *teams) {
 // A sampling launch on the instance compiled for teams of up to MaxTeam; the
 // kernel with the top-p guess only when a row of the launch guesses.
 template <class T, int R, int MaxTeam>
-infiniStatus_t launchSampleOn(const SampleArgs<R> &args, int rows, int team, cudaStream_t stream) {
+infiniStatus_t launchSampleOn(const SampleArgs<R> &args, int rows, int team, LaunchStream stream) {
     bool top_p = false;
     for (int k = 0; k < rows && !top_p; ++k) top_p = guessesTopP(rowMode(args.p[k], args.rows.n), args.rows.n);
     return top_p ? launchTeams(sampleKernel<T, R, true, MaxTeam>, args, rows, team, kThreads, sampleSharedBytes<T>(),
@@ -97,7 +97,7 @@ infiniStatus_t launchSampleOn(const SampleArgs<R> &args, int rows, int team, cud
 // Teams of up to kCluster take the kCluster-wide instance; wider ones (few
 // rows only) the one of sampleMaxTeam<R>() (sampleInstanceTeam, nvidia.cuh).
 template <class T, int R>
-infiniStatus_t launchSample(const SampleArgs<R> &args, int rows, int team, cudaStream_t stream) {
+infiniStatus_t launchSample(const SampleArgs<R> &args, int rows, int team, LaunchStream stream) {
     constexpr int kWide = sampleMaxTeam<R>();
     if constexpr (kWide > kCluster) {
         if (sampleInstanceTeam(team) == kWide) return launchSampleOn<T, R, kWide>(args, rows, team, stream);
@@ -143,7 +143,7 @@ infiniStatus_t sampleTeams(int team, int *teams) {
     constexpr int kWide = sampleMaxTeam<kFewRows>();
     const auto kernel = sampleInstanceTeam(team) == kWide ? sampleKernel<T, kFewRows, false, kWide>
                                                           : sampleKernel<T, kFewRows, false, kCluster>;
-    cudaLaunchAttribute attr[1];
+    cudaLaunchAttribute attr[2];
     const cudaLaunchConfig_t cfg =
         teamLaunchConfig(dim3((unsigned)team, 1, 1), kThreads, sampleSharedBytes<T>(), nullptr, attr);
     CUDA_TRY(cudaOccupancyMaxActiveClusters(teams, kernel, &cfg));

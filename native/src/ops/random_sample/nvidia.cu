@@ -16,10 +16,12 @@ struct NvidiaDesc final : Desc {
     int max_team; // blocks per row at most: kCluster (sm_90, rows longer than kTeamMinN) or 1
     int sms;      // multiprocessors
     bool bulk;    // argmax launches read through bulk copies (sm_90 and kArgmaxBulk)
+    bool pdl;     // eager launches may use PDL (sm_90, kernels from sm_90 code: they wait at entry)
     int argmax_fit[5] = {}; // argmaxTeam's fit: teams of 2^l argmax blocks resident at once (0: no clusters)
 
-    NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, int s, bool b, const int (&fit)[5])
-        : Desc(h, i), launchers(l), max_team(t), sms(s), bulk(b) {
+    NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, int s, bool b, bool p,
+               const int (&fit)[5])
+        : Desc(h, i), launchers(l), max_team(t), sms(s), bulk(b), pdl(p) {
         std::copy(fit, fit + 5, argmax_fit);
         workspace_size = 0;
     }
@@ -38,7 +40,8 @@ struct NvidiaDesc final : Desc {
                              void *stream_ptr) const override {
         ScopedCudaDevice scoped(device_id);
         INFINI_TRY(scoped.status());
-        const cudaStream_t stream = static_cast<cudaStream_t>(stream_ptr);
+        const cudaStream_t plain = static_cast<cudaStream_t>(stream_ptr);
+        const LaunchStream stream{plain, pdl && pdlWanted(kRandomSamplePdl, plain)};
         const ptrdiff_t esize = (ptrdiff_t)dtypeSize(info.probs_dtype);
         const ptrdiff_t rsize = (ptrdiff_t)dtypeSize(info.result_dtype);
         RowsArgs rows{probs, result, info.row_stride, info.result_stride, (uint32_t)info.n, (int)rsize};
@@ -132,7 +135,7 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     const bool bulk = kArgmaxBulk && clusters;
     int fit[5] = {}; // argmax teams of 2^l blocks that fit at once (clusters: sm_90)
     if (clusters) argmaxFit(launchers, bulk, handle.device_id, info.probs_dtype, fit);
-    *desc = new NvidiaDesc(handle, info, launchers, team, sms, bulk, fit);
+    *desc = new NvidiaDesc(handle, info, launchers, team, sms, bulk, clusters, fit);
     return INFINI_STATUS_SUCCESS;
 }
 

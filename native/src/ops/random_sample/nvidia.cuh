@@ -65,6 +65,7 @@
 // reference by ~1e-6 relative, which moves the result only when the threshold
 // lies that close to a boundary.
 #include "../../common/cuda/check.cuh"
+#include "../../common/cuda/pdl_policy.h"
 #include "info.h"
 #include <cstddef>
 #include <cstdint>
@@ -80,6 +81,13 @@ constexpr int kCluster = 8;         // blocks per row on sm_90 (the portable clu
 #define INFINI_RS_SAMPLE_TEAM 16
 #endif
 constexpr int kSampleTeam = INFINI_RS_SAMPLE_TEAM;
+// Eager calls launch with programmatic dependent launch (pdl_policy.h), so
+// that back-to-back calls overlap one kernel's start with the previous one's
+// end; graphs keep plain edges. -DINFINI_RS_PDL=0: plain launches (A/B).
+#ifndef INFINI_RS_PDL
+#define INFINI_RS_PDL 1
+#endif
+constexpr PdlPolicy kRandomSamplePdl = INFINI_RS_PDL ? PdlPolicy::NotCapturing : PdlPolicy::Never;
 constexpr int kWideRows = 4;
 constexpr uint32_t kWideMinN = 131072;
 constexpr uint32_t kTeamMinN = 4096; // rows up to this length: one block per row
@@ -95,6 +103,15 @@ constexpr int sampleMaxTeam() { return R == kFewRows ? kSampleTeam : kCluster; }
 // (H100, graph µs, team-8 launches on the 16-wide vs the 8-wide instance:
 // n=32000 17.9 vs 17.55, 8x151936 26.6 vs 26.25; notes/random_sample.md).
 constexpr int sampleInstanceTeam(int team) { return team <= kCluster ? kCluster : kSampleTeam; }
+
+// Where a launch goes: its stream, and whether it may be scheduled while the
+// previous kernel of the stream drains (programmatic dependent launch; every
+// RandomSample kernel waits for that kernel at entry: pdlWaitPrevious).
+struct LaunchStream {
+    cudaStream_t stream;
+    bool pdl;
+    LaunchStream(cudaStream_t s, bool p = false) : stream(s), pdl(p) {} // (implicit: a plain stream)
+};
 
 struct RowParams {
     float random_val;
@@ -124,11 +141,11 @@ struct SampleArgs {
 struct Launchers {
     // argmax launches (argmax.cuh): threads' own loads, or bulk copies (sm_90,
     // when kArgmaxBulk), and how many teams of `team` blocks of each fit at once.
-    infiniStatus_t (*argmax)(const RowsArgs &, int rows, int team, cudaStream_t);
-    infiniStatus_t (*argmaxBulk)(const RowsArgs &, int rows, int team, cudaStream_t);
+    infiniStatus_t (*argmax)(const RowsArgs &, int rows, int team, LaunchStream);
+    infiniStatus_t (*argmaxBulk)(const RowsArgs &, int rows, int team, LaunchStream);
     infiniStatus_t (*argmaxTeams)(bool bulk, int team, int *teams);
-    infiniStatus_t (*sampleFew)(const SampleArgs<kFewRows> &, int rows, int team, cudaStream_t);
-    infiniStatus_t (*sampleMany)(const SampleArgs<kMaxRows> &, int rows, int team, cudaStream_t);
+    infiniStatus_t (*sampleFew)(const SampleArgs<kFewRows> &, int rows, int team, LaunchStream);
+    infiniStatus_t (*sampleMany)(const SampleArgs<kMaxRows> &, int rows, int team, LaunchStream);
     // Kernel attributes (shared-memory limits, cluster sizes): per device, set at each Create.
     infiniStatus_t (*prepare)(int cc_major);
     // How many sampling teams of `team` blocks fit at once (0: such clusters cannot launch).

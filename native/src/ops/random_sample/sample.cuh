@@ -584,6 +584,8 @@ __global__ void __launch_bounds__(kThreads, 2) sampleKernel(const __grid_constan
     constexpr bool kLaunched = MaxTeam <= kCluster;
 #endif
     if constexpr (kLaunched) {
+        pdlWaitPrevious(); // (launched with PDL: the logits' writer and the result's readers are done)
+        pdlAllowNext();
         sampleRow<T, TopP, MaxTeam>(args.rows, args.p[blockIdx.y]);
     } else {
         __trap();

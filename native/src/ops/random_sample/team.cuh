@@ -4,6 +4,8 @@
 // thread-block cluster (sm_90; the launcher sets the cluster dimension): its
 // members exchange data through each other's shared memory (distributed
 // shared memory) between team barriers. A team of one is a plain block.
+#include "../../common/cuda/pdl.cuh"
+#include "nvidia.cuh"
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #include <cooperative_groups.h>
 #define INFINI_RS_CLUSTERS 1
@@ -50,21 +52,30 @@ struct Team {
 };
 
 // The launch configuration of a grid whose x dimension is the team: a cluster
-// of grid.x blocks when there is more than one. `attr` (one element) holds the
-// cluster attribute and must live until the launch.
-inline cudaLaunchConfig_t teamLaunchConfig(dim3 grid, int threads, size_t smem, cudaStream_t stream,
-                                           cudaLaunchAttribute *attr) {
+// of grid.x blocks when there is more than one, PDL when `on` says so. `attr`
+// holds the attributes and must live until the launch.
+inline cudaLaunchConfig_t teamLaunchConfig(dim3 grid, int threads, size_t smem, LaunchStream on,
+                                           cudaLaunchAttribute (&attr)[2]) {
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = grid;
     cfg.blockDim = dim3((unsigned)threads, 1, 1);
     cfg.dynamicSmemBytes = smem;
-    cfg.stream = stream;
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = grid.x;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
+    cfg.stream = on.stream;
+    unsigned n = 0;
+    if (grid.x > 1) {
+        attr[n].id = cudaLaunchAttributeClusterDimension;
+        attr[n].val.clusterDim.x = grid.x;
+        attr[n].val.clusterDim.y = 1;
+        attr[n].val.clusterDim.z = 1;
+        ++n;
+    }
+    if (on.pdl) {
+        attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[n].val.programmaticStreamSerializationAllowed = 1;
+        ++n;
+    }
     cfg.attrs = attr;
-    cfg.numAttrs = grid.x > 1 ? 1 : 0;
+    cfg.numAttrs = n;
     return cfg;
 }
 
