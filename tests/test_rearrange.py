@@ -234,7 +234,10 @@ def test_two_byte_transposes_odd_pitches_and_shifts(device, rng, dtype, case, sh
     check_copy(device, rng, *case, dtype, src_shift=shifts[0], dst_shift=shifts[1])
 
 
-SKEW_SHAPES = [(130, 67), (67, 130), (1, 4097), (4097, 1), (65, 65), (33, 97), (200, 302), (128, 128)]
+# (257, 515), (300, 301): whole blocks of two 64-tiles along b and rows ending
+# just past a 128-unit span (the skewed word tiles).
+SKEW_SHAPES = [(130, 67), (67, 130), (1, 4097), (4097, 1), (65, 65), (33, 97), (200, 302), (128, 128),
+               (257, 515), (300, 301)]
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -1,7 +1,7 @@
-// A/B benchmark of the 2-byte transpose kernels (issue 13): the skewed tiles
-// (skew_tile.cuh) against the kernels main uses for the same cases (the unit
-// tile kernel for odd pitches and shifted pointers, word tiles for 4096^2),
-// and the library call, which must now pick the skewed tiles.
+// A/B benchmark of the 2-byte transpose kernels (issue 13): session 7's skewed
+// word tiles (skew_word_tile.cuh, spans of 1 and 2 tiles) against session 5's
+// skewed tiles (skew_tile.cuh), the unit tile kernel and word tiles (4096^2),
+// and the library call (the build's INFINI_REARRANGE_SKEW_WORDS picks).
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/src -Inative/include tools/rearr4_bench.cu
 //        -Lbuild/lib -linfiniop -linfinirt -Xlinker -rpath=$PWD/build/lib -o build/rearr4_bench && build/rearr4_bench
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "ops/rearrange/kernels.cuh"
-#include "ops/rearrange/skew_tile.cuh"
+#include "ops/rearrange/skew_word_tile.cuh"
 #include "ops/rearrange/word_tile.cuh"
 
 #include "check.h"
@@ -207,10 +207,19 @@ Launch wordTile(const Case &c) {
 
 template <int MIN_BLOCKS>
 Launch skewTile(const Case &c) {
-    const TileParams p = params2d(c.rows, c.cols, skewTilesB(c.cols));
+    const TileParams p = params2d(c.rows, c.cols, skewTilesB(c.cols, 64));
     const unsigned grid = p.tiles_a * p.tiles_b;
     return [p, grid](const Buffers &b, cudaStream_t s) {
         skewTileKernel<true, MIN_BLOCKS><<<grid, kBlock, 0, s>>>(p, b.dst, b.src);
+    };
+}
+
+template <int SPAN, int MIN_BLOCKS>
+Launch skewWordTile(const Case &c) {
+    const TileParams p = params2d(c.rows, c.cols, skewTilesB(c.cols, SPAN * 64));
+    const unsigned grid = p.tiles_a * p.tiles_b;
+    return [p, grid](const Buffers &b, cudaStream_t s) {
+        skewWordTileKernel<true, SPAN, MIN_BLOCKS><<<grid, kBlock, 0, s>>>(p, b.dst, b.src);
     };
 }
 
@@ -238,8 +247,9 @@ Library library(infiniopHandle_t handle, const Case &c) {
 
 } // namespace
 
-// --ncu: 4097² only, main's unit tile and the skewed tile launched once each
-// after a check (for `ncu -k regex:Tile -c 2 --metrics ...`), no timing.
+// --ncu: one checked launch each (for `ncu -k regex:Tile -c 4 --metrics ...`),
+// no timing: on 4097² session 5's skewed tile, then the skewed word tiles of
+// span 2 and 1; on 4096² the word tile (the aligned reference).
 int main(int argc, char **argv) {
     const bool ncu = argc > 1 && std::strcmp(argv[1], "--ncu") == 0;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -253,18 +263,23 @@ int main(int argc, char **argv) {
     CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     if (ncu) {
         Case c = makeCase("transpose 4097² F16", 4097, 4097, 0, 0);
+        Case w = makeCase("transpose 4096² F16", 4096, 4096, 0, 0);
         bool ok = true;
-        for (const Launch &run : {unitTile(c), skewTile<6>(c)}) {
-            CHECK_CUDA(cudaMemsetAsync(c.dst_base[0], 0xFF, c.dst_n * 2, stream));
-            run(c.set(0), stream);
+        const std::pair<const Case *, Launch> runs[] = {
+            {&c, skewTile<6>(c)}, {&c, skewWordTile<2, 5>(c)}, {&c, skewWordTile<1, 6>(c)}, {&w, wordTile(w)}};
+        for (const auto &[cs, run] : runs) {
+            CHECK_CUDA(cudaMemsetAsync(cs->dst_base[0], 0xFF, cs->dst_n * 2, stream));
+            run(cs->set(0), stream);
             CHECK_CUDA(cudaGetLastError());
             CHECK_CUDA(cudaStreamSynchronize(stream));
-            std::vector<uint16_t> got(c.dst_n);
-            CHECK_CUDA(cudaMemcpy(got.data(), c.dst_base[0], c.dst_n * 2, cudaMemcpyDeviceToHost));
-            ok = ok && std::memcmp(got.data(), c.want.data(), c.dst_n * 2) == 0;
+            std::vector<uint16_t> got(cs->dst_n);
+            CHECK_CUDA(cudaMemcpy(got.data(), cs->dst_base[0], cs->dst_n * 2, cudaMemcpyDeviceToHost));
+            ok = ok && std::memcmp(got.data(), cs->want.data(), cs->dst_n * 2) == 0;
         }
         freeCase(c);
-        std::printf("ncu mode: unit then skewed tile on 4097², %s\n", ok ? "both exact" : "NOT EXACT");
+        freeCase(w);
+        std::printf("ncu mode: 4097² skewed (session 5), skewed words span 2, span 1; 4096² word tile: %s\n",
+                    ok ? "all exact" : "NOT EXACT");
         return ok ? 0 : 1;
     }
     const double roof = copyRooflineGBs(stream);
@@ -291,14 +306,16 @@ int main(int argc, char **argv) {
         Library lib = library(handle, c);
         std::vector<std::pair<const char *, Launch>> variants;
         if (s.words) {
-            variants.push_back({"word tile (main)", wordTile(c)});
-            variants.push_back({"unit tile", unitTile(c)});
-        } else {
-            variants.push_back({"unit tile (main)", unitTile(c)});
+            variants.push_back({"word tile", wordTile(c)});
         }
-        variants.push_back({"skewed, 6 blocks/SM (new)", skewTile<6>(c)});
-        variants.push_back({"skewed, 4 blocks/SM", skewTile<4>(c)});
-        variants.push_back({"skewed, 8 blocks/SM", skewTile<8>(c)});
+        variants.push_back({"unit tile", unitTile(c)});
+        variants.push_back({"skewed, 6 blocks/SM (session 5)", skewTile<6>(c)});
+        variants.push_back({"skewed words span 2, 5 blocks/SM (new)", skewWordTile<2, 5>(c)});
+        variants.push_back({"skewed words span 2, 4 blocks/SM", skewWordTile<2, 4>(c)});
+        variants.push_back({"skewed words span 2, 6 blocks/SM", skewWordTile<2, 6>(c)});
+        variants.push_back({"skewed words span 3, 4 blocks/SM", skewWordTile<3, 4>(c)});
+        variants.push_back({"skewed words span 1, 6 blocks/SM", skewWordTile<1, 6>(c)});
+        variants.push_back({"skewed words span 1, 8 blocks/SM", skewWordTile<1, 8>(c)});
         variants.push_back({"library call (this build)", lib.launch()});
         const double bytes = 2.0 * 2.0 * s.rows * s.cols;
         for (auto &[name, run] : variants) {

@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
 #pragma unroll
         for (int i = 0; i < kA; ++i) {
             if (va[i] && ib < p.len_b) {
-                v[j][i] = src[os + sb + sa[i]];
+                v[j][i] = loadGlobal(src + os + sb + sa[i], j * kA + i);
             }
         }
     }
@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
 #pragma unroll
             for (int i = 0; i < T / kTileThreadsX; ++i) {
                 if (vb[i]) {
-                    dst[od + da + db[i]] = tile[x + i * kTileThreadsX][y + j * kTileThreadsY];
+                    storeGlobal(dst + od + da + db[i], tile[x + i * kTileThreadsX][y + j * kTileThreadsY], 1000 + j * kA + i);
                 }
             }
         }

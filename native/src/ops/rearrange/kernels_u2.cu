@@ -1,6 +1,7 @@
 // Rearrange kernels for 2-byte copy units, word and skewed tiles included.
 #include "kernels.cuh"
 #include "skew_tile.cuh"
+#include "skew_word_tile.cuh"
 #include "word_tile.cuh"
 
 namespace infini::rearrange::nvidia {
@@ -24,6 +25,10 @@ cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const 
 }
 
 cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+#if INFINI_REARRANGE_SKEW_WORDS
+    return launchTwoByteTile(skewWordTileKernel<true>, skewWordTileKernel<false>, p, grid, dst, src, stream);
+#else
     return launchTwoByteTile(skewTileKernel<true>, skewTileKernel<false>, p, grid, dst, src, stream);
+#endif
 }
 } // namespace infini::rearrange::nvidia

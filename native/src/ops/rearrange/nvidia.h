@@ -71,11 +71,25 @@ cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void
 // 4-byte words, where every row of the tile starts on a word (the plan and
 // the pointers allow it).
 cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
-// Skewed tiles (skew_tile.cuh): 2-byte transposes whose dst rows are not all
-// sector-aligned. A dst row's segments move back by up to 15 units (to a
-// 32-byte sector), so p.tiles_b = skewTilesB(len_b) (one more tile at most).
+// Skewed tiles (skew_tile.cuh, skew_word_tile.cuh): 2-byte transposes whose
+// dst rows are not all sector-aligned. A dst row's segments move back by up to
+// 15 units (to a 32-byte sector), so p.tiles_b = skewTilesB(len_b) (one more
+// span at most). INFINI_REARRANGE_SKEW_WORDS=1 (default): word loads, spans
+// of kSkewWordSpan tiles per block (skew_word_tile.cuh); 0: session 5's kernel
+// (2-byte loads, one tile per block), kept for A/B.
+#ifndef INFINI_REARRANGE_SKEW_WORDS
+#define INFINI_REARRANGE_SKEW_WORDS 1
+#endif
+#ifndef INFINI_REARRANGE_SKEW_SPAN
+#define INFINI_REARRANGE_SKEW_SPAN 2
+#endif
 constexpr int kSkewSector = 16; // 2-byte units in a 32-byte sector
-constexpr uint64_t skewTilesB(uint64_t len_b) { return (len_b + kSkewSector - 1 + kTileEdge<2> - 1) / kTileEdge<2>; }
+constexpr int kSkewWordSpan = INFINI_REARRANGE_SKEW_SPAN; // tiles along b per block of skewed word tiles
+// Dst units of a row per block of the kernel launchSkewTile runs.
+constexpr int kSkewSpanUnits = (INFINI_REARRANGE_SKEW_WORDS ? kSkewWordSpan : 1) * kTileEdge<2>;
+constexpr uint64_t skewTilesB(uint64_t len_b, int span_units = kSkewSpanUnits) {
+    return (len_b + kSkewSector - 1 + span_units - 1) / span_units;
+}
 cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
 } // namespace infini::rearrange::nvidia

@@ -10,7 +10,8 @@
 //     sides coalesced; 2-byte units move as 4-byte words where every row of
 //     every tile starts on a word (word_tile.cuh), else, where a and b run
 //     forwards with unit stride, in skewed tiles whose dst row segments start
-//     on 32-byte sectors (skew_tile.cuh);
+//     on 32-byte sectors (skew_word_tile.cuh; skew_tile.cuh with
+//     INFINI_REARRANGE_SKEW_WORDS=0);
 //   - otherwise one thread per unit, its index decomposed over the dims.
 #include "common/cuda/check.cuh"
 #include "nvidia.h"
@@ -218,7 +219,7 @@ struct NvidiaDesc final : Desc {
         // forwards with unit stride (odd pitches, pointers off a word).
         const uint64_t skew_tiles_b = skewTilesB(len_b);
         const uint64_t skew_blocks = blocks / t.tiles_b * skew_tiles_b;
-        const uint64_t index_room = UINT32_MAX - 2 * (uint64_t)kTileEdge<2>; // b0 + 64, a0 + 64 in 32 bits
+        const uint64_t index_room = UINT32_MAX - 2 * (uint64_t)kSkewSpanUnits; // b0 + span, a0 + 64 in 32 bits
         plan->skew = plan->unit == 2 && ss[a] == 1 && ds[b] == 1 && len_a <= index_room && len_b <= index_room &&
                      skew_blocks <= (uint64_t)INT32_MAX;
         if (plan->skew) {

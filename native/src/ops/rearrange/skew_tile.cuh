@@ -38,21 +38,54 @@ struct SkewTile {
     __device__ static constexpr int physRow(int r) { return (r >> 1) + (r & 1) * (kRows / 2); }
 };
 
-// The src rows the block needs, [*lo, *hi) in tile rows: all 80, or 64 when
-// every dst row of the tile has the same sector offset (dst strides of group a
-// multiples of 16 units: then the offset is row a0's).
+// The src rows the block needs, [*lo, *hi) in tile rows: all ROWS (80 here),
+// or ROWS - 16 when every dst row of the tile has the same sector offset (dst
+// strides of group a multiples of 16 units: then the offset is row a0's).
+// ONE: group a is a single dim.
+template <int ROWS = kTileEdge<2> + kSkewSector, bool ONE = false>
 __device__ __forceinline__ void skewRowsNeeded(const TileParams &p, const uint16_t *row_a0, int *lo, int *hi) {
     bool uniform = true;
-    for (int d = 0; d < p.a.ndim; ++d) {
-        uniform = uniform && p.a.dims[d].dst_stride % SkewTile::kSector == 0;
+    for (int d = 0; d < (ONE ? 1 : p.a.ndim); ++d) {
+        uniform = uniform && p.a.dims[d].dst_stride % kSkewSector == 0;
     }
     if (uniform) {
-        const int e = (int)(((uintptr_t)row_a0 >> 1) & (SkewTile::kSector - 1));
-        *lo = SkewTile::kSector - e;
-        *hi = SkewTile::kRows - e;
+        const int e = (int)(((uintptr_t)row_a0 >> 1) & (kSkewSector - 1));
+        *lo = kSkewSector - e;
+        *hi = ROWS - e;
     } else {
         *lo = 0;
-        *hi = SkewTile::kRows;
+        *hi = ROWS;
+    }
+}
+
+// Dst row a0 + c of a tile (unit b of the row at row[b]); da0: row a0's offset.
+template <bool ONE, bool WHOLE>
+__device__ __forceinline__ uint16_t *skewDstRow(const TileParams &p, uint16_t *tile_dst, int64_t da0, uint32_t a0,
+                                                int c) {
+    int64_t da, unused;
+    if (ONE && WHOLE) {
+        da = da0 + (int64_t)c * p.a.dims[0].dst_stride;
+    } else {
+        groupOffset<ONE>(p.a, a0 + c, da, unused);
+    }
+    return tile_dst + da;
+}
+
+// Units b, b + 1 of a dst row: one word where both lie in the row (always in
+// whole tiles), else 2-byte stores of those that do (row ends). slot: the
+// word store's; slot + 100 and slot + 200 the unit stores'.
+template <bool WHOLE>
+__device__ __forceinline__ void storeSkewPair(const TileParams &p, uint16_t *row, int64_t b, uint16_t u0, uint16_t u1,
+                                              int slot) {
+    if (WHOLE || (b >= 0 && b + 1 < (int64_t)p.len_b)) {
+        storeGlobal(reinterpret_cast<uint32_t *>(row + b), (uint32_t)u0 | ((uint32_t)u1 << 16), slot);
+    } else {
+        if (b >= 0 && b < (int64_t)p.len_b) {
+            storeGlobal(row + b, u0, slot + 100);
+        }
+        if (b + 1 >= 0 && b + 1 < (int64_t)p.len_b) {
+            storeGlobal(row + b + 1, u1, slot + 200);
+        }
     }
 }
 
@@ -88,7 +121,7 @@ __device__ __forceinline__ void moveSkewTile(const TileParams &p,
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
             const int c = x + kTileThreadsX * i;
-            v[j][i] = row_in && (WHOLE || c < cols) ? tile_src[sb + c] : (uint16_t)0;
+            v[j][i] = row_in && (WHOLE || c < cols) ? loadGlobal(tile_src + sb + c, 2 * j + i) : (uint16_t)0;
         }
     }
 #pragma unroll
@@ -105,6 +138,8 @@ __device__ __forceinline__ void moveSkewTile(const TileParams &p,
         if (!WHOLE && c >= cols) {
             continue;
         }
+        // Session 5's code, kept as it was (identical SASS to main for the A/B);
+        // skewDstRow and storeSkewPair do the same for skewed word tiles.
         int64_t da;
         if (ONE && WHOLE) {
             da = da0 + (int64_t)c * p.a.dims[0].dst_stride;
@@ -117,19 +152,19 @@ __device__ __forceinline__ void moveSkewTile(const TileParams &p,
         const int64_t b = (int64_t)b0 - e + 2 * x;
         const uint16_t u0 = tile[S::physRow(r)][c], u1 = tile[S::physRow(r + 1)][c];
         if (WHOLE || (b >= 0 && b + 1 < (int64_t)p.len_b)) {
-            reinterpret_cast<uint32_t *>(row + b)[0] = (uint32_t)u0 | ((uint32_t)u1 << 16);
+            storeGlobal(reinterpret_cast<uint32_t *>(row + b), (uint32_t)u0 | ((uint32_t)u1 << 16), 100 + j);
         } else {
             if (b >= 0 && b < (int64_t)p.len_b) {
-                row[b] = u0;
+                storeGlobal(row + b, u0, 200 + j);
             }
             if (b + 1 >= 0 && b + 1 < (int64_t)p.len_b) {
-                row[b + 1] = u1;
+                storeGlobal(row + b + 1, u1, 300 + j);
             }
         }
     }
 }
 
-// p: the plan's tile parameters with tiles_b = skewTilesB(len_b): the last
+// p: the plan's tile parameters with tiles_b = skewTilesB(len_b, 64): the last
 // segment of a row ends at 64 tiles_b - e_a >= len_b.
 template <bool ONE, int MIN_BLOCKS = SkewTile::kMinBlocks>
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, MIN_BLOCKS)

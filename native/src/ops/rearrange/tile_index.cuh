@@ -7,6 +7,22 @@
 
 namespace infini::rearrange::nvidia {
 
+// Global loads and stores of the 2-byte tile kernels. `slot` names the static
+// instruction (distinct per unrolled access of a kernel) so that a host
+// emulation that defines INFINI_REARRANGE_TRACE can count the sectors of each
+// warp instruction (tools/rearr7_sectors.cc); on the device they are plain
+// accesses.
+#ifndef INFINI_REARRANGE_TRACE
+template <class T>
+__device__ __forceinline__ T loadGlobal(const T *p, int /*slot*/) {
+    return *p;
+}
+template <class T>
+__device__ __forceinline__ void storeGlobal(T *p, T v, int /*slot*/) {
+    *p = v;
+}
+#endif
+
 // The element offsets in dst and src of index i of a group. ONE: the group
 // is known to be a single dim (one multiply each, no division loop).
 template <bool ONE = false>

@@ -49,7 +49,7 @@ __device__ __forceinline__ void moveWordTile(const TileParams &p, uint16_t (&til
         } else {
             groupOffset<ONE>(p.b, b0 + (r < rows ? r : 0), unused, sb);
         }
-        v[j] = WHOLE || (lane_in && r < rows) ? reinterpret_cast<const uint32_t *>(tile_src + sb)[x] : 0u;
+        v[j] = WHOLE || (lane_in && r < rows) ? loadGlobal(reinterpret_cast<const uint32_t *>(tile_src + sb) + x, j) : 0u;
     }
 #pragma unroll
     for (int j = 0; j < W::kRows; ++j) {
@@ -68,7 +68,7 @@ __device__ __forceinline__ void moveWordTile(const TileParams &p, uint16_t (&til
             } else {
                 groupOffset<ONE>(p.a, a0 + c, da, unused);
             }
-            reinterpret_cast<uint32_t *>(tile_dst + da)[x] = (uint32_t)lo[c] | ((uint32_t)hi[c] << 16);
+            storeGlobal(reinterpret_cast<uint32_t *>(tile_dst + da) + x, (uint32_t)lo[c] | ((uint32_t)hi[c] << 16), 100 + j);
         }
     }
 }
