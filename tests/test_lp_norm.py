@@ -420,9 +420,9 @@ def test_extreme_magnitudes_long_rows_gpu(rng, dtype, scale, shape):
                                          ("f16", (300, 65544)), ("f32", (9, 3 * (1 << 19) + 8)),
                                          ("f64", (12, 1 << 19))], ids=str)
 def test_two_pass_long_rows_gpu(rng, dtype, shape):
-    # The case (H100: 2 rounds of 16 clusters of 8); rows not a multiple
-    # of the clusters, with uneven chunks; many long rows (clusters of 1-2);
-    # F32 and F64 (clusters of 16, several rounds).
+    # The case; rows not a multiple of the clusters, with uneven
+    # chunks; many long rows (clusters of 1-2). The library takes TwoPass for
+    # 2-byte elements only: the F32 and F64 rows check the Cluster plan beside it.
     x = random_input(rng, shape, DTYPES[dtype])
     for p in (2,) if shape[0] * shape[1] > 1 << 24 else (2, 1, 3):  # p = 1, 3 on the smaller ones
         run_case("nvidia", rng, x, 1, p, inplace=(p == 2))

@@ -265,10 +265,13 @@ def test_skewed_tile_batched(device, rng, shifts):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("n", [4097, 4098], ids=str)
 @pytest.mark.parametrize("shifts", [(0, 0), (1, 0), (0, 1)], ids=str)
-def test_skewed_tile_4097(device, rng, shifts):
-    """The issue's odd-size transpose, 4097 x 4097 F16, whole tiles included."""
-    check_copy(device, rng, (4097, 4097), (4097, 1), (1, 4097), F16, src_shift=shifts[0], dst_shift=shifts[1])
+def test_skewed_tile_4097(device, rng, n, shifts):
+    """The issue's odd-size transpose, 4097 x 4097 F16 (odd src pitch: the
+    skewed tiles), and 4098 x 4098 (even src pitch: the skewed word tiles
+    unless src is shifted), whole tiles included."""
+    check_copy(device, rng, (n, n), (n, 1), (1, n), F16, src_shift=shifts[0], dst_shift=shifts[1])
 
 
 # ---- errors through the C ABI ----

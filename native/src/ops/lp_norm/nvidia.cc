@@ -92,7 +92,10 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const bool too_long = nv > 1024 * 4;
     const bool too_few = nv > 4 * kChunkVecs && plan.rows < 2 * (int64_t)h.sm_count;
     if (too_long || too_few) {
-        if (INFINI_LP_NORM_TWO_PASS && planTwoPass(h, plan)) { // sm_90: streamed twice, the second read from L2
+        // TwoPass for 2-byte elements only: on the H100 it beats Cluster there
+        // (32x1M BF16 87.9 -> 67.0 us, 64x1M 156.1 -> 126.5, 16x1M 62.4 -> 36.9)
+        // but not on F32 (32x1M: Cluster 122.5, TwoPass 133.8; notes/lp_norm.md, session 8).
+        if (INFINI_LP_NORM_TWO_PASS && dtypeSize(plan.dtype) == 2 && planTwoPass(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
         if (planCluster(h, plan)) { // sm_90: each element read once

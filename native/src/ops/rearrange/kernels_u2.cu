@@ -25,10 +25,10 @@ cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const 
 }
 
 cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
-#if INFINI_REARRANGE_SKEW_WORDS
-    return launchTwoByteTile(skewWordTileKernel<true>, skewWordTileKernel<false>, p, grid, dst, src, stream);
-#else
     return launchTwoByteTile(skewTileKernel<true>, skewTileKernel<false>, p, grid, dst, src, stream);
-#endif
+}
+
+cudaError_t launchSkewWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+    return launchTwoByteTile(skewWordTileKernel<true>, skewWordTileKernel<false>, p, grid, dst, src, stream);
 }
 } // namespace infini::rearrange::nvidia

@@ -73,10 +73,14 @@ cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void
 cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 // Skewed tiles (skew_tile.cuh, skew_word_tile.cuh): 2-byte transposes whose
 // dst rows are not all sector-aligned. A dst row's segments move back by up to
-// 15 units (to a 32-byte sector), so p.tiles_b = skewTilesB(len_b) (one more
-// span at most). INFINI_REARRANGE_SKEW_WORDS=1 (default): word loads, spans
-// of kSkewWordSpan tiles per block (skew_word_tile.cuh); 0: session 5's kernel
-// (2-byte loads, one tile per block), kept for A/B.
+// 15 units (to a 32-byte sector), so p.tiles_b = skewTilesB(len_b, span) (one
+// more span at most). Two kernels, chosen per call (H100, notes/rearrange.md
+// session 7): where every src row starts on a 4-byte word (even src strides
+// outside group a, word-aligned src), the skewed word tiles (word loads, spans
+// of kSkewWordSpan tiles: 4096^2 dst+1 26.9 us, 4098^2 27.4, against 28.5 and
+// 29.7); otherwise session 5's skewed tiles (2-byte loads, one tile per block:
+// 4097^2 30.0 us, the word tiles' gathered odd rows 34.0).
+// INFINI_REARRANGE_SKEW_WORDS=0 never takes the word tiles (for A/B).
 #ifndef INFINI_REARRANGE_SKEW_WORDS
 #define INFINI_REARRANGE_SKEW_WORDS 1
 #endif
@@ -85,11 +89,15 @@ cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const 
 #endif
 constexpr int kSkewSector = 16; // 2-byte units in a 32-byte sector
 constexpr int kSkewWordSpan = INFINI_REARRANGE_SKEW_SPAN; // tiles along b per block of skewed word tiles
-// Dst units of a row per block of the kernel launchSkewTile runs.
-constexpr int kSkewSpanUnits = (INFINI_REARRANGE_SKEW_WORDS ? kSkewWordSpan : 1) * kTileEdge<2>;
-constexpr uint64_t skewTilesB(uint64_t len_b, int span_units = kSkewSpanUnits) {
+// Dst units of a row per block: session 5's skewed tiles, the skewed word tiles.
+constexpr int kSkewSpanUnits = kTileEdge<2>;
+constexpr int kSkewWordSpanUnits = kSkewWordSpan * kTileEdge<2>;
+constexpr uint64_t skewTilesB(uint64_t len_b, int span_units) {
     return (len_b + kSkewSector - 1 + span_units - 1) / span_units;
 }
+// p.tiles_b = skewTilesB(len_b, kSkewSpanUnits).
 cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+// p.tiles_b = skewTilesB(len_b, kSkewWordSpanUnits); every src row on a word.
+cudaError_t launchSkewWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
 } // namespace infini::rearrange::nvidia

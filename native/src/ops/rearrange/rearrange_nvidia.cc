@@ -10,8 +10,8 @@
 //     sides coalesced; 2-byte units move as 4-byte words where every row of
 //     every tile starts on a word (word_tile.cuh), else, where a and b run
 //     forwards with unit stride, in skewed tiles whose dst row segments start
-//     on 32-byte sectors (skew_word_tile.cuh; skew_tile.cuh with
-//     INFINI_REARRANGE_SKEW_WORDS=0);
+//     on 32-byte sectors (skew_word_tile.cuh where every src row starts on
+//     a word, skew_tile.cuh otherwise; nvidia.h says why);
 //   - otherwise one thread per unit, its index decomposed over the dims.
 #include "common/cuda/check.cuh"
 #include "nvidia.h"
@@ -38,8 +38,10 @@ struct Plan {
     bool words = false;                       // Tile: word tiles when the pointers allow
     bool skew = false;                        // Tile: skewed tiles otherwise
     bool dst_sectored = false;                // Tile: every dst row offset a multiple of 32 bytes
-    unsigned skew_grid = 0;
-    TileParams skew_tile{};                   // `tile` with skewTilesB tiles along b
+    bool skew_src_words = false;              // Tile: every src row offset even (skewed word tiles allowed)
+    unsigned skew_grid = 0, skew_word_grid = 0;
+    TileParams skew_tile{};                   // `tile` with skewTilesB(len_b, kSkewSpanUnits) tiles along b
+    TileParams skew_word_tile{};              // and with skewTilesB(len_b, kSkewWordSpanUnits)
     std::vector<Dim> outer;                   // Tile, while planning
     unsigned grid = 0;
     GenericParams generic{};
@@ -217,16 +219,28 @@ struct NvidiaDesc final : Desc {
         plan->grid = (unsigned)blocks;
         // Skewed tiles for the other 2-byte transposes whose a and b run
         // forwards with unit stride (odd pitches, pointers off a word).
-        const uint64_t skew_tiles_b = skewTilesB(len_b);
-        const uint64_t skew_blocks = blocks / t.tiles_b * skew_tiles_b;
-        const uint64_t index_room = UINT32_MAX - 2 * (uint64_t)kSkewSpanUnits; // b0 + span, a0 + 64 in 32 bits
+        const uint64_t index_room = UINT32_MAX - 2 * (uint64_t)std::max(kSkewSpanUnits, kSkewWordSpanUnits);
+        const uint64_t skew_blocks = blocks / t.tiles_b * skewTilesB(len_b, kSkewSpanUnits);
+        const uint64_t skew_word_blocks = blocks / t.tiles_b * skewTilesB(len_b, kSkewWordSpanUnits);
         plan->skew = plan->unit == 2 && ss[a] == 1 && ds[b] == 1 && len_a <= index_room && len_b <= index_room &&
-                     skew_blocks <= (uint64_t)INT32_MAX;
+                     skew_blocks <= (uint64_t)INT32_MAX; // b0 + span, a0 + 64 and block indices in 32 bits
         if (plan->skew) {
-            plan->skew_tile = t;
-            plan->skew_tile.tiles_b = (uint32_t)skew_tiles_b;
-            plan->skew_tile.div_tiles_b = FastDivU32(plan->skew_tile.tiles_b);
+            auto skewed = [&](int span_units, TileParams *out) {
+                *out = t;
+                out->tiles_b = (uint32_t)skewTilesB(len_b, span_units);
+                out->div_tiles_b = FastDivU32(out->tiles_b);
+            };
+            skewed(kSkewSpanUnits, &plan->skew_tile);
+            skewed(kSkewWordSpanUnits, &plan->skew_word_tile);
             plan->skew_grid = (unsigned)skew_blocks;
+            plan->skew_word_grid = (unsigned)skew_word_blocks;
+            // Src rows (one per b index) start on words when every src stride
+            // outside group a is even (and the pointer is on a word).
+            bool src_words = INFINI_REARRANGE_SKEW_WORDS != 0;
+            for (size_t d = 0; d < nd && src_words; ++d) {
+                src_words = std::find(ga.begin(), ga.end(), d) != ga.end() || ss[d] % 2 == 0;
+            }
+            plan->skew_src_words = src_words;
         }
         return true;
     }
@@ -235,6 +249,7 @@ struct NvidiaDesc final : Desc {
         if (plan->outer.size() > (size_t)kMaxDims) {
             INFINI_TRY(upload(plan->outer, &plan->tile.deep));
             plan->skew_tile.deep = plan->tile.deep;
+            plan->skew_word_tile.deep = plan->tile.deep;
         }
         return INFINI_STATUS_SUCCESS;
     }
@@ -334,6 +349,8 @@ struct NvidiaDesc final : Desc {
                 if (p.words && ((uintptr_t)d | (uintptr_t)s) % 4 == 0 &&
                     (!p.skew || (p.dst_sectored && (uintptr_t)d % 32 == 0))) {
                     CUDA_TRY(launchWordTile(p.tile, p.grid, d, s, stream));
+                } else if (p.skew && p.skew_src_words && (uintptr_t)s % 4 == 0) {
+                    CUDA_TRY(launchSkewWordTile(p.skew_word_tile, p.skew_word_grid, d, s, stream));
                 } else if (p.skew) {
                     CUDA_TRY(launchSkewTile(p.skew_tile, p.skew_grid, d, s, stream));
                 } else {
