@@ -249,7 +249,8 @@ Library library(infiniopHandle_t handle, const Case &c) {
 
 // --ncu: one checked launch each (for `ncu -k regex:Tile -c 4 --metrics ...`),
 // no timing: on 4097² session 5's skewed tile, then the skewed word tiles of
-// span 2 and 1; on 4096² the word tile (the aligned reference).
+// span 2 and 1; on 4096² the word tile (the aligned reference); on 4098² the
+// skewed word tiles of span 2 (even src pitch: no odd rows).
 int main(int argc, char **argv) {
     const bool ncu = argc > 1 && std::strcmp(argv[1], "--ncu") == 0;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -264,9 +265,11 @@ int main(int argc, char **argv) {
     if (ncu) {
         Case c = makeCase("transpose 4097² F16", 4097, 4097, 0, 0);
         Case w = makeCase("transpose 4096² F16", 4096, 4096, 0, 0);
+        Case e = makeCase("transpose 4098² F16", 4098, 4098, 0, 0);
         bool ok = true;
-        const std::pair<const Case *, Launch> runs[] = {
-            {&c, skewTile<6>(c)}, {&c, skewWordTile<2, 5>(c)}, {&c, skewWordTile<1, 6>(c)}, {&w, wordTile(w)}};
+        const std::pair<const Case *, Launch> runs[] = {{&c, skewTile<6>(c)}, {&c, skewWordTile<2, 5>(c)},
+                                                        {&c, skewWordTile<1, 6>(c)}, {&w, wordTile(w)},
+                                                        {&e, skewWordTile<2, 5>(e)}};
         for (const auto &[cs, run] : runs) {
             CHECK_CUDA(cudaMemsetAsync(cs->dst_base[0], 0xFF, cs->dst_n * 2, stream));
             run(cs->set(0), stream);
@@ -278,7 +281,9 @@ int main(int argc, char **argv) {
         }
         freeCase(c);
         freeCase(w);
-        std::printf("ncu mode: 4097² skewed (session 5), skewed words span 2, span 1; 4096² word tile: %s\n",
+        freeCase(e);
+        std::printf("ncu mode: 4097² skewed (session 5), skewed words span 2, span 1; 4096² word tile; "
+                    "4098² skewed words span 2: %s\n",
                     ok ? "all exact" : "NOT EXACT");
         return ok ? 0 : 1;
     }
