@@ -145,10 +145,10 @@ const char *kindName(Kind k) {
 void launchPlan(const Plan &plan, const void *x, void *y, void *ws, cudaStream_t s) {
     infiniStatus_t st = INFINI_STATUS_INTERNAL_ERROR;
     switch (plan.kind) {
-    case Kind::TwoPass: // the library launches the default hints only; the others are this file's instances
+    case Kind::TwoPass: // the library launches the default hints only: every hints value is this file's instance
         st = plan.hints == (int)TwoPassHints::KeepFirstPass ? launchTwoPassWith<TwoPassHints::KeepFirstPass>(plan, x, y, s)
              : plan.hints == (int)TwoPassHints::None        ? launchTwoPassWith<TwoPassHints::None>(plan, x, y, s)
-                                                            : launchTwoPass(plan, x, y, ws, s);
+                                                            : launchTwoPassWith<TwoPassHints::Streaming>(plan, x, y, s);
         break;
     case Kind::Cluster: st = launchCluster(plan, x, y, ws, s); break;
     case Kind::Split: st = launchSplit(plan, x, y, ws, s); break;
@@ -280,17 +280,15 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             tweaks.push_back({name, t});
         };
         const TwoPassHints S = TwoPassHints::Streaming;
-        // Around the library's default since session 8 (two blocks per SM, 0.7 of L2, streaming hints).
-        add("tp 1/SM", 0, 0, S, 1, 0.7);
-        add("tp 3/SM", 0, 0, S, 3, 0.7);
-        add("tp keep", 0, 0, TwoPassHints::KeepFirstPass, 2, 0.7);
-        add("tp l2 0.5", 0, 0, S, 2, 0.5);
-        add("tp l2 0.35", 0, 0, S, 2, 0.35);
-        add("tp keep l2 .35", 0, 0, TwoPassHints::KeepFirstPass, 2, 0.35);
-        add("tp C16 G16", 16, 16, S, 2, 0.7);
-        add("tp C8 G32", 8, 32, S, 2, 0.7);
-        add("tp pf 32K", 0, 0, S, 2, 0.7, 32 << 10);
-        add("tp keep pf 32K", 0, 0, TwoPassHints::KeepFirstPass, 2, 0.7, 32 << 10);
+        // Around the library's default since session 8 (two blocks per SM, 0.7 of L2, pass 1 kept in L2).
+        const TwoPassHints K = TwoPassHints::KeepFirstPass;
+        add("tp stream", 0, 0, S, 2, 0.7);
+        add("tp 1/SM", 0, 0, K, 1, 0.7);
+        add("tp 3/SM", 0, 0, K, 3, 0.7);
+        add("tp 4/SM", 0, 0, K, 4, 0.7);
+        add("tp 4/SM l2 .5", 0, 0, K, 4, 0.5);
+        add("tp l2 0.5", 0, 0, K, 2, 0.5);
+        add("tp pf 32K", 0, 0, K, 2, 0.7, 32 << 10);
         for (const Tweak &tw : tweaks) {
             Plan t = base;
             if (planTwoPass(h, t, tw.tune)) {

@@ -25,7 +25,11 @@ namespace {
 
 // Threads a block, packs in flight per thread (8 x 16 B x 512 = 64 KB a block;
 // F64 4, which fits 64 registers without spilling: 2 blocks an SM).
-constexpr int kThreads = 512, kMaxClusterSize = 16;
+// Threads a block (-DINFINI_LP_NORM_TP_THREADS=256 for A/B: more, smaller blocks an SM).
+#ifndef INFINI_LP_NORM_TP_THREADS
+#define INFINI_LP_NORM_TP_THREADS 512
+#endif
+constexpr int kThreads = INFINI_LP_NORM_TP_THREADS, kMaxClusterSize = 16;
 template <class T>
 constexpr int kUnroll = sizeof(T) == 8 ? 4 : 8;
 
@@ -147,7 +151,7 @@ __device__ __forceinline__ void scaleChunk(const T *x, T *y, int count, const Fa
 }
 
 template <class T, int VEC, TwoPassHints H>
-__global__ void __launch_bounds__(kThreads, 2) twoPassKernel(const Plan plan, const T *__restrict__ x, T *y) {
+__global__ void __launch_bounds__(kThreads, 1024 / kThreads) twoPassKernel(const Plan plan, const T *__restrict__ x, T *y) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     using A = ComputeType<T>;
     __shared__ A red_t[32], red_m[32], red_s[32];
