@@ -5,7 +5,10 @@
 // element size), then for every copy unit of 16, 8, 4, 2 and 1 bytes that
 // divides the innermost run common to both tensors and every other stride, a
 // plan is made on that unit's layout:
-//   - one contiguous run (or a scalar): a single cudaMemcpyAsync D2D;
+//   - one contiguous run (or a scalar): the generic kernel on one dim up to
+//     kKernelCopyMax bytes (a launch costs the host less than
+//     cudaMemcpyAsync, which is the call's whole cost there), a single
+//     cudaMemcpyAsync D2D beyond;
 //   - a transpose (src's fastest dim is not dst's): shared-memory tiles, both
 //     sides coalesced; 2-byte units move as 4-byte words where every row of
 //     every tile starts on a word (word_tile.cuh), else, where a and b run
@@ -26,6 +29,10 @@ namespace {
 
 constexpr size_t kUnits[] = {16, 8, 4, 2, 1};
 constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
+// Contiguous copies up to this size run as a kernel rather than cudaMemcpyAsync
+// (H100, host µs per call, tools/launch_cost.cu: memcpy path 1.23-1.54x an
+// empty launch, kernel paths 1.05-1.13x; BENCHMARKS.md, session 4).
+constexpr size_t kKernelCopyMax = 1 << 20;
 
 enum class Kind { None, Memcpy, Generic, Tile };
 
@@ -263,7 +270,17 @@ struct NvidiaDesc final : Desc {
         const auto &ss = l.strides[kSrc];
         if (nd == 0 || (nd == 1 && ds[0] == 1 && ss[0] == 1)) {
             plan->kind = Kind::Memcpy;
-            plan->bytes = (nd == 0 ? 1 : l.shape[0]) * unit;
+            const uint64_t n = nd == 0 ? 1 : l.shape[0];
+            plan->bytes = n * unit;
+            if (plan->bytes <= kKernelCopyMax) { // the same copy as one dim of the generic kernel
+                GenericParams &g = plan->generic;
+                g.total = n;
+                g.ndim = 1;
+                g.deep = nullptr;
+                g.dims[0] = makeDim(n, 1, 1);
+                plan->variant = 1;
+                plan->grid = (unsigned)((n + kGenericBlock - 1) / kGenericBlock);
+            }
             return INFINI_STATUS_SUCCESS;
         }
         if (planTile(l, plan)) {
@@ -338,7 +355,13 @@ struct NvidiaDesc final : Desc {
             }
             switch (p.kind) {
             case Kind::Memcpy:
-                CUDA_TRY(cudaMemcpyAsync(d, s, p.bytes, cudaMemcpyDeviceToDevice, stream));
+                if (p.bytes <= kKernelCopyMax) {
+                    CUDA_TRY(launchUnit(p.unit, [&](auto u) {
+                        return launchGeneric<decltype(u)::value>(p.generic, p.variant, p.grid, d, s, stream);
+                    }));
+                } else {
+                    CUDA_TRY(cudaMemcpyAsync(d, s, p.bytes, cudaMemcpyDeviceToDevice, stream));
+                }
                 return INFINI_STATUS_SUCCESS;
             case Kind::Generic:
                 CUDA_TRY(launchUnit(p.unit, [&](auto u) {
