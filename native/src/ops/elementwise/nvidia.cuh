@@ -20,8 +20,12 @@ constexpr int kTileDim = 32, kTileRows = kBlock / kTileDim;
 // one grid's drain with the next one's launch, while captured calls keep a
 // plain graph edge (LPNorm's Stream plan measured PDL edges slower in
 // graphs). PdlPolicy::Never restores the plain launch everywhere.
-// tools/pdlmul_bench.cu times the three policies on one build.
-constexpr PdlPolicy kContiguousPdl = PdlPolicy::NotCapturing;
+// tools/pdlmul_bench.cu times the three policies on one build;
+// -DINFINI_ELEMENTWISE_PDL=0 builds the plain launch (host-cost A/B).
+#ifndef INFINI_ELEMENTWISE_PDL
+#define INFINI_ELEMENTWISE_PDL 1
+#endif
+constexpr PdlPolicy kContiguousPdl = INFINI_ELEMENTWISE_PDL ? PdlPolicy::NotCapturing : PdlPolicy::Never;
 
 template <class T, int N>
 struct Inputs {
