@@ -92,13 +92,21 @@ __device__ __forceinline__ Factor<A> clusterMerge(Stats<A> mine, Merge &&merge) 
 }
 #endif
 
+// Nothing: clusterFactor's default hook after a block's pass 1.
+struct NoHook {
+    __device__ void operator()() const {}
+};
+
 // The row's factor from the cluster's chunks: the one-pass sums first; the
 // scaled statistics (a second exchange) only where they are not usable.
-template <class S, class A>
+// `after_pass1` runs in every thread once its block has summed its chunk (a
+// stage trace's hook: tools/lpn7_bench.cu).
+template <class S, class A, class Hook = NoHook>
 __device__ __forceinline__ Factor<A> clusterFactor(const S &buf, int threads, const Plan &plan, A *red_t, A *red_m,
-                                                   A *red_s) {
+                                                   A *red_s, Hook after_pass1 = Hook{}) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     const A t = plainSum(buf, threads, plan.p, red_t);
+    after_pass1();
     const Factor<A> f = clusterMerge(Stats<A>{0, t}, [&](Stats<A> st) {
         const A total = warpReduce(st.s, SumOp{});
         // q1 = 0 marks "not usable" (a real factor's q1 is a power of two).
