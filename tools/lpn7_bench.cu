@@ -289,6 +289,12 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
         add("tp 4/SM l2 .5", 0, 0, K, 4, 0.5);
         add("tp l2 0.5", 0, 0, K, 2, 0.5);
         add("tp pf 32K", 0, 0, K, 2, 0.7, 32 << 10);
+        // Every SM the same number of blocks (132 SMs on the H100: 132 or 264 blocks), the stage
+        // trace's lead (notes/lp_norm.md, session 8): a block sharing its SM holds its cluster back.
+        add("tp C12 G11", 12, 11, K, 2, 0.7);
+        add("tp C6 G22", 6, 22, K, 2, 0.7);
+        add("tp C12 G22", 12, 22, K, 2, 0.7);
+        add("tp C4 G33", 4, 33, K, 2, 0.7);
         for (const Tweak &tw : tweaks) {
             Plan t = base;
             if (planTwoPass(h, t, tw.tune)) {
