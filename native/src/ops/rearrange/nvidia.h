@@ -75,7 +75,7 @@ cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const 
 // dst rows are not all sector-aligned. A dst row's segments move back by up to
 // 15 units (to a 32-byte sector), so p.tiles_b = skewTilesB(len_b, span) (one
 // more span at most). Two kernels, chosen per call (H100, notes/rearrange.md
-// session 7): where every src row starts on a 4-byte word (even src strides
+// sessions 7 and 8): where every src row starts on a 4-byte word (even src strides
 // outside group a, word-aligned src), the skewed word tiles (word loads, spans
 // of kSkewWordSpan tiles: 4096^2 dst+1 26.9 us, 4098^2 27.4, against 28.5 and
 // 29.7); otherwise session 5's skewed tiles (2-byte loads, one tile per block:

@@ -40,7 +40,7 @@ struct Plan {
     Kind kind = Kind::None;
     size_t unit = 0;
     ptrdiff_t dst_offset = 0, src_offset = 0; // bytes, on top of the layout's
-    size_t bytes = 0;                         // Memcpy
+    size_t bytes = 0;                         // Memcpy (contiguous copies over kKernelCopyMax)
     int variant = 0;                          // Generic
     bool words = false;                       // Tile: word tiles when the pointers allow
     bool skew = false;                        // Tile: skewed tiles otherwise
@@ -269,18 +269,20 @@ struct NvidiaDesc final : Desc {
         const auto &ds = l.strides[kDst];
         const auto &ss = l.strides[kSrc];
         if (nd == 0 || (nd == 1 && ds[0] == 1 && ss[0] == 1)) {
-            plan->kind = Kind::Memcpy;
             const uint64_t n = nd == 0 ? 1 : l.shape[0];
-            plan->bytes = n * unit;
-            if (plan->bytes <= kKernelCopyMax) { // the same copy as one dim of the generic kernel
-                GenericParams &g = plan->generic;
-                g.total = n;
-                g.ndim = 1;
-                g.deep = nullptr;
-                g.dims[0] = makeDim(n, 1, 1);
-                plan->variant = 1;
-                plan->grid = (unsigned)((n + kGenericBlock - 1) / kGenericBlock);
+            if (n * unit > kKernelCopyMax) {
+                plan->kind = Kind::Memcpy;
+                plan->bytes = n * unit;
+                return INFINI_STATUS_SUCCESS;
             }
+            plan->kind = Kind::Generic; // small: the same copy as one dim of the generic kernel
+            GenericParams &g = plan->generic;
+            g.total = n;
+            g.ndim = 1;
+            g.deep = nullptr;
+            g.dims[0] = makeDim(n, 1, 1);
+            plan->variant = 1;
+            plan->grid = (unsigned)((n + kGenericBlock - 1) / kGenericBlock);
             return INFINI_STATUS_SUCCESS;
         }
         if (planTile(l, plan)) {
@@ -355,13 +357,7 @@ struct NvidiaDesc final : Desc {
             }
             switch (p.kind) {
             case Kind::Memcpy:
-                if (p.bytes <= kKernelCopyMax) {
-                    CUDA_TRY(launchUnit(p.unit, [&](auto u) {
-                        return launchGeneric<decltype(u)::value>(p.generic, p.variant, p.grid, d, s, stream);
-                    }));
-                } else {
-                    CUDA_TRY(cudaMemcpyAsync(d, s, p.bytes, cudaMemcpyDeviceToDevice, stream));
-                }
+                CUDA_TRY(cudaMemcpyAsync(d, s, p.bytes, cudaMemcpyDeviceToDevice, stream));
                 return INFINI_STATUS_SUCCESS;
             case Kind::Generic:
                 CUDA_TRY(launchUnit(p.unit, [&](auto u) {
