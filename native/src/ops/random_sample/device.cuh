@@ -334,6 +334,13 @@ __device__ inline void histAdd(uint32_t *cnt, double *wsum, bool active, uint32_
     }
 }
 
+// -DINFINI_RS_VECTOR_WEIGHTS=0: the collect's total an element at a time in
+// F64 (session 8's code), for A/B against Weigher::addWeights' vector sums.
+#ifndef INFINI_RS_VECTOR_WEIGHTS
+#define INFINI_RS_VECTOR_WEIGHTS 1
+#endif
+constexpr bool kVectorWeights = INFINI_RS_VECTOR_WEIGHTS != 0;
+
 template <class T>
 struct Weigher {
     using C = ComputeType<T>;
@@ -351,23 +358,50 @@ struct Weigher {
         }
     }
     __device__ double operator()(T raw) const { return ofValue(widen(raw)); }
-    // acc plus the weights of v[0..cnt), added in order: the same sum as
-    // `for (e < cnt) acc += (*this)(v[e])` (adding +0.0 leaves a sum of
-    // weights as it is), with selects instead of two branches an element on
-    // the F32 path (the collect's total, on every vector of a top-p row).
+    // acc plus the weights of v[0..cnt) (the collect's total, on every vector
+    // of a top-p row). F64 logits: added in order, in F64. F32 weights: a
+    // vector's summed in F32 (a fixed tree; exact for weights of 1, whose
+    // exponent is exactly 0), then added to acc: one F64 conversion and add
+    // a vector, not one an element (the collect of a 64-row batch was bound
+    // by them, session 9). The vector's rounding (<= 3 x 2^-24 relative) is
+    // of the weights' own order. ex2.approx.ftz: weights under 2^-126 (of
+    // the max's 1) count as 0.
     template <int V>
     __device__ double addWeights(double acc, const T (&v)[V], uint32_t cnt) const {
+        if constexpr (!kVectorWeights) { // (A/B: one F64 conversion and add an element)
 #pragma unroll
-        for (int e = 0; e < V; ++e) {
-            if constexpr (sizeof(C) == 8) {
-                if ((uint32_t)e < cnt) acc += (*this)(v[e]);
-            } else {
-                const C x = widen(v[e]);
-                const double w = (double)exp2f((x - vmax) * scale);
-                acc += (uint32_t)e < cnt && x > -(C)INFINITY ? (x == vmax ? 1.0 : w) : 0.0;
+            for (int e = 0; e < V; ++e) {
+                if constexpr (sizeof(C) == 8) {
+                    if ((uint32_t)e < cnt) acc += (*this)(v[e]);
+                } else {
+                    const C x = widen(v[e]);
+                    const double w = (double)exp2f((x - vmax) * scale);
+                    acc += (uint32_t)e < cnt && x > -(C)INFINITY ? (x == vmax ? 1.0 : w) : 0.0;
+                }
             }
+            return acc;
+        } else if constexpr (sizeof(C) == 8) {
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                if ((uint32_t)e < cnt) acc += (*this)(v[e]);
+            }
+            return acc;
+        } else {
+            float w[V];
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                const float x = widen(v[e]);
+                float y;
+                asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"((x - vmax) * scale));
+                w[e] = (uint32_t)e < cnt && x > -INFINITY ? y : 0.0f; // (-inf, NaN: 0)
+            }
+#pragma unroll
+            for (int h = V / 2; h > 0; h /= 2) {
+#pragma unroll
+                for (int e = 0; e < h; ++e) w[e] += w[e + h];
+            }
+            return acc + (double)w[0];
         }
-        return acc;
     }
 };
 template <class T>

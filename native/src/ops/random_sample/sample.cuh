@@ -519,44 +519,80 @@ __device__ inline void sampleRow(const RowsArgs &a, const RowParams p) {
     // (Every member has passed its last merge: the histograms are free scratch.)
     K *skey;
     uint32_t *sidx;
-    sortCandidates<kThreads>(sh.key, sh.idx, m, reinterpret_cast<K *>(sh.hist[0].w),
+    // The one-warp tail in the small-K instances only (session 9's A/B: the
+    // top-p instance ran 1.8 µs slower with it; INFINI_RS_TOPP_TAIL=1 puts it back there).
+    constexpr bool kTail = kSmallTail && (!TopP || kTopPTail);
+    sortCandidates<kThreads, kTail>(sh.key, sh.idx, m, reinterpret_cast<K *>(sh.hist[0].w),
                              reinterpret_cast<uint32_t *>(sh.hist[1].w), &skey, &sidx);
     RS_MARK(7);
     // Without descent 2 the candidates are a superset of the top K, in order:
     // only the first K count.
     const uint32_t limit = (!t_known && mode.K < m) ? mode.K : m;
+    // t from c_{K-1} (the candidates' total) when not known yet; topp *
+    // c_{n-1} uses the row's total.
+    auto threshold = [&](double agg) {
+        if (t_known) return t;
+        double bound = agg;
+        if (mode.need_total && topp * total < bound) bound = topp * total;
+        return r * bound;
+    };
+    // This thread's first position (of tid * kItems + k) whose cumulative
+    // weight reaches tt (-1: none), and its last weighted one in `last`.
+    auto crossing = [&](const double (&w)[kItems], const double (&ex)[kItems], double tt, int &last) {
+        int found = -1;
+#pragma unroll
+        for (int k = kItems - 1; k >= 0; --k) {
+            const uint32_t pos = tid * kItems + k;
+            if (pos < limit) {
+                const double c_before = base + ex[k];
+                if (c_before < tt && tt <= c_before + w[k]) found = (int)pos;
+                if (w[k] > 0.0 && last < 0) last = (int)pos;
+            }
+        }
+        return found;
+    };
     double w[kItems], ex[kItems];
+    double sum = 0.0; // this thread's weights; ex: their exclusive prefix within it
 #pragma unroll
     for (int k = 0; k < kItems; ++k) {
         const uint32_t pos = tid * kItems + k;
         w[k] = pos < limit ? weigh.ofValue(valueOfKey<T>(skey[pos])) : 0.0;
+        ex[k] = sum;
+        sum += w[k];
     }
-    if (tid == 0) pick.pos = -1;
-    double agg;
-    __syncthreads();
-    ScanD(tmp.sd).ExclusiveSum(w, ex, agg);
-    if (!t_known) {
-        // c_{K-1} is the scan's total; topp * c_{n-1} uses the row's total.
-        double bound = agg;
-        if (mode.need_total && topp * total < bound) bound = topp * total;
-        t = r * bound;
-    }
-    int found = -1, last = -1;
+    int chosen, last = -1;
+    if (kTail && limit <= 32u * kItems) {
+        // (the usual top K) one warp: a warp scan, no block barriers
+        if (tid >= 32) return;
+        double incl = sum;
 #pragma unroll
-    for (int k = 0; k < kItems; ++k) {
-        const uint32_t pos = tid * kItems + k;
-        if (pos < limit) {
-            const double c_before = base + ex[k];
-            if (c_before < t && t <= c_before + w[k]) found = (int)pos;
-            if (w[k] > 0.0) last = (int)pos;
+        for (int d = 1; d < 32; d <<= 1) {
+            const double y = __shfl_up_sync(0xffffffffu, incl, d);
+            if (tid >= d) incl += y;
         }
+        const double agg = __shfl_sync(0xffffffffu, incl, 31);
+        const double up = __shfl_up_sync(0xffffffffu, incl, 1);
+        const double before = tid == 0 ? 0.0 : up;
+#pragma unroll
+        for (int k = 0; k < kItems; ++k) ex[k] = k == 0 ? before : before + ex[k];
+        const int found = crossing(w, ex, threshold(agg), last);
+        const unsigned hit = __ballot_sync(0xffffffffu, found >= 0);
+        // (rounding only: no crossing, the last weighted position)
+        chosen = hit != 0 ? __shfl_sync(0xffffffffu, found, __ffs(hit) - 1) : __reduce_max_sync(0xffffffffu, last);
+    } else {
+        if (tid == 0) pick.pos = -1;
+        double agg;
+        __syncthreads();
+        ScanD(tmp.sd).ExclusiveSum(w, ex, agg);
+        const int found = crossing(w, ex, threshold(agg), last);
+        __syncthreads();
+        if (found >= 0) pick.pos = found;
+        __syncthreads();
+        if (pick.pos < 0 && last >= 0) atomicMax(&pick.pos, last); // rounding only: the last weighted position
+        __syncthreads();
+        chosen = pick.pos;
     }
-    __syncthreads();
-    if (found >= 0) pick.pos = found;
-    __syncthreads();
-    if (pick.pos < 0 && last >= 0) atomicMax(&pick.pos, last); // rounding only: the last weighted position
-    __syncthreads();
-    if (tid == 0) storeIndex(a.result, out_off, a.result_size, sidx[pick.pos >= 0 ? pick.pos : 0]);
+    if (tid == 0) storeIndex(a.result, out_off, a.result_size, sidx[chosen >= 0 ? chosen : 0]);
 #ifdef INFINI_RS_TRACE
     RS_MARK(8);
     if (tid == 0) printMember();

@@ -38,5 +38,17 @@ constexpr bool kSparse = INFINI_RS_SPARSE != 0;
 #define INFINI_RS_LEAN 1
 #endif
 constexpr bool kLean = INFINI_RS_LEAN != 0;
+// Member 0's tail for few candidates (session 9): the rank sort by groups of
+// lanes (sortCandidates) and, for at most 128 weighed positions, the scan and
+// the pick in one warp, without block barriers; -DINFINI_RS_SMALL_TAIL=0 for
+// A/B (one lane a candidate, the block scan).
+#ifndef INFINI_RS_SMALL_TAIL
+#define INFINI_RS_SMALL_TAIL 1
+#endif
+constexpr bool kSmallTail = INFINI_RS_SMALL_TAIL != 0;
+#ifndef INFINI_RS_TOPP_TAIL
+#define INFINI_RS_TOPP_TAIL 0
+#endif
+constexpr bool kTopPTail = INFINI_RS_TOPP_TAIL != 0;
 
 } // namespace infini::random_sample::nvidia

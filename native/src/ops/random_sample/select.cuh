@@ -190,18 +190,27 @@ __device__ inline void selectByWeight(const uint32_t (&c)[kBins / NT], const dou
 }
 
 // Sorts m <= kCap candidates (key descending, index ascending). Few of them
-// (m <= NT): each thread ranks one against all, one barrier, written to
-// (okey, oidx). Otherwise a bitonic sort in place (key, idx), padded to a
-// power of two (<= kCap). Returns the arrays that hold the order.
-template <int NT, class K>
+// (m <= NT): each is ranked against all by a group of G lanes (the widest
+// power of two, up to a warp, with m * G <= NT: G = 8 for a top 50), each
+// lane counting every G-th, one barrier, written to (okey, oidx). Otherwise
+// a bitonic sort in place (key, idx), padded to a power of two (<= kCap).
+// Returns the arrays that hold the order.
+template <int NT, bool Groups, class K>
 __device__ inline void sortCandidates(K *key, uint32_t *idx, uint32_t m, K *okey, uint32_t *oidx, K **skey,
                                       uint32_t **sidx) {
     const uint32_t tid = threadIdx.x;
     if (m <= (uint32_t)NT) {
-        if (tid < m) {
-            const Entry<K> e{key[tid], idx[tid]};
-            uint32_t rank = 0;
-            for (uint32_t j = 0; j < m; ++j) rank += before(Entry<K>{key[j], idx[j]}, e);
+        uint32_t G = 1;
+        while (Groups && G < 32 && m * G * 2 <= (uint32_t)NT) G <<= 1;
+        const uint32_t c = tid / G;
+        uint32_t rank = 0;
+        Entry<K> e{};
+        if (c < m) {
+            e = Entry<K>{key[c], idx[c]};
+            for (uint32_t j = tid % G; j < m; j += G) rank += before(Entry<K>{key[j], idx[j]}, e);
+        }
+        for (uint32_t o = G / 2; o > 0; o >>= 1) rank += __shfl_xor_sync(0xffffffffu, rank, o); // (groups lie within a warp)
+        if (c < m && tid % G == 0) {
             okey[rank] = e.key;
             oidx[rank] = e.idx;
         }
