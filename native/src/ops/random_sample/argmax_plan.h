@@ -29,7 +29,8 @@ constexpr size_t kArgmaxMinChunk = 8u << 10;
 // multiprocessor, every team is resident at once (a second wave of clusters
 // doubled the time on the H100) and chunks keep kArgmaxMinChunk bytes;
 // batches of more rows than that read one row per block.
-inline int argmaxTeam(size_t rows, size_t bytes, int sms, const int (&fit)[5]) {
+template <class Fit> // int[5] or TeamFit (nvidia.cuh)
+inline int argmaxTeam(size_t rows, size_t bytes, int sms, const Fit &fit) {
     int team = 1;
     for (int l = 1; l < 5; ++l) {
         const size_t t = (size_t)1 << l;

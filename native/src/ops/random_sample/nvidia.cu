@@ -17,23 +17,30 @@ struct NvidiaDesc final : Desc {
     int sms;      // multiprocessors
     bool bulk;    // argmax launches read through bulk copies (sm_90 and kArgmaxBulk)
     bool pdl;     // eager launches may use PDL (sm_90, kernels from sm_90 code: they wait at entry)
-    int argmax_fit[5] = {}; // argmaxTeam's fit: teams of 2^l argmax blocks resident at once (0: no clusters)
+    TeamFit argmax_fit{}; // argmaxTeam's fit: teams of 2^l argmax blocks resident at once (0: no clusters)
+    TeamFit sample_fit{}; // the same for sampling teams (0: unknown)
 
     NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, int s, bool b, bool p,
-               const int (&fit)[5])
-        : Desc(h, i), launchers(l), max_team(t), sms(s), bulk(b), pdl(p) {
-        std::copy(fit, fit + 5, argmax_fit);
+               const TeamFit &afit, const TeamFit &sfit)
+        : Desc(h, i), launchers(l), max_team(t), sms(s), bulk(b), pdl(p), argmax_fit(afit), sample_fit(sfit) {
         workspace_size = 0;
     }
 
     // Blocks per row for `rows` rows: halved while the launch would still
     // give every multiprocessor a block, so that batches read whole rows per
-    // block (no team overhead) and short launches still spread over the GPU.
+    // block (no team overhead) and short launches still spread over the GPU;
+    // and halved while its teams would not all be resident at once (a second
+    // wave of a few teams doubles the launch: 64 rows in teams of 4 on the
+    // H100, where 62 such clusters fit, took 45 µs).
     int teamFor(size_t rows) const {
         int team = max_team;
         if (team > kCluster && rows > (size_t)kWideRows) team = kCluster; // wide teams: few rows only
-        while (team > 1 && rows * (size_t)(team / 2) >= (size_t)sms) team /= 2;
+        while (team > 1 && (rows * (size_t)(team / 2) >= (size_t)sms || !fitsAtOnce(rows, team))) team /= 2;
         return team;
+    }
+    bool fitsAtOnce(size_t rows, int team) const {
+        const int fit = sample_fit[fitLevel(team)];
+        return !kSampleTeamFit || fit == 0 || rows <= (size_t)fit; // (0: the query failed, assume they fit)
     }
 
     infiniStatus_t calculate(void *, void *result, const void *probs, const ParamArrays &params,
@@ -84,27 +91,29 @@ struct NvidiaDesc final : Desc {
     }
 };
 
-// The argmax teams that fit at once on `device` (fit[l]: teams of 2^l blocks;
-// 0 where such clusters cannot launch). Cluster occupancy queries cost far more
-// than the rest of Create, and their answer depends only on the device and the
-// kernel: asked once per (device, logit type) per process.
-void argmaxFit(const Launchers &launchers, bool bulk, int device, infiniDtype_t dtype, int (&fit)[5]) {
+// Teams of 2^l blocks of one kind of kernel that fit at once on `device`
+// (fit[l], l >= 1, from `query(team, &count)`; 0 where such clusters cannot
+// launch). Cluster occupancy queries cost far more than the rest of Create,
+// and their answer depends only on the device and the kernel: asked once per
+// (kernel kind, device, logit type) per process.
+template <class Query>
+TeamFit cachedFit(int kind, int device, infiniDtype_t dtype, Query query) {
     static std::mutex mutex;
-    static std::map<std::pair<int, int>, std::array<int, 5>> known;
+    static std::map<std::array<int, 3>, TeamFit> known;
     const std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_pair(device, (int)dtype);
+    const std::array<int, 3> key{kind, device, (int)dtype};
     auto it = known.find(key);
     if (it == known.end()) {
-        std::array<int, 5> found{};
-        for (int l = 1; l < 5; ++l) {
-            if (launchers.argmaxTeams(bulk, 1 << l, &found[l]) != INFINI_STATUS_SUCCESS) { // no such teams
+        TeamFit found{};
+        for (int l = 1; l < (int)found.size(); ++l) {
+            if (query(1 << l, &found[l]) != INFINI_STATUS_SUCCESS) { // no such teams
                 (void)cudaGetLastError();
                 found[l] = 0;
             }
         }
         it = known.emplace(key, found).first;
     }
-    std::copy(it->second.begin(), it->second.end(), fit);
+    return it->second;
 }
 
 } // namespace
@@ -124,18 +133,17 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     INFINI_TRY(launchers.prepare(major));
     const bool clusters = major >= 9 && launchers.clusters();
     int team = clusters && info.n > kTeamMinN ? kCluster : 1;
-    if (team == kCluster && info.n >= kWideMinN) { // wide teams where kWideRows of them fit at once
-        int wide = 0;
-        if (launchers.sampleTeams(kSampleTeam, &wide) != INFINI_STATUS_SUCCESS) {
-            (void)cudaGetLastError();
-            wide = 0;
-        }
-        if (wide >= kWideRows) team = kSampleTeam;
-    }
     const bool bulk = kArgmaxBulk && clusters;
-    int fit[5] = {}; // argmax teams of 2^l blocks that fit at once (clusters: sm_90)
-    if (clusters) argmaxFit(launchers, bulk, handle.device_id, info.probs_dtype, fit);
-    *desc = new NvidiaDesc(handle, info, launchers, team, sms, bulk, clusters, fit);
+    TeamFit afit{}, sfit{}; // (clusters: sm_90)
+    if (clusters) {
+        afit = cachedFit(bulk ? 1 : 0, handle.device_id, info.probs_dtype,
+                         [&](int t, int *count) { return launchers.argmaxTeams(bulk, t, count); });
+        sfit = cachedFit(2, handle.device_id, info.probs_dtype,
+                         [&](int t, int *count) { return launchers.sampleTeams(t, count); });
+    }
+    // wide teams where kWideRows of them fit at once
+    if (team == kCluster && info.n >= kWideMinN && sfit[fitLevel(kSampleTeam)] >= kWideRows) team = kSampleTeam;
+    *desc = new NvidiaDesc(handle, info, launchers, team, sms, bulk, clusters, afit, sfit);
     return INFINI_STATUS_SUCCESS;
 }
 
