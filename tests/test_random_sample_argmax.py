@@ -146,3 +146,35 @@ def test_gpu_argmax_short_rows(dtype, rng):
             logits[rng.integers(0, 19, 4), rng.integers(0, n, 4)] = 40  # ties in some rows
             assert argmax_batch_on_gpu(logits, pad=pad, rdtype=np.int16) == argmax_rows(logits)
         assert sample(logits[0], (0.0, 0.9, 50, 1.0), "nvidia") == argmax_rows(logits)[0]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float16, ip.bfloat16, np.float32], ids=["f16", "bf16", "f32"])
+def test_gpu_argmax_large_batch_boundaries(dtype, rng):
+    """Large batches (64 x 151936 F16/BF16, 32 x 151936 F32): equal maxima on either side of
+    every 16 KB boundary of a row (where any split of the row into chunks or pieces may fall),
+    NaN-only and NaN-then--inf rows, -0/+0 maxima, the last element, and ties a few rows apart."""
+    n = 151936
+    esize = np.dtype(np.float32).itemsize if dtype is np.float32 else 2
+    per = -(-n // -(-(n * esize) // 16384))  # rows cut into ~16 KB pieces, each a whole number of 16-byte vectors
+    per = -(-per // (16 // esize)) * (16 // esize)
+    batch = 64 if esize == 2 else 32
+    logits = (rng.standard_normal((batch, n)) * 3).astype(dtype)
+    edges = np.arange(per, n, per)
+    logits[0, edges] = 40  # a tie at the first element of every piece but the first ...
+    logits[0, edges - 1] = 40  # ... and at the last of every piece before: the first one wins
+    logits[1] = np.nan
+    logits[2, :] = np.nan
+    logits[2, [n - 1, n // 3]] = -np.inf
+    logits[3, :] = -np.inf
+    logits[3, [edges[-1], edges[1]]] = -0.0
+    logits[3, edges[4]] = 0.0
+    logits[4, :] = 5  # one value everywhere: index 0
+    logits[5, n - 1] = 60  # the last element of the last piece
+    for b in range(6, batch, 7):  # ties across pieces a row apart in the queue order
+        logits[b, edges[b % len(edges)]] = logits[b, edges[(b + 3) % len(edges)]] = 70
+    want = argmax_rows(logits)
+    assert want[0] == edges[0] - 1 and want[1] == 0 and want[2] == n // 3 and want[3] == edges[1]
+    assert want[4] == 0 and want[5] == n - 1
+    for pad in (0, 1):
+        assert argmax_batch_on_gpu(logits, pad=pad) == want

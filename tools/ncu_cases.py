@@ -37,15 +37,15 @@ def mul(n, dtype):
     return lambda: ip.mul(a, b, out=c)
 
 
-def sample(rows, n, argmax=False):
-    """top-k 50, top-p 0.9, T 0.8 (the bench's case), or argmax (random_val 0)."""
+def sample(rows, n, argmax=False, k=50):
+    """top-k 50 (or k), top-p 0.9, T 0.8 (the bench's case), or argmax (random_val 0)."""
     x = _randn(rows, n)
     r = 0.0 if argmax else 0.5
     if rows == 1:
         o = torch.empty((), device="cuda", dtype=torch.int64)
-        return lambda: ip.random_sample(x[0], r, 0.9, 50, 0.8, out=o)
+        return lambda: ip.random_sample(x[0], r, 0.9, k, 0.8, out=o)
     o = torch.empty(rows, device="cuda", dtype=torch.int64)
-    return lambda: ip.random_sample_batch(x, r, 0.9, 50, 0.8, out=o)
+    return lambda: ip.random_sample_batch(x, r, 0.9, k, 0.8, out=o)
 
 
 CASES = {
@@ -57,6 +57,7 @@ CASES = {
     "argmax_64x151936": lambda: sample(64, 151936, argmax=True),
     "sample_151936": lambda: sample(1, 151936),
     "sample_64x151936": lambda: sample(64, 151936),
+    "sample_topp_151936": lambda: sample(1, 151936, k=0),
 }
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ misaligned rows (the unaligned head), lengths that end in a partial vector,
     INFINIOP_LIBRARY=build/lib/libinfiniop.so python3 tools/rs7_picks.py > new.txt
     (the same with the other library) ; diff old.txt new.txt
     python3 tools/rs7_picks.py --cpu      (the same cases on the CPU backend: a dry run of the script)
+    python3 tools/rs7_picks.py --compare new.txt old.txt   (the differing lines of two runs)
 
 Inputs come from NumPy with fixed seeds (the same on every machine). The last
 line counts the cases; a case whose call raises prints its exception's type.
@@ -41,7 +42,22 @@ def logits(kind: str, n: int, seed: int) -> np.ndarray:
     return x
 
 
+def compare(new_path: str, old_path: str) -> int:
+    """Prints how many lines of two runs differ (and the first 30); 0 when none do."""
+    new, old = (open(p).read().splitlines() for p in (new_path, old_path))
+    diff = [(a, b) for a, b in zip(new, old) if a != b]
+    raised = sum(1 for line in new if line.split() and line.split()[-1].endswith(("Error", "Exception")))
+    count = len(diff) + abs(len(new) - len(old))
+    print(f"cases: new {len(new) - 1} lines, old {len(old) - 1}; last lines: {new[-1:]} / {old[-1:]}")
+    print(f"differing lines: {count}; lines of the new run that raised: {raised}")
+    for a, b in diff[:30]:
+        print(f"new: {a}\nold: {b}")
+    return 1 if count or raised else 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--compare"]:
+        return compare(sys.argv[2], sys.argv[3])
     cpu = "--cpu" in sys.argv[1:]  # a dry run on the CPU backend (NumPy; no bfloat16): the script's own check
     if cpu:
         dtypes = {"float16": np.float16, "float32": np.float32, "float64": np.float64}

@@ -35,16 +35,7 @@ INFINIOP_LIBRARY="$A" timeout -k 3 "$(cap 30)" $PY tools/rs7_picks.py >build/rs7
 echo "picks (new) rc=$?" | tee -a "$LOG"
 INFINIOP_LIBRARY="$B" timeout -k 3 "$(cap 30)" $PY tools/rs7_picks.py >build/rs7_picks_old.txt 2>>"$LOG"
 echo "picks (old) rc=$?" | tee -a "$LOG"
-$PY - build/rs7_picks_new.txt build/rs7_picks_old.txt >"$OUT/rs7_picks.txt" 2>&1 <<'PY'
-import sys
-new, old = (open(p).read().splitlines() for p in sys.argv[1:3])
-diff = [(a, b) for a, b in zip(new, old) if a != b]
-errors = sum(1 for line in new if line.split() and line.split()[-1].endswith(("Error", "Exception")))
-print(f"cases: new {len(new) - 1} lines, old {len(old) - 1}; last lines: {new[-1:]} / {old[-1:]}")
-print(f"differing lines: {len(diff) + abs(len(new) - len(old))}; lines of the new run that raised: {errors}")
-for a, b in diff[:30]:
-    print(f"new: {a}\nold: {b}")
-PY
+$PY tools/rs7_picks.py --compare build/rs7_picks_new.txt build/rs7_picks_old.txt >"$OUT/rs7_picks.txt" 2>&1
 cat "$OUT/rs7_picks.txt" >>"$LOG"
 head -n 2 "$OUT/rs7_picks.txt"
 
