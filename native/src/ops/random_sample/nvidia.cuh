@@ -9,8 +9,9 @@
 // memory at cluster barriers (pushed into the reader, or pulled between two
 // barriers, never after a member's last one). Team size per launch
 // (nvidia.cu): kCluster on sm_90 for n > kTeamMinN, halved while the launch
-// still gives every SM a block (batches read whole rows per block); 1 on
-// sm_80 and for short rows. Stages:
+// still gives every SM a block (batches read whole rows per block) and while
+// its teams would not all be resident at once (no second wave); 1 on sm_80
+// and for short rows. Stages:
 //   argmax.cuh  argmaxKernel: every row of the launch takes its argmax. Each
 //               block reduces (order key, lowest index) over its chunk, one
 //               packed max per 16-byte vector, and pushes it to block 0,
@@ -59,7 +60,8 @@
 //
 // Weights: w = exp2((v - vmax) * (log2(e) / T)) in F32 (F64 logits: exp in
 // F64), accumulated in F64 in a fixed order (the same in every block of a
-// team, so that all blocks take the same decisions). Exact ties (equal
+// team, so that all blocks take the same decisions); the row's total adds
+// each 16-byte vector's weights in F32 first (SPEC: F32 or better). Exact ties (equal
 // logits -> equal weights, exp(0) = 1, -inf -> 0) are summed exactly as the
 // F64 reference sums them; elsewhere the F32 weights differ from the
 // reference by ~1e-6 relative, which moves the result only when the threshold
