@@ -17,7 +17,8 @@ from infiniop_py.bench import harness
 CASES = ("sample v=32000 float16", "sample v=151936 float16", "sample v=151936 bfloat16",
          "sample v=262144 float16", "sample 8x151936 float16", "sample 64x151936 float16 k",
          "sample v=151936 float16 top-p only")
-# RS_AB_ARGMAX=1 adds the argmax rows (single rows and batches).
+# RS_AB_ARGMAX=1 adds the argmax rows (single rows and batches); RS_AB_ROWS="2,16,32" adds
+# sampling batches of those sizes (k=50 p=0.9 T=0.8 over 151936 F16 logits).
 ARGMAX = ("argmax v=32000 float16", "argmax v=151936 float16", "argmax 8x151936 float16", "argmax 64x151936 float16")
 
 
@@ -47,6 +48,8 @@ def main() -> int:
     label = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("INFINIOP_LIBRARY", "default")
     cases = CASES + (ARGMAX if os.environ.get("RS_AB_ARGMAX") == "1" else ())
     specs = [s for s in brs.GPU_SPECS if any(s[0].startswith(c) for c in cases)]
+    for b in filter(None, os.environ.get("RS_AB_ROWS", "").split(",")):
+        specs.append((f"sample {int(b)}x151936 float16 k=50 p=0.9 T=0.8", int(b), 151936, "float16", brs.SAMPLE))
     bad = 0
     for spec in specs:
         p = brs._Prepared(*spec)
