@@ -1,5 +1,8 @@
 // Rearrange kernels for 2-byte copy units, word and skewed tiles included.
 #include "kernels.cuh"
+#if INFINI_REARRANGE_ODD_WORDS
+#include "odd_word_tile.cuh"
+#endif
 #include "skew_tile.cuh"
 #include "skew_word_tile.cuh"
 #include "word_tile.cuh"
@@ -31,4 +34,10 @@ cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const 
 cudaError_t launchSkewWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
     return launchTwoByteTile(skewWordTileKernel<true>, skewWordTileKernel<false>, p, grid, dst, src, stream);
 }
+
+#if INFINI_REARRANGE_ODD_WORDS
+cudaError_t launchOddWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+    return launchTwoByteTile(oddWordTileKernel<true>, oddWordTileKernel<false>, p, grid, dst, src, stream);
+}
+#endif
 } // namespace infini::rearrange::nvidia

@@ -100,4 +100,25 @@ cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const 
 // p.tiles_b = skewTilesB(len_b, kSkewWordSpanUnits); every src row on a word.
 cudaError_t launchSkewWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
+// Odd word tiles (odd_word_tile.cuh, issue 13): skewed transposes whose src
+// rows may start on any unit (4097^2: odd pitch), every src load an aligned
+// word; 63-unit tiles along a (32 aligned words hold 63 units from any start),
+// spans of kOddWordSpan tiles along b. Built, and taken instead of session
+// 5's skewed tiles where the skewed word tiles do not apply, only with
+// -DINFINI_REARRANGE_ODD_WORDS=1 (nvcc and host compiler) until measured.
+#ifndef INFINI_REARRANGE_ODD_WORDS
+#define INFINI_REARRANGE_ODD_WORDS 0
+#endif
+#ifndef INFINI_REARRANGE_ODD_SPAN
+#define INFINI_REARRANGE_ODD_SPAN 2
+#endif
+constexpr int kOddWordEdge = 2 * kTileThreadsX - 1; // units along a per tile
+constexpr int kOddWordSpan = INFINI_REARRANGE_ODD_SPAN;
+constexpr int kOddWordSpanUnits = kOddWordSpan * kTileEdge<2>;
+constexpr uint64_t oddWordTilesA(uint64_t len_a) { return (len_a + kOddWordEdge - 1) / kOddWordEdge; }
+#if INFINI_REARRANGE_ODD_WORDS
+// p.tiles_a = oddWordTilesA(len_a), p.tiles_b = skewTilesB(len_b, kOddWordSpanUnits).
+cudaError_t launchOddWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+#endif
+
 } // namespace infini::rearrange::nvidia

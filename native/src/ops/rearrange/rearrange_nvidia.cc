@@ -14,7 +14,8 @@
 //     every tile starts on a word (word_tile.cuh), else, where a and b run
 //     forwards with unit stride, in skewed tiles whose dst row segments start
 //     on 32-byte sectors (skew_word_tile.cuh where every src row starts on
-//     a word, skew_tile.cuh otherwise; nvidia.h says why);
+//     a word, skew_tile.cuh otherwise, or odd_word_tile.cuh there with
+//     INFINI_REARRANGE_ODD_WORDS; nvidia.h says why);
 //   - otherwise one thread per unit, its index decomposed over the dims.
 #include "common/cuda/check.cuh"
 #include "nvidia.h"
@@ -49,6 +50,8 @@ struct Plan {
     unsigned skew_grid = 0, skew_word_grid = 0;
     TileParams skew_tile{};                   // `tile` with skewTilesB(len_b, kSkewSpanUnits) tiles along b
     TileParams skew_word_tile{};              // and with skewTilesB(len_b, kSkewWordSpanUnits)
+    unsigned odd_word_grid = 0;               // INFINI_REARRANGE_ODD_WORDS: odd word tiles where skew_word_tile
+    TileParams odd_word_tile{};               // does not apply (63-unit tiles along a)
     std::vector<Dim> outer;                   // Tile, while planning
     unsigned grid = 0;
     GenericParams generic{};
@@ -226,7 +229,7 @@ struct NvidiaDesc final : Desc {
         plan->grid = (unsigned)blocks;
         // Skewed tiles for the other 2-byte transposes whose a and b run
         // forwards with unit stride (odd pitches, pointers off a word).
-        const uint64_t index_room = UINT32_MAX - 2 * (uint64_t)std::max(kSkewSpanUnits, kSkewWordSpanUnits);
+        const uint64_t index_room = UINT32_MAX - 2 * (uint64_t)std::max({kSkewSpanUnits, kSkewWordSpanUnits, kOddWordSpanUnits});
         const uint64_t skew_blocks = blocks / t.tiles_b * skewTilesB(len_b, kSkewSpanUnits);
         const uint64_t skew_word_blocks = blocks / t.tiles_b * skewTilesB(len_b, kSkewWordSpanUnits);
         plan->skew = plan->unit == 2 && ss[a] == 1 && ds[b] == 1 && len_a <= index_room && len_b <= index_room &&
@@ -248,6 +251,16 @@ struct NvidiaDesc final : Desc {
                 src_words = std::find(ga.begin(), ga.end(), d) != ga.end() || ss[d] % 2 == 0;
             }
             plan->skew_src_words = src_words;
+#if INFINI_REARRANGE_ODD_WORDS
+            const uint64_t odd_blocks = blocks / ((uint64_t)t.tiles_a * t.tiles_b) * oddWordTilesA(len_a) *
+                                        skewTilesB(len_b, kOddWordSpanUnits);
+            if (odd_blocks <= (uint64_t)INT32_MAX) {
+                skewed(kOddWordSpanUnits, &plan->odd_word_tile);
+                plan->odd_word_tile.tiles_a = (uint32_t)oddWordTilesA(len_a);
+                plan->odd_word_tile.div_tiles_a = FastDivU32(plan->odd_word_tile.tiles_a);
+                plan->odd_word_grid = (unsigned)odd_blocks;
+            }
+#endif
         }
         return true;
     }
@@ -257,6 +270,7 @@ struct NvidiaDesc final : Desc {
             INFINI_TRY(upload(plan->outer, &plan->tile.deep));
             plan->skew_tile.deep = plan->tile.deep;
             plan->skew_word_tile.deep = plan->tile.deep;
+            plan->odd_word_tile.deep = plan->tile.deep;
         }
         return INFINI_STATUS_SUCCESS;
     }
@@ -370,6 +384,10 @@ struct NvidiaDesc final : Desc {
                     CUDA_TRY(launchWordTile(p.tile, p.grid, d, s, stream));
                 } else if (p.skew && p.skew_src_words && (uintptr_t)s % 4 == 0) {
                     CUDA_TRY(launchSkewWordTile(p.skew_word_tile, p.skew_word_grid, d, s, stream));
+#if INFINI_REARRANGE_ODD_WORDS
+                } else if (p.skew && p.odd_word_grid != 0) {
+                    CUDA_TRY(launchOddWordTile(p.odd_word_tile, p.odd_word_grid, d, s, stream));
+#endif
                 } else if (p.skew) {
                     CUDA_TRY(launchSkewTile(p.skew_tile, p.skew_grid, d, s, stream));
                 } else {
