@@ -1,7 +1,8 @@
 // Host emulation of the skewed-tile transpose kernels (skew_tile.cuh, session
-// 5's, and skew_word_tile.cuh, session 7's): the device code compiled with g++,
-// 256 threads per block as std::threads (__syncthreads = a std::barrier,
-// __shared__ = one static array), blocks one after another. Every case is
+// 5's, skew_word_tile.cuh, session 7's, and odd_word_tile.cuh, session 10's): the
+// device code compiled with g++, 256 threads per block as std::threads
+// (__syncthreads = a std::barrier, __shfl_down_sync = one per warp around a
+// slot per thread, __shared__ = one static array), blocks one after another. Every case is
 // checked bit for bit against a plain loop over the same layout, on a poisoned
 // dst buffer larger than the view (unwritten elements and writes outside the
 // view both fail). Every global access goes through the kernels' loadGlobal /
@@ -10,9 +11,9 @@
 //   g++ -O2 -std=c++20 -pthread -Inative/src -Inative/include -isystem /usr/local/cuda/include
 //       tools/rearr4_emulate.cc -o build/rearr4_emulate && build/rearr4_emulate [--small]
 // --small leaves out 4097 x 4097; --fuzz N: N random 2-D, batched and grouped
-// layouts with pointer shifts of 0..17 units; --kernel old|span1|span2|span3
-// (default: old, span1, span2) picks the kernel; --sectors: the sector counts of the big
-// transposes (rearr_trace.h says what is counted).
+// layouts with pointer shifts of 0..17 units; --kernel old|span1|span2|span3|odd1|odd2|odd3
+// (default: old, span1, span2, odd2; odd N: the odd word tiles of span N) picks the kernel;
+// --sectors: the sector counts of the big transposes (rearr_trace.h says what is counted).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <random>
 #include <thread>
@@ -47,11 +49,26 @@ static thread_local uint3 emu_thread, emu_block;
 #define blockIdx emu_block
 static std::barrier<> *emu_barrier;
 static void __syncthreads() { emu_barrier->arrive_and_wait(); }
+// Warp shuffles: every lane of the warp calls (the kernels call them warp-uniformly).
+static std::barrier<> *emu_warp_barrier[8];
+static uint32_t emu_shfl_slot[256];
+static uint32_t __shfl_down_sync(unsigned /*mask*/, uint32_t v, unsigned delta) {
+    const unsigned t = emu_thread.x + 32 * emu_thread.y, lane = emu_thread.x;
+    emu_shfl_slot[t] = v;
+    emu_warp_barrier[emu_thread.y]->arrive_and_wait();
+    const uint32_t r = lane + delta < 32 ? emu_shfl_slot[t + delta] : v;
+    emu_warp_barrier[emu_thread.y]->arrive_and_wait();
+    return r;
+}
+static uint32_t __funnelshift_r(uint32_t lo, uint32_t hi, unsigned shift) {
+    return (uint32_t)((((uint64_t)hi << 32) | lo) >> (shift & 31));
+}
 using std::min;
 
 #define INFINI_REARRANGE_TRACE
 #include "rearr_trace.h"
 
+#include "ops/rearrange/odd_word_tile.cuh"
 #include "ops/rearrange/skew_word_tile.cuh"
 #include "ops/rearrange/word_tile.cuh"
 
@@ -119,6 +136,11 @@ void launch(unsigned grid, K kernel, unsigned begin = 0, emu::SectorCounts *sect
     const int n = kTileThreadsX * kTileThreadsY;
     std::barrier<> bar(n);
     emu_barrier = &bar;
+    std::vector<std::unique_ptr<std::barrier<>>> warps;
+    for (int w = 0; w < kTileThreadsY; ++w) {
+        warps.push_back(std::make_unique<std::barrier<>>(kTileThreadsX));
+        emu_warp_barrier[w] = warps.back().get();
+    }
     emu::tracing = sectors != nullptr;
     std::vector<std::thread> threads;
     for (int t = 0; t < n; ++t) {
@@ -140,17 +162,30 @@ void launch(unsigned grid, K kernel, unsigned begin = 0, emu::SectorCounts *sect
     emu::tracing = false;
 }
 
-// The kernels: session 5's skewed tile, skewed word tiles of 1 and 2 tiles
-// along b, and (aligned layouts only) the word tile.
-enum class Kernel { Old, Span1, Span2, Span3, Word };
+// The kernels: session 5's skewed tile, skewed word tiles of 1, 2 and 3 tiles
+// along b, odd word tiles of 1, 2 and 3 tiles along b (63-unit tiles along a),
+// and (aligned layouts only) the word tile.
+enum class Kernel { Old, Span1, Span2, Span3, Odd1, Odd2, Odd3, Word };
 const char *kernelName(Kernel k) {
-    return k == Kernel::Old ? "skewed (session 5)" : k == Kernel::Span1 ? "skewed words, span 1"
-                           : k == Kernel::Span2 ? "skewed words, span 2"
-                           : k == Kernel::Span3 ? "skewed words, span 3" : "word tile";
+    switch (k) {
+    case Kernel::Old: return "skewed (session 5)";
+    case Kernel::Span1: return "skewed words, span 1";
+    case Kernel::Span2: return "skewed words, span 2";
+    case Kernel::Span3: return "skewed words, span 3";
+    case Kernel::Odd1: return "odd words, span 1";
+    case Kernel::Odd2: return "odd words, span 2";
+    case Kernel::Odd3: return "odd words, span 3";
+    default: return "word tile";
+    }
 }
+int spanOf(Kernel k) {
+    return k == Kernel::Span2 || k == Kernel::Odd2 ? 2 : k == Kernel::Span3 || k == Kernel::Odd3 ? 3 : 1;
+}
+bool isOdd(Kernel k) { return k == Kernel::Odd1 || k == Kernel::Odd2 || k == Kernel::Odd3; }
+uint64_t tilesA(Kernel k, uint64_t len_a) { return isOdd(k) ? oddWordTilesA(len_a) : (len_a + 63) / 64; }
 uint64_t tilesB(Kernel k, uint64_t len_b, bool broken) {
     if (broken || k == Kernel::Word) return (len_b + 63) / 64;
-    return skewTilesB(len_b, k == Kernel::Span2 ? 128 : k == Kernel::Span3 ? 192 : 64);
+    return skewTilesB(len_b, 64 * spanOf(k));
 }
 template <bool ONE>
 void runKernel(Kernel k, const TileParams &p, uint16_t *dst, const uint16_t *src) {
@@ -159,6 +194,9 @@ void runKernel(Kernel k, const TileParams &p, uint16_t *dst, const uint16_t *src
     case Kernel::Span1: skewWordTileKernel<ONE, 1>(p, dst, src); break;
     case Kernel::Span2: skewWordTileKernel<ONE, 2>(p, dst, src); break;
     case Kernel::Span3: skewWordTileKernel<ONE, 3>(p, dst, src); break;
+    case Kernel::Odd1: oddWordTileKernel<ONE, 1>(p, dst, src); break;
+    case Kernel::Odd2: oddWordTileKernel<ONE, 2>(p, dst, src); break;
+    case Kernel::Odd3: oddWordTileKernel<ONE, 3>(p, dst, src); break;
     case Kernel::Word: wordTileKernel<ONE>(p, dst, src); break;
     }
 }
@@ -183,7 +221,7 @@ bool run(Kernel kernel, const Case &c, std::mt19937 &rng, bool broken = false, b
     TileParams p{};
     p.len_a = (uint32_t)prod(c.a);
     p.len_b = (uint32_t)prod(c.b);
-    p.tiles_a = (p.len_a + 63) / 64;
+    p.tiles_a = (uint32_t)tilesA(kernel, p.len_a);
     p.tiles_b = (uint32_t)tilesB(kernel, p.len_b, broken);
     p.div_tiles_a = infini::FastDivU32(p.tiles_a);
     p.div_tiles_b = infini::FastDivU32(p.tiles_b);
@@ -198,7 +236,13 @@ bool run(Kernel kernel, const Case &c, std::mt19937 &rng, bool broken = false, b
     const unsigned grid = (unsigned)(p.tiles_a * p.tiles_b * prod(c.outer));
     const bool one = c.a.size() == 1 && c.b.size() == 1;
     auto body = [&](uint16_t *d) { one ? runKernel<true>(kernel, p, d, src) : runKernel<false>(kernel, p, d, src); };
+    emu::load_lo = (uintptr_t)src; // every load inside the src view's extent
+    emu::load_hi = (uintptr_t)(src + extent(c, false));
+    emu::loads_outside = 0;
     launch(grid, [&] { body(dst); }, 0, sectors);
+    const uint64_t outside = emu::loads_outside;
+    emu::load_lo = 0;
+    emu::load_hi = UINTPTR_MAX;
     const uint16_t *d0 = align(dst_store.data()), *w0 = align(want_store.data());
     if (audit) { // each block alone on a poisoned copy: which 32-byte sectors it writes, whole or not
         std::vector<uint16_t> alone(dst_n + 32);
@@ -229,8 +273,9 @@ bool run(Kernel kernel, const Case &c, std::mt19937 &rng, bool broken = false, b
     }
     std::printf("%-22s %-40s len_a %5u len_b %5u blocks %6u: %s", kernelName(kernel), c.name, p.len_a, p.len_b, grid, bad ? "MISMATCH" : "exact");
     if (bad) std::printf(" (%llu elements, first at %llu)", (unsigned long long)bad, (unsigned long long)first);
+    if (outside) std::printf(", %llu LOADS OUTSIDE the src view", (unsigned long long)outside);
     std::printf("\n");
-    return bad == 0;
+    return bad == 0 && outside == 0;
 }
 
 // dst (rows x cols) contiguous with pitch cols, src its transpose (pitch rows).
@@ -243,14 +288,20 @@ Case transpose2d(const char *name, uint64_t rows, uint64_t cols, int dst_shift =
 int main(int argc, char **argv) {
     bool big = true, sectors = false;
     int fuzz = 0;
-    std::vector<Kernel> kernels = {Kernel::Old, Kernel::Span1, Kernel::Span2};
+    std::vector<Kernel> kernels = {Kernel::Old, Kernel::Span1, Kernel::Span2, Kernel::Odd2};
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--small") == 0) big = false;
         if (std::strcmp(argv[i], "--sectors") == 0) sectors = true;
         if (std::strcmp(argv[i], "--fuzz") == 0 && i + 1 < argc) fuzz = std::atoi(argv[++i]);
         if (std::strcmp(argv[i], "--kernel") == 0 && i + 1 < argc) {
             const std::string k = argv[++i];
-            kernels = {k == "old" ? Kernel::Old : k == "span1" ? Kernel::Span1 : k == "span3" ? Kernel::Span3 : Kernel::Span2};
+            kernels = {k == "old"     ? Kernel::Old
+                       : k == "span1" ? Kernel::Span1
+                       : k == "span3" ? Kernel::Span3
+                       : k == "odd1"  ? Kernel::Odd1
+                       : k == "odd2"  ? Kernel::Odd2
+                       : k == "odd3"  ? Kernel::Odd3
+                                      : Kernel::Span2};
         }
     }
     std::mt19937 rng(12345);
@@ -325,6 +376,13 @@ int main(int argc, char **argv) {
             Case{"grouped a 3x22, b 5x30, src+1", {}, {{3, 150, 22}, {22, 450, 1}}, {{5, 30, 66 * 30}, {30, 1, 66}}, 0, 1},
             Case{"grouped a 3x22 b 5x30, odd src pitch", {}, {{3, 150, 22}, {22, 450, 1}}, {{5, 30, 67 * 30}, {30, 1, 67}}, 1, 1},
             Case{"3x65x97 odd pitches", {{3, 6305, 6306}}, {{65, 97, 1}}, {{97, 1, 65}}},
+            // whole odd word tiles (a0 > 0, a0 + 64 <= len_a) on odd pitches and grouped odd src strides
+            transpose2d("190x300", 190, 300),
+            transpose2d("191x515 src+1", 191, 515, 0, 1),
+            transpose2d("253x257 dst+1", 253, 257, 1, 0),
+            Case{"grouped a 3x64 b 5x60, odd src strides", {}, {{3, 300, 64}, {64, 900, 1}}, {{5, 60, 193 * 60}, {60, 1, 193}}},
+            Case{"grouped a 3x64 b 5x60, odd, dst+1 src+1", {}, {{3, 300, 64}, {64, 900, 1}}, {{5, 60, 193 * 60 + 1}, {60, 1, 193}}, 1, 1},
+            Case{"batched 2x200x301 odd outer", {{2, 60200, 60201}}, {{200, 301, 1}}, {{301, 1, 200}}},
         };
         if (big) cases.push_back(transpose2d("4097x4097", 4097, 4097));
         for (const Case &c : cases) ok = run(kernel, c, rng) && ok;

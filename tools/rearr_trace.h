@@ -14,6 +14,7 @@
 // INFINI_REARRANGE_TRACE defined.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -32,6 +33,9 @@ constexpr int kThreads = 256, kLanes = 32;
 inline std::vector<Access> trace_log[kThreads]; // per thread of the running block
 inline thread_local int trace_tid = 0;
 inline bool tracing = false;
+// Loads must stay within [load_lo, load_hi) (the src view's extent, set by the emulator); others are counted.
+inline uintptr_t load_lo = 0, load_hi = UINTPTR_MAX;
+inline std::atomic<uint64_t> loads_outside{0};
 
 struct SectorCounts {
     uint64_t ld_inst = 0, ld_req = 0, ld_block = 0, st_inst = 0, st_req = 0;
@@ -110,6 +114,7 @@ namespace infini::rearrange::nvidia {
 template <class T>
 inline T loadGlobal(const T *p, int slot) {
     if (emu::tracing) emu::trace_log[emu::trace_tid].push_back({slot, (uintptr_t)p, (int)sizeof(T), false});
+    if ((uintptr_t)p < emu::load_lo || (uintptr_t)p + sizeof(T) > emu::load_hi) ++emu::loads_outside;
     return *p;
 }
 template <class T>
