@@ -90,7 +90,62 @@ __device__ __forceinline__ Factor<A> clusterMerge(Stats<A> mine, Merge &&merge) 
     cluster.sync(); // no block leaves or republishes while another reads its `published`
     return factor;
 }
+
+// The same exchange with one cluster barrier instead of two: the published
+// values alternate between two slots (`parity`, which the caller flips at
+// every exchange), so a block republishes a slot only after the next
+// exchange's barrier, which every reader of the slot has passed; the factor
+// reaches the block's threads through __syncthreads. A kernel that uses it
+// must end with a cluster barrier (no block may exit while another still
+// reads its slot).
+template <class A, class Merge>
+__device__ __forceinline__ Factor<A> clusterMergeAlternating(Stats<A> mine, unsigned parity, Merge &&merge) {
+    namespace cg = cooperative_groups;
+    __shared__ Stats<A> published[2];
+    __shared__ Factor<A> factor;
+    cg::cluster_group cluster = cg::this_cluster();
+    if (threadIdx.x == 0) {
+        published[parity] = mine;
+    }
+    cluster.sync();
+    if (threadIdx.x < 32) {
+        Stats<A> st{0, 0};
+        if (threadIdx.x < cluster.num_blocks()) {
+            st = *cluster.map_shared_rank(&published[parity], threadIdx.x);
+        }
+        const Factor<A> f = merge(st);
+        if (threadIdx.x == 0) {
+            factor = f;
+        }
+    }
+    __syncthreads(); // (thread 0 rewrites `factor` only after the next exchange's barrier)
+    return factor;
+}
 #endif
+
+// How clusterFactor exchanges the blocks' values: clusterMerge (two cluster
+// barriers), or clusterMergeAlternating (one; the exchange counts its calls).
+struct SyncedExchange {
+    template <class A, class Merge>
+    __device__ __forceinline__ Factor<A> operator()(Stats<A> mine, Merge &&merge) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        return clusterMerge(mine, merge);
+#else
+        return {};
+#endif
+    }
+};
+struct AlternatingExchange {
+    unsigned calls = 0;
+    template <class A, class Merge>
+    __device__ __forceinline__ Factor<A> operator()(Stats<A> mine, Merge &&merge) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        return clusterMergeAlternating(mine, calls++ & 1u, merge);
+#else
+        return {};
+#endif
+    }
+};
 
 // Nothing: clusterFactor's default hook after a block's pass 1.
 struct NoHook {
@@ -100,14 +155,15 @@ struct NoHook {
 // The row's factor from the cluster's chunks: the one-pass sums first; the
 // scaled statistics (a second exchange) only where they are not usable.
 // `after_pass1` runs in every thread once its block has summed its chunk (a
-// stage trace's hook: tools/lpn7_bench.cu).
-template <class S, class A, class Hook = NoHook>
-__device__ __forceinline__ Factor<A> clusterFactor(const S &buf, int threads, const Plan &plan, A *red_t, A *red_m,
-                                                   A *red_s, Hook after_pass1 = Hook{}) {
+// stage trace's hook: tools/lpn7_bench.cu); `exchange` merges (SyncedExchange
+// or AlternatingExchange; every block of the cluster must use the same).
+template <class S, class A, class Hook, class Exchange>
+__device__ __forceinline__ Factor<A> clusterFactorWith(const S &buf, int threads, const Plan &plan, A *red_t, A *red_m,
+                                                       A *red_s, Hook after_pass1, Exchange &exchange) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     const A t = plainSum(buf, threads, plan.p, red_t);
     after_pass1();
-    const Factor<A> f = clusterMerge(Stats<A>{0, t}, [&](Stats<A> st) {
+    const Factor<A> f = exchange(Stats<A>{0, t}, [&](Stats<A> st) {
         const A total = warpReduce(st.s, SumOp{});
         // q1 = 0 marks "not usable" (a real factor's q1 is a power of two).
         return plainSumUsable(total) ? plainFactor(total, plan.p, plan.eps) : Factor<A>{A(0), A(0)};
@@ -116,7 +172,7 @@ __device__ __forceinline__ Factor<A> clusterFactor(const S &buf, int threads, co
         return f;
     }
     const Stats<A> mine = scaledStats<true>(buf, threads, plan.p, red_m, red_s);
-    return clusterMerge(mine, [&](Stats<A> st) {
+    return exchange(mine, [&](Stats<A> st) {
         const A m = warpReduce(st.m, MaxNanOp{});
         const A term = scaledSumNeeded(m) && st.m > A(0) ? st.s * powInt(st.m / m, plan.p) : A(0);
         return rowFactor(m, warpReduce(term, SumOp{}), plan.p, plan.eps);
@@ -125,6 +181,14 @@ __device__ __forceinline__ Factor<A> clusterFactor(const S &buf, int threads, co
     __trap(); // planned only on sm_90 and later
     return {};
 #endif
+}
+
+// clusterFactorWith through clusterMerge (two cluster barriers an exchange).
+template <class S, class A, class Hook = NoHook>
+__device__ __forceinline__ Factor<A> clusterFactor(const S &buf, int threads, const Plan &plan, A *red_t, A *red_m,
+                                                   A *red_s, Hook after_pass1 = Hook{}) {
+    SyncedExchange exchange;
+    return clusterFactorWith(buf, threads, plan, red_t, red_m, red_s, after_pass1, exchange);
 }
 
 } // namespace infini::lp_norm::nvidia
