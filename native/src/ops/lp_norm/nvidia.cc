@@ -14,6 +14,14 @@
 #define INFINI_LP_NORM_TWO_PASS 1
 #endif
 
+// Long rows on sm_90: 1 = the Pipe plan (pipe.cu: rows held on chip in a ring
+// of bulk copies, each element read once, rows pipelined) before TwoPass, for
+// every dtype it takes; 0 (default until measured: notes/lp_norm.md, session 9)
+// = as before. tools/lpn7_bench.cu times it from any build.
+#ifndef INFINI_LP_NORM_PIPE
+#define INFINI_LP_NORM_PIPE 0
+#endif
+
 namespace infini::lp_norm::nvidia {
 
 namespace {
@@ -95,6 +103,9 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         // TwoPass for 2-byte elements only: on the H100 it beats Cluster there
         // (32x1M BF16 87.9 -> 67.0 us, 64x1M 156.1 -> 126.5, 16x1M 62.4 -> 36.9)
         // but not on F32 (32x1M: Cluster 122.5, TwoPass 133.8; notes/lp_norm.md, session 8).
+        if (INFINI_LP_NORM_PIPE && planPipe(h, plan)) {
+            return INFINI_STATUS_SUCCESS;
+        }
         if (INFINI_LP_NORM_TWO_PASS && dtypeSize(plan.dtype) == 2 && planTwoPass(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
@@ -257,6 +268,7 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Cluster: return launchCluster(plan, xp, yp, workspace, stream);
         case Kind::Stream: return launchStream(plan, xp, yp, workspace, stream);
         case Kind::TwoPass: return launchTwoPass(plan, xp, yp, workspace, stream);
+        case Kind::Pipe: return launchPipe(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;
     }

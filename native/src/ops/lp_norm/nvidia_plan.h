@@ -26,6 +26,7 @@ enum class Kind {
     Cluster, // long rows on sm_90: a cluster of blocks per row, stats merged in shared memory
     Stream, // many rows of a few KB on sm_90: a warp per row, rows streamed through shared memory
     TwoPass, // long rows on sm_90: a cluster per row streams it twice (stats, then scale), nothing held
+    Pipe,    // long rows on sm_90: a cluster per row holds it in a ring of bulk-copied tiles, rows pipelined
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
 };
 
@@ -42,7 +43,7 @@ struct Plan {
     int64_t rows = 0;         // number of outer indices
     // Rows / Split
     int tpr = 1;        // threads per row (power of two)
-    int items = 1;      // vectors held per thread
+    int items = 1;      // vectors held per thread (Pipe: ring slots a block)
     int threads = 256;  // block size
     int64_t chunks = 1; // Split / Cluster: chunks per row (Cluster: blocks per cluster)
     int64_t chunk_vecs = 0;
@@ -52,7 +53,7 @@ struct Plan {
     int bx = 1, by = 1;
     // Grid
     unsigned grid_x = 1, grid_y = 1;
-    size_t smem_max = 0; // Stream: the kernel's shared-memory limit
+    size_t smem_max = 0; // Stream: the kernel's shared-memory limit; Pipe: its dynamic shared memory
     bool pdl_ok = false; // Stream: the kernel on this device waits for real (kernelHonoursPdl)
     int hints = 0;       // TwoPass: a TwoPassHints
     int64_t prefetch = 0; // TwoPass: bytes of its next row a block prefetches into L2 before each merge
@@ -66,6 +67,7 @@ infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *worksp
 infiniStatus_t launchCluster(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchTwoPass(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+infiniStatus_t launchPipe(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
 // Turn a Rows/Split plan (vector packs) into a Cluster plan when the device
 // can run one cluster per row; false leaves the plan as it is.
@@ -90,6 +92,21 @@ struct TwoPassTuning {
 // an sm_90 device, enough rows x blocks to fill half the SMs); false leaves
 // the plan as it is.
 bool planTwoPass(const InfiniopHandle &h, Plan &plan, const TwoPassTuning &tune = TwoPassTuning{});
+// How the Pipe planner (pipe.cu) shapes the grid: ring slots a block (0: as
+// many 16 KB tiles as its shared memory takes, 14 on the H100), the smallest
+// cluster that leaves `slack` slots past its chunk (the next row's first
+// tiles, in flight while this row merges; 6 gives clusters of 16 for 1M-element
+// BF16 rows), as many clusters as run at once; cluster/clusters > 0 force them
+// (tools/lpn7_bench.cu).
+struct PipeTuning {
+    int slots = 0;
+    int slack = 6;
+    int cluster = 0, clusters = 0;
+};
+// Turn a Rows/Split plan (16-byte packs) into a Pipe plan (sm_90 code on an
+// sm_90 device, the row held by at most 16 blocks, enough clusters to fill
+// half the SMs); false leaves the plan as it is.
+bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune = PipeTuning{});
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);

@@ -1,0 +1,281 @@
+// LPNorm, long rows on sm_90: the Pipe plan (issue 13; notes/lp_norm.md,
+// "Session 9: the Pipe plan"). Built behind -DINFINI_LP_NORM_PIPE=1 in
+// nvidia.cc; tools/lpn7_bench.cu times it against TwoPass from any build.
+//
+// A cluster of plan.chunks blocks takes rows g, g + G, ... as TwoPass does,
+// block r owning chunk r of each row, one block an SM. Unlike TwoPass, each
+// element is read from DRAM once: the block holds its chunk in a ring of
+// plan.items shared-memory tiles (kTileBytes each) filled by bulk copies
+// (cp.async.bulk, common/cuda/bulk_copy.cuh), and the ring is one tile stream
+// over the block's rows: tile s of the stream (row s / K, tile s % K of the
+// chunk's K tiles) goes to slot s % N. Per row:
+//   pass 1: wait for each tile of the chunk, sum |x|^p (row_stats.cuh);
+//   merge:  the cluster's sums through distributed shared memory, one cluster
+//           barrier (clusterMergeAlternating), so every block gets bitwise
+//           the same factor (the scaled statistics re-read the held tiles);
+//   pass 2: y = x * factor from the held tiles; as each tile is done the slot
+//           takes the stream's tile s + N, i.e. the next row's.
+// With N > K the N - K slots past the chunk hold the next row's first tiles
+// while this row merges and is written, so DRAM reads of row i + 1 overlap
+// the merge and writes of row i (the Cluster plan held rows on chip too, but
+// loaded, reduced and stored each wave in turn).
+#include "../../common/cuda/bulk_copy.cuh"
+#include "../../common/cuda/kernel_arch.cuh"
+#include "row_stats.cuh"
+#include <algorithm>
+
+namespace infini::lp_norm::nvidia {
+
+namespace {
+
+constexpr int kPipeThreads = 512, kPipeMaxCluster = 16;
+constexpr int kTileBytes = 16 << 10; // a bulk copy (and a slot): 2 packs a thread
+constexpr int kTilePacks = kTileBytes / 16;
+constexpr int kPacksPerThread = kTilePacks / kPipeThreads;
+static_assert(kTilePacks % kPipeThreads == 0, "whole packs per thread in a tile");
+constexpr int kMaxSlots = 32;
+constexpr size_t kBarrierBytes = 8 * kMaxSlots; // the slots' barriers, before the ring
+
+size_t pipeSmem(int slots) { return kBarrierBytes + (size_t)slots * kTileBytes; }
+
+// Ring slots that fit a block's shared memory beside the kernel's static arrays (14 on the H100).
+int pipeRoom(const InfiniopHandle &h) {
+    const int64_t room = ((int64_t)h.max_shared_memory_per_block_optin - 1024 - (int64_t)kBarrierBytes) / kTileBytes;
+    return (int)std::clamp<int64_t>(room, 0, kMaxSlots);
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// The block's tile stream: which row and chunk tile stream tile s is, and its copy.
+template <class T, int VEC>
+struct TileStream {
+    const Plan &plan;
+    const T *x;
+    uint4 *ring;
+    uint64_t *full;
+    int64_t cluster, clusters; // this cluster's index; clusters in the grid
+    int64_t first;             // the chunk's first pack in a row
+    int count, tiles, total;   // packs in the chunk, K, tiles of all the block's rows
+    int slots;
+
+    // Thread 0: the copy of stream tile s into its slot (nothing past the stream's end).
+    __device__ __forceinline__ void issue(int s) const {
+        if (s >= total) {
+            return;
+        }
+        const int k = s / tiles, t = s - k * tiles;
+        int64_t ox, oy;
+        outerOffsets(plan.outer, cluster + k * clusters, ox, oy);
+        const int packs = min(kTilePacks, count - t * kTilePacks);
+        const int slot = s % slots;
+        bulkExpect(&full[slot], (uint32_t)packs * 16u);
+        bulkCopy(ring + (size_t)slot * kTilePacks, x + ox + (first + (int64_t)t * kTilePacks) * VEC,
+                 (uint32_t)packs * 16u, &full[slot]);
+    }
+};
+
+// One row's chunk as held in the ring (stream tiles s0 .. s0 + K - 1): the
+// view row_stats.cuh's statistics take. The first pass over a tile waits for
+// its copy; later passes (the scaled fallback) find the phase complete.
+template <class T, int VEC>
+struct HeldChunk {
+    static constexpr int kVec = VEC;
+    const uint4 *ring;
+    uint64_t *full;
+    int s0, tiles, count, slots;
+
+    template <class F>
+    __device__ __forceinline__ void forEach(F &&f) const {
+        for (int t = 0; t < tiles; ++t) {
+            const int s = s0 + t, slot = s % slots;
+            bulkWait(&full[slot], (uint32_t)(s / slots) & 1u);
+            const uint4 *tile = ring + (size_t)slot * kTilePacks;
+#pragma unroll
+            for (int k = 0; k < kPacksPerThread; ++k) {
+                const int i = k * kPipeThreads + (int)threadIdx.x;
+                const uint4 w = t * kTilePacks + i < count ? tile[i] : make_uint4(0, 0, 0, 0);
+                Pack<T, VEC> p;
+                memcpy(&p, &w, 16);
+                f(p, k);
+            }
+        }
+    }
+};
+#endif
+
+template <class T, int VEC>
+__global__ void __launch_bounds__(kPipeThreads, 1) pipeKernel(const Plan plan, const T *x, T *y) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    using A = ComputeType<T>;
+    extern __shared__ __align__(128) unsigned char smem[];
+    __shared__ A red_t[32], red_m[32], red_s[32];
+    uint64_t *full = reinterpret_cast<uint64_t *>(smem);
+    uint4 *ring = reinterpret_cast<uint4 *>(smem + kBarrierBytes);
+    const int slots = plan.items;
+    const int64_t size = plan.chunks;
+    const int64_t clusters = gridDim.x / size;
+    const int64_t cluster = blockIdx.x / size;
+    const int64_t first = (int64_t)cooperative_groups::this_cluster().block_rank() * plan.chunk_vecs;
+    const int count = (int)std::max<int64_t>(0, std::min<int64_t>(plan.chunk_vecs, plan.len / VEC - first));
+    const int tiles = (count + kTilePacks - 1) / kTilePacks;
+    const int rows = cluster < plan.rows ? (int)((plan.rows - cluster + clusters - 1) / clusters) : 0;
+    const TileStream<T, VEC> stream{plan, x, ring, full, cluster, clusters, first, count, tiles, rows * tiles, slots};
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < slots; ++i) {
+            bulkBarrierInit(&full[i]);
+        }
+        for (int s = 0; s < slots; ++s) { // the first row and the next one's first N - K tiles
+            stream.issue(s);
+        }
+    }
+    __syncthreads();
+    AlternatingExchange exchange;
+    for (int k = 0; k < rows; ++k) {
+        const int s0 = k * tiles;
+        const HeldChunk<T, VEC> chunk{ring, full, s0, tiles, count, slots};
+        const Factor<A> f = clusterFactorWith(chunk, kPipeThreads, plan, red_t, red_m, red_s, NoHook{}, exchange);
+        int64_t ox, oy;
+        outerOffsets(plan.outer, cluster + k * clusters, ox, oy);
+        T *yr = y + oy + first * VEC;
+        for (int t = 0; t < tiles; ++t) {
+            const int s = s0 + t, slot = s % slots;
+            const uint4 *tile = ring + (size_t)slot * kTilePacks;
+#pragma unroll
+            for (int j = 0; j < kPacksPerThread; ++j) {
+                const int i = j * kPipeThreads + (int)threadIdx.x, v = t * kTilePacks + i;
+                if (v < count) {
+                    Pack<T, VEC> p;
+                    memcpy(&p, &tile[i], 16);
+                    stPack<T, VEC>(yr + (int64_t)v * VEC, scalePack(p, f), true);
+                }
+            }
+            __syncthreads(); // every thread is done with the slot: it takes stream tile s + N
+            if (threadIdx.x == 0) {
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // our reads before the copy's writes
+                stream.issue(s + slots);
+            }
+        }
+    }
+    cooperative_groups::this_cluster().sync(); // no block exits while another reads its published sums
+#else
+    __trap(); // planned only where kernelCompiledFor(..., 90)
+#endif
+}
+
+template <class F>
+infiniStatus_t withPipeKernel(infiniDtype_t dtype, F &&f) {
+    return dispatchDtype<INFINI_FLOAT_DTYPES>(dtype, [&](auto tag) {
+        using T = DeviceType<decltype(tag)>;
+        return f(pipeKernel<T, 16 / sizeof(T)>, T{});
+    });
+}
+
+cudaLaunchConfig_t pipeConfig(unsigned grid, unsigned cluster, size_t smem, cudaStream_t stream,
+                              cudaLaunchAttribute *attr) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(kPipeThreads);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = cluster;
+    attr->val.clusterDim.y = 1;
+    attr->val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cfg;
+}
+
+// Clusters of `size` blocks with `slots` ring slots that the device runs at
+// once; 0 when it cannot. Sets the kernel's attributes: shared memory for the
+// deepest ring the device takes (so that plans of any depth launch), and
+// clusters beyond the portable 8.
+int pipeActiveClusters(const InfiniopHandle &h, infiniDtype_t dtype, int size, int slots) {
+    int active = 0;
+    const size_t smem = pipeSmem(slots);
+    const infiniStatus_t st = withPipeKernel(dtype, [&](auto kernel, auto) {
+        if (!kernelCompiledFor(kernel, 90)) { // a build without sm_90 code: the kernel traps
+            return INFINI_STATUS_NOT_IMPLEMENTED;
+        }
+        if (slots > pipeRoom(h) ||
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pipeSmem(pipeRoom(h))) !=
+                cudaSuccess ||
+            (size > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)) {
+            return INFINI_STATUS_INTERNAL_ERROR;
+        }
+        cudaLaunchAttribute attr;
+        cudaLaunchConfig_t cfg = pipeConfig((unsigned)size, (unsigned)size, smem, nullptr, &attr);
+        return cudaOccupancyMaxActiveClusters(&active, kernel, &cfg) == cudaSuccess ? INFINI_STATUS_SUCCESS
+                                                                                  : INFINI_STATUS_INTERNAL_ERROR;
+    });
+    cudaGetLastError(); // a refusal above is an answer, not an error to report later
+    return st == INFINI_STATUS_SUCCESS ? active : 0;
+}
+
+int64_t pipeCeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+} // namespace
+
+bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune) {
+    const int64_t es = (int64_t)dtypeSize(plan.dtype);
+    const int64_t nv = plan.len / plan.vec; // packs a row
+    if (h.cc_major < 9 || plan.vec * es != 16 || plan.rows < 1 || h.sm_count < 1 || nv < 2 * kTilePacks) {
+        return false;
+    }
+    // The ring: as many tiles as one block's shared memory takes (less the
+    // kernel's static arrays), or tune.slots.
+    const int64_t room = pipeRoom(h);
+    const int64_t slots = tune.slots > 0 ? std::min<int64_t>(tune.slots, room) : room;
+    // Clusters as small as leave `slack` slots past the chunk (the next row's
+    // first tiles), up to 16 blocks (at least one slot past it); tune.cluster forces it.
+    int64_t size = tune.cluster;
+    if (size <= 0) {
+        for (size = 1; size < kPipeMaxCluster; ++size) {
+            if (pipeCeilDiv(pipeCeilDiv(nv, size), kTilePacks) + tune.slack <= slots) {
+                break;
+            }
+        }
+    }
+    const int64_t chunk = pipeCeilDiv(nv, std::max<int64_t>(size, 1));
+    const int64_t tiles = pipeCeilDiv(chunk, kTilePacks);
+    // Every block a non-empty chunk (the index math assumes it), the chunk held whole.
+    if (size < 1 || size > kPipeMaxCluster || slots < 2 || tiles + 1 > slots || (size - 1) * chunk >= nv) {
+        return false;
+    }
+    const int active = pipeActiveClusters(h, plan.dtype, (int)size, (int)slots);
+    if (active < 1) {
+        return false;
+    }
+    // As many clusters as run at once, not fewer for the same rows in each (as
+    // TwoPass does): rounds are not waves here, a cluster done early leaves the
+    // DRAM to the others.
+    const int64_t clusters = std::min<int64_t>(tune.clusters > 0 ? std::min<int64_t>(tune.clusters, active) : active,
+                                               plan.rows);
+    if (clusters * size * 2 < h.sm_count || clusters * size >= INT32_MAX) { // too little of the GPU busy
+        return false;
+    }
+    Plan c = plan;
+    c.kind = Kind::Pipe;
+    c.threads = kPipeThreads;
+    c.tpr = kPipeThreads;
+    c.items = (int)slots;
+    c.chunks = size;
+    c.chunk_vecs = chunk;
+    c.grid_x = (unsigned)(clusters * size);
+    c.smem_max = pipeSmem((int)slots);
+    c.workspace = 0;
+    plan = c;
+    return true;
+}
+
+infiniStatus_t launchPipe(const Plan &plan, const void *x, void *y, void *, void *stream) {
+    return withPipeKernel(plan.dtype, [&](auto kernel, auto t) {
+        using T = decltype(t);
+        cudaLaunchAttribute attr;
+        cudaLaunchConfig_t cfg =
+            pipeConfig(plan.grid_x, (unsigned)plan.chunks, plan.smem_max, (cudaStream_t)stream, &attr);
+        CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, plan, (const T *)x, (T *)y));
+        return INFINI_STATUS_SUCCESS;
+    });
+}
+
+} // namespace infini::lp_norm::nvidia
