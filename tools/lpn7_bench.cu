@@ -1,4 +1,4 @@
-// LPNorm, long rows: the TwoPass plan (two_pass.cu) against the plan main uses
+// LPNorm, long rows: the TwoPass plan (two_pass.cu) and the Pipe plan (pipe.cu) against the plan main uses
 // for the same shape (Cluster on sm_90, else Split; Stream / Rows for short
 // rows) and a device copy of the same bytes, in one process (issue 13;
 // notes/lp_norm.md, "TwoPass").
@@ -14,9 +14,12 @@
 // to each other, in place too). Then CUDA-graph timing: each graph replays one
 // call per rotated buffer set (together larger than L2); every plan of a case
 // is timed in each of 5 interleaved rounds; medians, µs per call.
+// LPN7_ONLY=pipe: only the cases the Pipe plan takes, without TwoPass's sweep
+// (main, TwoPass's default and the Pipe variants; tools/verify_lpn9.sh).
 #include "../native/src/ops/lp_norm/rows.cu"
 #include "../native/src/ops/lp_norm/stream.cu"
 #include "../native/src/ops/lp_norm/two_pass.cu"
+#include "../native/src/ops/lp_norm/pipe.cu"
 
 #include <algorithm>
 #include <cmath>
@@ -138,6 +141,7 @@ const char *kindName(Kind k) {
     case Kind::Stream: return "stream";
     case Kind::Rows: return "rows";
     case Kind::TwoPass: return "twopass";
+    case Kind::Pipe: return "pipe";
     default: return "?";
     }
 }
@@ -150,6 +154,7 @@ void launchPlan(const Plan &plan, const void *x, void *y, void *ws, cudaStream_t
              : plan.hints == (int)TwoPassHints::None        ? launchTwoPassWith<TwoPassHints::None>(plan, x, y, s)
                                                             : launchTwoPassWith<TwoPassHints::Streaming>(plan, x, y, s);
         break;
+    case Kind::Pipe: st = launchPipe(plan, x, y, ws, s); break;
     case Kind::Cluster: st = launchCluster(plan, x, y, ws, s); break;
     case Kind::Split: st = launchSplit(plan, x, y, ws, s); break;
     case Kind::Stream: st = launchStream(plan, x, y, ws, s); break;
@@ -177,6 +182,11 @@ std::string describe(const Plan &p) {
         std::snprintf(b, sizeof b, "twopass C=%lld G=%lld (%u blocks, %lld rounds, hints %s, prefetch %lld KB)",
                       (long long)p.chunks, (long long)clusters, p.grid_x, (long long)((p.rows + clusters - 1) / clusters),
                       hintsName((TwoPassHints)p.hints), (long long)(p.prefetch >> 10));
+    } else if (p.kind == Kind::Pipe) {
+        const int64_t clusters = p.grid_x / p.chunks;
+        std::snprintf(b, sizeof b, "pipe C=%lld G=%lld (%u blocks, %lld rounds, %d slots of 16 KB, %lld tiles a chunk)",
+                      (long long)p.chunks, (long long)clusters, p.grid_x, (long long)((p.rows + clusters - 1) / clusters),
+                      p.items, (long long)((p.chunk_vecs + 1023) / 1024));
     } else if (p.kind == Kind::Cluster) {
         std::snprintf(b, sizeof b, "cluster of %lld (%u blocks)", (long long)p.chunks, p.grid_x);
     } else {
@@ -250,6 +260,8 @@ void referenceRow(const double *x, double *y, int64_t len, int p, float eps) {
     }
 }
 
+std::string g_mode; // LPN7_ONLY
+
 void runCase(const InfiniopHandle &h, const Case &cs) {
     const size_t es = elemSize(cs.dt);
     const size_t n = (size_t)cs.rows * cs.len, bytes = n * es;
@@ -262,7 +274,40 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             vs.push_back({"twopass", t});
         }
     }
-    if (cs.sweep) {
+    {
+        Plan t = base;
+        if (planPipe(h, t)) {
+            vs.push_back({"pipe", t});
+        }
+    }
+    if (cs.sweep) { // Pipe: less slack (smaller clusters), other cluster sizes and ring depths
+        struct PipeTweak {
+            const char *name;
+            int slots, slack, cluster, clusters;
+        };
+        const PipeTweak pts[] = {
+            {"pipe slack 1", 0, 1, 0, 0}, // the smallest cluster that holds the chunk, one slot to spare
+            {"pipe slack 4", 0, 4, 0, 0},
+            {"pipe C12", 0, 0, 12, 0},
+            {"pipe C14", 0, 0, 14, 0},
+            {"pipe N10", 10, 2, 16, 0}, // clusters of 16, a shallower ring
+            {"pipe N12", 12, 4, 16, 0},
+        };
+        for (const PipeTweak &pt : pts) {
+            PipeTuning tune;
+            tune.slots = pt.slots;
+            tune.slack = pt.slack;
+            tune.cluster = pt.cluster;
+            tune.clusters = pt.clusters;
+            Plan t = base;
+            if (planPipe(h, t, tune)) {
+                vs.push_back({pt.name, t});
+            } else {
+                say("  (%s refused by the planner)\n", pt.name);
+            }
+        }
+    }
+    if (cs.sweep && g_mode != "pipe") {
         struct Tweak {
             const char *name;
             TwoPassTuning tune;
@@ -403,7 +448,7 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
         launchPlan(v.plan, xs[0], ys[0], ws, stream);
         CHECK_CUDA(cudaStreamSynchronize(stream));
         verify(v.name);
-        if (v.plan.kind != Kind::TwoPass) {
+        if (v.plan.kind != Kind::TwoPass && v.plan.kind != Kind::Pipe) {
             continue;
         }
         // Deterministic: a second call, and one in place, give the same bits.
@@ -567,6 +612,12 @@ int main(int argc, char **argv) {
             activeClusters(INFINI_DTYPE_BF16, size), activeClusters(INFINI_DTYPE_F32, size),
             activeClusters(INFINI_DTYPE_F64, size));
     }
+    const int room = pipeRoom(h);
+    for (int size : {8, 10, 12, 13, 14, 16}) {
+        say("  Pipe clusters of %d (%d / 10 slots) active at once: BF16 %d / %d, F64 %d / %d\n", size, room,
+            pipeActiveClusters(h, INFINI_DTYPE_BF16, size, room), pipeActiveClusters(h, INFINI_DTYPE_BF16, size, 10),
+            pipeActiveClusters(h, INFINI_DTYPE_F64, size, room), pipeActiveClusters(h, INFINI_DTYPE_F64, size, 10));
+    }
     const infiniDtype_t BF = INFINI_DTYPE_BF16, F16 = INFINI_DTYPE_F16, F32 = INFINI_DTYPE_F32,
                         F64 = INFINI_DTYPE_F64;
     const int64_t M = 1 << 20;
@@ -598,7 +649,8 @@ int main(int argc, char **argv) {
     // LPN7_ONLY=sweep: the cases with the variant sweep only; LPN7_ONLY=ncu: two cases
     // checked, untimed (for `ncu -k regex:twoPassKernel`: three launches each, 16x1M then 32x1M BF16).
     const char *only = std::getenv("LPN7_ONLY");
-    const std::string mode = only != nullptr ? only : "";
+    g_mode = only != nullptr ? only : "";
+    const std::string &mode = g_mode;
 #ifdef INFINI_LP_NORM_TP_TRACE
     if (mode == "trace") {
         traceCase(h, BF, 16, M);
@@ -613,7 +665,8 @@ int main(int argc, char **argv) {
         runCase(h, {BF, 32, M, 2, 1e-12f, R, 1.0, false, false});
     } else {
         for (const Case &c : cases) {
-            if (mode != "sweep" || c.sweep) {
+            Plan pipe = basePlan(h, c.dt, c.rows, c.len, c.p, c.eps);
+            if (mode == "pipe" ? planPipe(h, pipe) : mode != "sweep" || c.sweep) {
                 runCase(h, c);
             }
         }
