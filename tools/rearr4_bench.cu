@@ -1,10 +1,17 @@
-// A/B benchmark of the 2-byte transpose kernels (issue 13): session 7's skewed
-// word tiles (skew_word_tile.cuh, spans of 1 and 2 tiles) against session 5's
-// skewed tiles (skew_tile.cuh), the unit tile kernel and word tiles (4096^2),
-// and the library call (the build's INFINI_REARRANGE_SKEW_WORDS picks).
+// A/B benchmark of the 2-byte transpose kernels (issue 13): session 10's odd
+// word tiles (odd_word_tile.cuh: 63-unit tiles along a, every src load an aligned
+// word, spans of 1, 2 and 3 tiles along b) and session 7's skewed word tiles
+// (skew_word_tile.cuh) against session 5's skewed tiles (skew_tile.cuh), the
+// unit tile kernel and word tiles (4096^2), and the library call (the kernel
+// the library build's plan picks: INFINI_REARRANGE_ODD_WORDS, _SKEW_WORDS).
 //
-//   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/src -Inative/include tools/rearr4_bench.cu
-//        -Lbuild/lib -linfiniop -linfinirt -Xlinker -rpath=$PWD/build/lib -o build/rearr4_bench && build/rearr4_bench
+//   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -DINFINI_WITH_NVIDIA -Inative/src -Inative/include
+//        tools/rearr4_bench.cu -Lbuild/lib -linfiniop -linfinirt -o build/rearr4_bench
+//   LD_LIBRARY_PATH=build/lib build/rearr4_bench [--ncu | --library]
+//
+// (no rpath: LD_LIBRARY_PATH picks the library build; the report names the
+// file it loaded). --library: only the library call of each case (for a second
+// library build); --ncu: see main.
 //
 // Every variant is first checked bit for bit against a host transpose on a
 // dst poisoned beyond the view (0xFFFF, which the random src never holds).
@@ -15,6 +22,8 @@
 #include <infiniop.h>
 #include <infinirt.h>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +32,7 @@
 #include <vector>
 
 #include "ops/rearrange/kernels.cuh"
+#include "ops/rearrange/odd_word_tile.cuh"
 #include "ops/rearrange/skew_word_tile.cuh"
 #include "ops/rearrange/word_tile.cuh"
 
@@ -46,11 +56,11 @@ Dim dim(uint64_t size, int64_t ds, int64_t ss) {
 
 // dst rows x cols contiguous (pitch cols), src its transpose (pitch rows):
 // a = dst's row index (src's fastest), b = dst's column.
-TileParams params2d(uint32_t rows, uint32_t cols, uint64_t tiles_b) {
+TileParams params2d(uint32_t rows, uint32_t cols, uint64_t tiles_b, uint64_t tiles_a = 0) {
     TileParams p{};
     p.len_a = rows;
     p.len_b = cols;
-    p.tiles_a = (rows + 63) / 64;
+    p.tiles_a = tiles_a != 0 ? (uint32_t)tiles_a : (rows + 63) / 64;
     p.tiles_b = (uint32_t)tiles_b;
     p.div_tiles_a = infini::FastDivU32(p.tiles_a);
     p.div_tiles_b = infini::FastDivU32(p.tiles_b);
@@ -223,6 +233,15 @@ Launch skewWordTile(const Case &c) {
     };
 }
 
+template <int SPAN, int MIN_BLOCKS>
+Launch oddWordTile(const Case &c) {
+    const TileParams p = params2d(c.rows, c.cols, skewTilesB(c.cols, SPAN * 64), oddWordTilesA(c.rows));
+    const unsigned grid = p.tiles_a * p.tiles_b;
+    return [p, grid](const Buffers &b, cudaStream_t s) {
+        oddWordTileKernel<true, SPAN, MIN_BLOCKS><<<grid, kBlock, 0, s>>>(p, b.dst, b.src);
+    };
+}
+
 // The library's Rearrange on the same views (the planner picks the kernel).
 struct Library {
     infiniopRearrangeDescriptor_t desc;
@@ -247,12 +266,14 @@ Library library(infiniopHandle_t handle, const Case &c) {
 
 } // namespace
 
-// --ncu: one checked launch each (for `ncu -k regex:Tile -c 4 --metrics ...`),
-// no timing: on 4097² session 5's skewed tile, then the skewed word tiles of
-// span 2 and 1; on 4096² the word tile (the aligned reference); on 4098² the
-// skewed word tiles of span 2 (even src pitch: no odd rows).
+// --ncu: one checked launch each (for `ncu -k regex:Tile -c 7 --metrics ...`),
+// no timing: on 4097² session 5's skewed tile, the skewed word tiles of span 2
+// and 1, the odd word tiles of span 2 (6 blocks/SM) and 1 (8); on 4096² the word
+// tile (the aligned reference); on 4098² the skewed word tiles of span 2 (even
+// src pitch: no odd rows).
 int main(int argc, char **argv) {
     const bool ncu = argc > 1 && std::strcmp(argv[1], "--ncu") == 0;
+    const bool library_only = argc > 1 && std::strcmp(argv[1], "--library") == 0;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     CHECK_CUDA(cudaSetDevice(0));
     cudaDeviceProp prop;
@@ -267,8 +288,9 @@ int main(int argc, char **argv) {
         Case w = makeCase("transpose 4096² F16", 4096, 4096, 0, 0);
         Case e = makeCase("transpose 4098² F16", 4098, 4098, 0, 0);
         bool ok = true;
-        const std::pair<const Case *, Launch> runs[] = {{&c, skewTile<6>(c)}, {&c, skewWordTile<2, 5>(c)},
-                                                        {&c, skewWordTile<1, 6>(c)}, {&w, wordTile(w)},
+        const std::pair<const Case *, Launch> runs[] = {{&c, skewTile<6>(c)},       {&c, skewWordTile<2, 5>(c)},
+                                                        {&c, skewWordTile<1, 6>(c)}, {&c, oddWordTile<2, 6>(c)},
+                                                        {&c, oddWordTile<1, 8>(c)},  {&w, wordTile(w)},
                                                         {&e, skewWordTile<2, 5>(e)}};
         for (const auto &[cs, run] : runs) {
             CHECK_CUDA(cudaMemsetAsync(cs->dst_base[0], 0xFF, cs->dst_n * 2, stream));
@@ -282,11 +304,14 @@ int main(int argc, char **argv) {
         freeCase(c);
         freeCase(w);
         freeCase(e);
-        std::printf("ncu mode: 4097² skewed (session 5), skewed words span 2, span 1; 4096² word tile; "
-                    "4098² skewed words span 2: %s\n",
+        std::printf("ncu mode: 4097² skewed (session 5), skewed words span 2, span 1, odd words span 2, span 1; "
+                    "4096² word tile; 4098² skewed words span 2: %s\n",
                     ok ? "all exact" : "NOT EXACT");
         return ok ? 0 : 1;
     }
+    Dl_info lib_info{};
+    dladdr(reinterpret_cast<void *>(&infiniopRearrange), &lib_info);
+    std::printf("library: %s\n", lib_info.dli_fname != nullptr ? lib_info.dli_fname : "?");
     const double roof = copyRooflineGBs(stream);
     std::printf("device: %s; copy roofline %.0f GB/s (512 MiB D2D, read + write)\n", prop.name, roof);
     std::printf("graph of %d launches over %d buffer sets, median of %d replays, per launch\n\n", kLaunches, kSets,
@@ -304,23 +329,28 @@ int main(int argc, char **argv) {
         {"transpose 4096² F16, dst +1 unit", 4096, 4096, 1, 0, false},
         {"transpose 4097² F16, dst +1 unit", 4097, 4097, 1, 0, false},
         {"transpose 4098² F16 (even pitch off sectors)", 4098, 4098, 0, 0, true},
+        {"transpose 4098² F16, src +1 unit (every row odd)", 4098, 4098, 0, 1, false},
     };
     bool all_exact = true;
     for (const Spec &s : specs) {
         Case c = makeCase(s.name, s.rows, s.cols, s.dst_shift, s.src_shift);
         Library lib = library(handle, c);
         std::vector<std::pair<const char *, Launch>> variants;
-        if (s.words) {
-            variants.push_back({"word tile", wordTile(c)});
+        if (!library_only) {
+            if (s.words) {
+                variants.push_back({"word tile", wordTile(c)});
+            }
+            variants.push_back({"unit tile", unitTile(c)});
+            variants.push_back({"skewed, 6 blocks/SM (session 5)", skewTile<6>(c)});
+            variants.push_back({"skewed words span 2, 5 blocks/SM", skewWordTile<2, 5>(c)});
+            variants.push_back({"skewed words span 1, 8 blocks/SM", skewWordTile<1, 8>(c)});
+            variants.push_back({"odd words span 2, 6 blocks/SM (new default)", oddWordTile<2, 6>(c)});
+            variants.push_back({"odd words span 2, 5 blocks/SM", oddWordTile<2, 5>(c)});
+            variants.push_back({"odd words span 2, 4 blocks/SM", oddWordTile<2, 4>(c)});
+            variants.push_back({"odd words span 3, 4 blocks/SM", oddWordTile<3, 4>(c)});
+            variants.push_back({"odd words span 1, 6 blocks/SM", oddWordTile<1, 6>(c)});
+            variants.push_back({"odd words span 1, 8 blocks/SM", oddWordTile<1, 8>(c)});
         }
-        variants.push_back({"unit tile", unitTile(c)});
-        variants.push_back({"skewed, 6 blocks/SM (session 5)", skewTile<6>(c)});
-        variants.push_back({"skewed words span 2, 5 blocks/SM (new)", skewWordTile<2, 5>(c)});
-        variants.push_back({"skewed words span 2, 4 blocks/SM", skewWordTile<2, 4>(c)});
-        variants.push_back({"skewed words span 2, 6 blocks/SM", skewWordTile<2, 6>(c)});
-        variants.push_back({"skewed words span 3, 4 blocks/SM", skewWordTile<3, 4>(c)});
-        variants.push_back({"skewed words span 1, 6 blocks/SM", skewWordTile<1, 6>(c)});
-        variants.push_back({"skewed words span 1, 8 blocks/SM", skewWordTile<1, 8>(c)});
         variants.push_back({"library call (this build)", lib.launch()});
         const double bytes = 2.0 * 2.0 * s.rows * s.cols;
         for (auto &[name, run] : variants) {
