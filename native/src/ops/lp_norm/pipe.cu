@@ -20,7 +20,7 @@
 // the merge and writes of row i (the Cluster plan held rows on chip too, but
 // loaded, reduced and stored each wave in turn).
 #include "../../common/cuda/bulk_copy.cuh"
-#include "../../common/cuda/kernel_arch.cuh"
+#include "cluster_launch.cuh"
 #include "row_stats.cuh"
 #include <algorithm>
 
@@ -169,46 +169,18 @@ infiniStatus_t withPipeKernel(infiniDtype_t dtype, F &&f) {
     });
 }
 
-cudaLaunchConfig_t pipeConfig(unsigned grid, unsigned cluster, size_t smem, cudaStream_t stream,
-                              cudaLaunchAttribute *attr) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(kPipeThreads);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = stream;
-    attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = cluster;
-    attr->val.clusterDim.y = 1;
-    attr->val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    return cfg;
-}
-
 // Clusters of `size` blocks with `slots` ring slots that the device runs at
-// once; 0 when it cannot. Sets the kernel's attributes: shared memory for the
-// deepest ring the device takes (so that plans of any depth launch), and
-// clusters beyond the portable 8.
+// once; 0 when it cannot. The kernel's shared-memory limit is set for the
+// deepest ring the device takes, so that plans of any depth launch.
 int pipeActiveClusters(const InfiniopHandle &h, infiniDtype_t dtype, int size, int slots) {
     int active = 0;
-    const size_t smem = pipeSmem(slots);
-    const infiniStatus_t st = withPipeKernel(dtype, [&](auto kernel, auto) {
-        if (!kernelCompiledFor(kernel, 90)) { // a build without sm_90 code: the kernel traps
-            return INFINI_STATUS_NOT_IMPLEMENTED;
-        }
-        if (slots > pipeRoom(h) ||
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pipeSmem(pipeRoom(h))) !=
-                cudaSuccess ||
-            (size > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)) {
-            return INFINI_STATUS_INTERNAL_ERROR;
-        }
-        cudaLaunchAttribute attr;
-        cudaLaunchConfig_t cfg = pipeConfig((unsigned)size, (unsigned)size, smem, nullptr, &attr);
-        return cudaOccupancyMaxActiveClusters(&active, kernel, &cfg) == cudaSuccess ? INFINI_STATUS_SUCCESS
-                                                                                  : INFINI_STATUS_INTERNAL_ERROR;
-    });
-    cudaGetLastError(); // a refusal above is an answer, not an error to report later
-    return st == INFINI_STATUS_SUCCESS ? active : 0;
+    if (slots <= pipeRoom(h)) {
+        withPipeKernel(dtype, [&](auto kernel, auto) {
+            active = activeClustersOf(kernel, kPipeThreads, size, pipeSmem(slots), pipeSmem(pipeRoom(h)));
+            return INFINI_STATUS_SUCCESS;
+        });
+    }
+    return active;
 }
 
 int64_t pipeCeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -271,8 +243,8 @@ infiniStatus_t launchPipe(const Plan &plan, const void *x, void *y, void *, void
     return withPipeKernel(plan.dtype, [&](auto kernel, auto t) {
         using T = decltype(t);
         cudaLaunchAttribute attr;
-        cudaLaunchConfig_t cfg =
-            pipeConfig(plan.grid_x, (unsigned)plan.chunks, plan.smem_max, (cudaStream_t)stream, &attr);
+        const cudaLaunchConfig_t cfg = clusterLaunchConfig(plan.grid_x, kPipeThreads, (unsigned)plan.chunks,
+                                                           plan.smem_max, (cudaStream_t)stream, &attr);
         CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, plan, (const T *)x, (T *)y));
         return INFINI_STATUS_SUCCESS;
     });

@@ -15,7 +15,7 @@
 // G x blocks = about one block per SM, and the rows balanced over the rounds.
 // Compare the Cluster plan (rows.cu): each element read once, but one block
 // of 160 KB per SM and a row per cluster, so 32 rows ran in 3 waves.
-#include "../../common/cuda/kernel_arch.cuh"
+#include "cluster_launch.cuh"
 #include "row_stats.cuh"
 #include <algorithm>
 
@@ -217,38 +217,18 @@ infiniStatus_t withTwoPassKernel(infiniDtype_t dtype, F &&f) {
 }
 
 cudaLaunchConfig_t twoPassConfig(unsigned grid, unsigned cluster, cudaStream_t stream, cudaLaunchAttribute *attr) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(kThreads);
-    cfg.dynamicSmemBytes = 0;
-    cfg.stream = stream;
-    attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = cluster;
-    attr->val.clusterDim.y = 1;
-    attr->val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    return cfg;
+    return clusterLaunchConfig(grid, kThreads, cluster, 0, stream, attr);
 }
 
 // Clusters of `size` blocks of the dtype's kernel that the device runs at
 // once; 0 when it cannot (or the kernel has no sm_90 code).
 int activeClusters(infiniDtype_t dtype, int size) {
     int active = 0;
-    const infiniStatus_t st = withTwoPassKernel(dtype, [&](auto kernel, auto) {
-        if (!kernelCompiledFor(kernel, 90)) { // a build without sm_90 code: the kernel traps
-            return INFINI_STATUS_NOT_IMPLEMENTED;
-        }
-        if (size > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
-            return INFINI_STATUS_INTERNAL_ERROR;
-        }
-        cudaLaunchAttribute attr;
-        cudaLaunchConfig_t cfg = twoPassConfig((unsigned)size, (unsigned)size, nullptr, &attr);
-        return cudaOccupancyMaxActiveClusters(&active, kernel, &cfg) == cudaSuccess ? INFINI_STATUS_SUCCESS
-                                                                                  : INFINI_STATUS_INTERNAL_ERROR;
+    withTwoPassKernel(dtype, [&](auto kernel, auto) {
+        active = activeClustersOf(kernel, kThreads, size, 0, 0);
+        return INFINI_STATUS_SUCCESS;
     });
-    cudaGetLastError(); // a refusal above is an answer, not an error to report later
-    return st == INFINI_STATUS_SUCCESS ? active : 0;
+    return active;
 }
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }

@@ -1,0 +1,49 @@
+#pragma once
+// Launching LPNorm's cluster kernels (two_pass.cu, pipe.cu): the launch
+// configuration with a cluster dimension, and how many such clusters the
+// device runs at once.
+#include "../../common/cuda/kernel_arch.cuh"
+#include "infinicore.h"
+#include <cuda_runtime.h>
+
+namespace infini::lp_norm::nvidia {
+
+// `grid` blocks of `threads` in clusters of `cluster`, `smem` bytes of dynamic shared memory.
+inline cudaLaunchConfig_t clusterLaunchConfig(unsigned grid, unsigned threads, unsigned cluster, size_t smem,
+                                              cudaStream_t stream, cudaLaunchAttribute *attr) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(threads);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = cluster;
+    attr->val.clusterDim.y = 1;
+    attr->val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cfg;
+}
+
+// Clusters of `size` blocks (`threads`, `smem` bytes) of `kernel` that the
+// device runs at once; 0 when it cannot, or the kernel has no sm_90 code.
+// Sets the kernel's attributes first: clusters beyond the portable 8, and
+// `smem_limit` bytes of dynamic shared memory when not 0.
+template <class... Params>
+int activeClustersOf(void (*kernel)(Params...), unsigned threads, int size, size_t smem, size_t smem_limit) {
+    int active = 0;
+    if (!kernelCompiledFor(kernel, 90)) { // a build without sm_90 code: the kernel traps
+        return 0;
+    }
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = clusterLaunchConfig((unsigned)size, threads, (unsigned)size, smem, nullptr, &attr);
+    const bool ok =
+        (smem_limit == 0 ||
+         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_limit) == cudaSuccess) &&
+        (size <= 8 || cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess) &&
+        cudaOccupancyMaxActiveClusters(&active, kernel, &cfg) == cudaSuccess;
+    cudaGetLastError(); // a refusal is an answer, not an error to report later
+    return ok ? active : 0;
+}
+
+} // namespace infini::lp_norm::nvidia
