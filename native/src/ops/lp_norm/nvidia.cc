@@ -16,10 +16,14 @@
 
 // Long rows on sm_90: 1 = the Pipe plan (pipe.cu: rows held on chip in a ring
 // of bulk copies, each element read once, rows pipelined) before TwoPass, for
-// every dtype it takes; 0 (default until measured: notes/lp_norm.md, session 9)
-// = as before. tools/lpn7_bench.cu times it from any build.
+// 2-byte elements, clusters of at least 8 blocks (rows of ~0.5M elements and
+// more: the shapes measured) and at least two rows a cluster; 0 = TwoPass first, as
+// before it. H100, graph µs, TwoPass -> Pipe: 32x1M BF16 65.4 -> 63.6, 64x1M
+// 123.3 -> 117.1, 16x1M 41.0 -> 39.8, but 8x1M 22.7 -> 26.4 (one row a
+// cluster: nothing to pipeline), hence the rows rule (notes/lp_norm.md,
+// session 9). tools/lpn7_bench.cu times both plans from any build.
 #ifndef INFINI_LP_NORM_PIPE
-#define INFINI_LP_NORM_PIPE 0
+#define INFINI_LP_NORM_PIPE 1
 #endif
 
 namespace infini::lp_norm::nvidia {
@@ -103,8 +107,12 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         // TwoPass for 2-byte elements only: on the H100 it beats Cluster there
         // (32x1M BF16 87.9 -> 67.0 us, 64x1M 156.1 -> 126.5, 16x1M 62.4 -> 36.9)
         // but not on F32 (32x1M: Cluster 122.5, TwoPass 133.8; notes/lp_norm.md, session 8).
-        if (INFINI_LP_NORM_PIPE && planPipe(h, plan)) {
-            return INFINI_STATUS_SUCCESS;
+        if (INFINI_LP_NORM_PIPE && dtypeSize(plan.dtype) == 2) {
+            Plan pipe = plan;
+            if (planPipe(h, pipe) && pipe.chunks >= 8 && pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
+                plan = pipe;
+                return INFINI_STATUS_SUCCESS;
+            }
         }
         if (INFINI_LP_NORM_TWO_PASS && dtypeSize(plan.dtype) == 2 && planTwoPass(h, plan)) {
             return INFINI_STATUS_SUCCESS;
