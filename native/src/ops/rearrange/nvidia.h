@@ -103,14 +103,17 @@ cudaError_t launchSkewWordTile(const TileParams &p, unsigned grid, void *dst, co
 // Odd word tiles (odd_word_tile.cuh, issue 13): skewed transposes whose src
 // rows may start on any unit (4097^2: odd pitch), every src load an aligned
 // word; 63-unit tiles along a (32 aligned words hold 63 units from any start),
-// spans of kOddWordSpan tiles along b. Built, and taken instead of session
-// 5's skewed tiles where the skewed word tiles do not apply, only with
-// -DINFINI_REARRANGE_ODD_WORDS=1 (nvcc and host compiler) until measured.
+// spans of kOddWordSpan tiles along b. Taken instead of session 5's skewed
+// tiles where the skewed word tiles do not apply. H100, graph µs per launch
+// (tools/rearr4_bench.cu, session 9): 4097^2 F16 30.00 -> 27.48 (span 1,
+// 6 blocks/SM; span 2: 31.85), 4097^2 dst +1 30.11 -> 27.52, 4098^2 src +1
+// 29.83 -> 27.39. -DINFINI_REARRANGE_ODD_WORDS=0 (nvcc and host compiler):
+// session 5's skewed tiles there, as before.
 #ifndef INFINI_REARRANGE_ODD_WORDS
-#define INFINI_REARRANGE_ODD_WORDS 0
+#define INFINI_REARRANGE_ODD_WORDS 1
 #endif
 #ifndef INFINI_REARRANGE_ODD_SPAN
-#define INFINI_REARRANGE_ODD_SPAN 2
+#define INFINI_REARRANGE_ODD_SPAN 1
 #endif
 constexpr int kOddWordEdge = 2 * kTileThreadsX - 1; // units along a per tile
 constexpr int kOddWordSpan = INFINI_REARRANGE_ODD_SPAN;

@@ -39,8 +39,9 @@ struct OddWordTile {
     static constexpr int kRowUnits = 2 * kWords + 2;         // 33 words: rows start on distinct banks
     static constexpr int kLoadRows = kRows / kTileThreadsY;  // src rows per warp
     static constexpr int kStoreRows = (kEdge + kTileThreadsY - 1) / kTileThreadsY; // dst rows per warp (warp 7: one less)
-    // Resident blocks per SM (the harness measures 4..8). Span 2, sm_90: single
-    // dims fit 6 (40 registers, no spill); grouped layouts spill at 6, so 5 (48).
+    // Resident blocks per SM (the harness measures 4..8). sm_90: single dims
+    // fit 6 (span 1: 40 registers, span 2: 40, no spill; span 1 at 6 is the
+    // fastest on 4097^2); grouped layouts spill at 6 with span 2, so 5 (48).
     static constexpr int kMinBlocks(bool one) { return one ? 6 : 5; }
     static_assert(kRows % kTileThreadsY == 0, "every warp loads the same number of rows");
     static_assert(kEdge == 2 * kWords - 1, "a row's 32 aligned words hold its 63 units from a0 whatever its parity");
