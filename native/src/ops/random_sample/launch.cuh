@@ -4,6 +4,16 @@
 #include "../../common/cuda/kernel_arch.cuh"
 #include "argmax_pipe.cuh"
 #include "sample.cuh"
+// -DINFINI_ARGMAX_LEAN=1: the lean argmax kernel (argmax_lean.cuh) in place
+// of argmaxPipeKernel (an A/B knob, notes/argmax.md, session am10; off by
+// default: the default build launches and compiles what it did before).
+// INFINI_ARGMAX_LEAN_SHAPES: its launcher without the switch (the sweep).
+#ifndef INFINI_ARGMAX_LEAN
+#define INFINI_ARGMAX_LEAN 0
+#endif
+#if INFINI_ARGMAX_LEAN || defined(INFINI_ARGMAX_LEAN_SHAPES)
+#include "argmax_lean.cuh"
+#endif
 
 namespace infini::random_sample::nvidia {
 
@@ -43,8 +53,41 @@ constexpr int kArgmaxRowThreads = 256, kArgmaxRowPipeMinBlocks = 4;
 // blocks, so argmaxTeam's fit holds for these teams too.)
 constexpr int kArgmaxPairThreads = 256, kArgmaxPairLoads = 8, kArgmaxPairMinBlocks = 2;
 
+#if INFINI_ARGMAX_LEAN || defined(INFINI_ARGMAX_LEAN_SHAPES)
+// launchArgmax's choice below with the lean kernel wherever it takes
+// argmaxPipeKernel: the same block shapes, register caps and chunk threshold,
+// so argmaxTeam's fit and every team size stay. The kept tile is loaded
+// again (Keep false): kept in registers, 256 x 8 needs 128 and spills 12
+// bytes (the sweep's leank256x8 times that one).
+template <class T>
+infiniStatus_t launchArgmaxLeanRows(const RowsArgs &args, int rows, int team, LaunchStream stream) {
+    if (!argmaxPipes<T>(args.n, team)) {
+        return team == 1 ? launchArgmaxShape<T, kArgmaxRowThreads, kArgmaxLoads>(args, (uint32_t)rows, 1, stream)
+                         : launchArgmaxShape<T, kArgmaxThreads, kArgmaxLoads>(args, (uint32_t)rows, team, stream);
+    }
+    if (team == 1) {
+        return launchArgmaxLean<T, kArgmaxRowThreads, kArgmaxLoads, kArgmaxRowPipeMinBlocks, false>(
+            args, (uint32_t)rows, 1, stream);
+    }
+    if (team == 2) {
+        return launchArgmaxLean<T, kArgmaxPairThreads, kArgmaxPairLoads, kArgmaxPairMinBlocks, false>(
+            args, (uint32_t)rows, 2, stream);
+    }
+    return launchArgmaxLean<T, kArgmaxThreads, kArgmaxLoads, kArgmaxPipeMinBlocks, false>(args, (uint32_t)rows, team,
+                                                                                         stream);
+}
+template <class T>
+infiniStatus_t prepareArgmaxLeanRows() {
+    INFINI_TRY((prepareArgmaxLean<T, kArgmaxThreads, kArgmaxLoads, kArgmaxPipeMinBlocks, false>()));
+    return prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>();
+}
+#endif
+
 template <class T>
 infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, LaunchStream stream) {
+#if INFINI_ARGMAX_LEAN
+    return launchArgmaxLeanRows<T>(args, rows, team, stream);
+#else
     if (team == 1) {
         return argmaxPipes<T>(args.n, 1)
                    ? launchArgmaxPipe<T, kArgmaxRowThreads, kArgmaxLoads, kArgmaxRowPipeMinBlocks>(
@@ -60,6 +103,7 @@ infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, LaunchStre
                                                                                       stream);
     }
     return launchArgmaxShape<T, kArgmaxThreads, kArgmaxLoads>(args, (uint32_t)rows, team, stream);
+#endif
 }
 // Both team kernels: 512 threads, 2 blocks an SM, no shared memory beyond the
 // final merge; the fit of one holds for the other (teams of 1 need no fit).
@@ -69,6 +113,9 @@ infiniStatus_t argmaxLoadTeamsOf(int team, int *teams) {
 }
 template <class T>
 infiniStatus_t prepareArgmaxOf() {
+#if INFINI_ARGMAX_LEAN
+    INFINI_TRY((prepareArgmaxLeanRows<T>()));
+#endif
     INFINI_TRY((prepareArgmaxPipe<T, kArgmaxThreads, kArgmaxLoads, kArgmaxPipeMinBlocks>()));
     return prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>();
 }
