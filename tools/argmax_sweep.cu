@@ -17,6 +17,7 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
 //        tools/argmax_sweep.cu -o build/argmax_sweep && build/argmax_sweep [full table file]
 #include "check.h"
+#define INFINI_ARGMAX_LEAN_SHAPES 1 // the lean kernel's shapes (argmax_lean.cuh) in any build
 #include "ops/random_sample/launch.cuh"
 
 #include <algorithm>
@@ -99,6 +100,24 @@ Shape pipeShape() {
     return Shape{"pipe" + std::to_string(NT) + "x" + std::to_string(U), NT, launchArgmaxPipe<T, NT, U, MinB>,
                  argmaxPipeTeams<T, NT, U, MinB>, nullptr, false};
 }
+// argmax_lean.cuh: "leanNTxU" loads the kept tile again, "leankNTxU" keeps it
+// in registers; "leanlib" is the library's choice with the lean kernel
+// (launchArgmaxLeanRows: what a -DINFINI_ARGMAX_LEAN=1 library launches).
+template <class T, int NT, int U, int MinB, bool Keep>
+Shape leanShape() {
+    CHECK_OK((prepareArgmaxLean<T, NT, U, MinB, Keep>()));
+    return Shape{std::string(Keep ? "leank" : "lean") + std::to_string(NT) + "x" + std::to_string(U), NT,
+                 launchArgmaxLean<T, NT, U, MinB, Keep>, argmaxLeanTeams<T, NT, U, MinB, Keep>, nullptr, false};
+}
+template <class T>
+infiniStatus_t launchLeanLibrary(const RowsArgs &rows, uint32_t count, int team, LaunchStream stream) {
+    return launchArgmaxLeanRows<T>(rows, (int)count, team, stream);
+}
+template <class T>
+Shape leanLibraryShape() {
+    CHECK_OK((prepareArgmaxLeanRows<T>()));
+    return Shape{"leanlib", kArgmaxThreads, launchLeanLibrary<T>, argmaxLoadTeamsOf<T>, nullptr, false};
+}
 // The grid kernels' per-row slots (zeroed once per case; the kernel leaves them zero).
 static ArgmaxSlots g_slots;
 template <class T, int NT, int U, int MinB>
@@ -118,8 +137,17 @@ Shape gridShape() {
     return Shape{"grid" + std::to_string(NT) + "x" + std::to_string(U), NT, launchGridShape<T, NT, U, MinB>,
                  gridTeams<T, NT, U, MinB>, nullptr, false};
 }
+// -DARGMAX_SWEEP_LEAN_ONLY: the library, its pipelined shapes and the lean
+// ones only (tools/verify_am10.sh: a third of the full sweep's time).
 template <class T>
 std::vector<Shape> shapes() {
+    std::vector<Shape> lean{leanLibraryShape<T>(), leanShape<T, 256, 8, 2, false>(), leanShape<T, 256, 8, 2, true>(),
+                            leanShape<T, 512, 4, 2, false>(), leanShape<T, 256, 4, 4, false>()};
+#ifdef ARGMAX_SWEEP_LEAN_ONLY
+    std::vector<Shape> few{libraryShape<T>(), pipeShape<T, 256, 8, 2>(), pipeShape<T, 256, 4, 4>()};
+    few.insert(few.end(), lean.begin(), lean.end());
+    return few;
+#else
     std::vector<Shape> all{libraryShape<T>(), loadsShape<T, 256, 4>(), loadsShape<T, 512, 4>(), loadsShape<T, 512, 8>(),
                            pipeShape<T, 512, 4, 2>(), pipeShape<T, 512, 8, 1>(), pipeShape<T, 256, 4, 4>(),
                            pipeShape<T, 256, 8, 2>()};
@@ -127,6 +155,7 @@ std::vector<Shape> shapes() {
         all.push_back(gridShape<T, 512, 4, 2>());
         all.push_back(gridShape<T, 256, 8, 2>());
     }
+    all.insert(all.end(), lean.begin(), lean.end());
 #ifdef ARGMAX_SWEEP_BULK
     for (Shape sh : {bulkShape<T, 256>(), bulkShape<T, 512>(), bulkShape<T, 1024>(), bulkShape<T, 512, 48u << 10>(),
                      bulkShape<T, 512, 24u << 10>()}) {
@@ -134,6 +163,7 @@ std::vector<Shape> shapes() {
     }
 #endif
     return all;
+#endif
 }
 
 // Median µs per call: graphs of kPerGraph calls over rotating buffers, replayed.
@@ -194,6 +224,7 @@ static double eagerUs(const std::function<void(cudaStream_t, int)> &call, int nb
 struct Best {
     std::string name;
     double graph = 1e30, eager = 0, lib_graph = 0, lib_eager = 0, copy_us = 0;
+    double lean_graph = 0, lean_eager = 0; // "leanlib" at the library's team
     std::string best_shape, lib_shape;
     bool all_ok = true;
     std::map<std::string, std::pair<std::string, double>> family; // "ld", "pipe", ...: its best shape, graph us
@@ -293,9 +324,11 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
             std::fprintf(full, "%-12s %5d %9.2f %9.2f %8.0f %9d %s\n", shape, team, g, e, bytes / g / 1e3, clusters,
                          bad ? "WRONG" : "ok");
             if (bad == 0 && g < best.graph) best.graph = g, best.eager = e, best.best_shape = shape;
-            const std::string fam = sh.name.substr(0, sh.name.find_first_of("0123456789"));
+            std::string fam = sh.name.substr(0, sh.name.find_first_of("0123456789"));
+            if (fam == "leank") fam = "lean";
             auto it = best.family.find(fam);
             if (bad == 0 && (it == best.family.end() || g < it->second.second)) best.family[fam] = {shape, g};
+            if (sh.name == "leanlib" && team == lib_team) best.lean_graph = g, best.lean_eager = e;
             if (sh.library && team == lib_team) {
                 best.lib_graph = g, best.lib_eager = e, best.lib_shape = shape;
             }
@@ -352,7 +385,7 @@ int main(int argc, char **argv) {
                     b.graph, b.eager, b.lib_shape.c_str(), b.lib_graph, b.lib_eager, b.copy_us,
                     b.all_ok ? "yes" : "NO");
     }
-    std::printf("\n| case | library graph us | best ld | best pipe | best grid |\n|---|---:|---|---|---|\n");
+    std::printf("\n| case | library graph us | best ld | best pipe | best grid | best lean |\n|---|---:|---|---|---|---|\n");
     for (const Best &b : all) {
         auto cell = [&](const char *fam) {
             auto it = b.family.find(fam);
@@ -360,8 +393,13 @@ int main(int argc, char **argv) {
             if (it != b.family.end()) std::snprintf(c, sizeof(c), "%s %.2f", it->second.first.c_str(), it->second.second);
             return std::string(c);
         };
-        std::printf("| %s | %.2f | %s | %s | %s |\n", b.name.c_str(), b.lib_graph, cell("ld").c_str(),
-                    cell("pipe").c_str(), cell("grid").c_str());
+        std::printf("| %s | %.2f | %s | %s | %s | %s |\n", b.name.c_str(), b.lib_graph, cell("ld").c_str(),
+                    cell("pipe").c_str(), cell("grid").c_str(), cell("lean").c_str());
+    }
+    std::printf("\n| case | lib graph us | leanlib graph us | lib eager us | leanlib eager us |\n|---|---:|---:|---:|---:|\n");
+    for (const Best &b : all) {
+        std::printf("| %s | %.2f | %.2f | %.2f | %.2f |\n", b.name.c_str(), b.lib_graph, b.lean_graph, b.lib_eager,
+                    b.lean_eager);
     }
     if (full != stdout) std::fclose(full);
     bool ok = rule_wrong == 0;
