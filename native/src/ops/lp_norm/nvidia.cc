@@ -47,7 +47,6 @@ int64_t nextPow2(int64_t n) {
     return p;
 }
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 size_t computeSize(infiniDtype_t dt) { return dt == INFINI_DTYPE_F64 ? 8 : 4; }
 

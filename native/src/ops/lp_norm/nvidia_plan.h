@@ -9,6 +9,9 @@
 
 namespace infini::lp_norm::nvidia {
 
+// ceil(a / b) for a >= 0, b > 0 (the planners' counts of chunks, tiles, blocks).
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 // The non-reduced dims that a kernel decomposes a row (or column-group) index
 // over. Layouts with more dims than that (after simplification) use a table of
 // offsets in device memory instead, built at Create.

@@ -183,7 +183,6 @@ int pipeActiveClusters(const InfiniopHandle &h, infiniDtype_t dtype, int size, i
     return active;
 }
 
-int64_t pipeCeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 } // namespace
 
@@ -202,13 +201,13 @@ bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune) {
     int64_t size = tune.cluster;
     if (size <= 0) {
         for (size = 1; size < kPipeMaxCluster; ++size) {
-            if (pipeCeilDiv(pipeCeilDiv(nv, size), kTilePacks) + tune.slack <= slots) {
+            if (ceilDiv(ceilDiv(nv, size), kTilePacks) + tune.slack <= slots) {
                 break;
             }
         }
     }
-    const int64_t chunk = pipeCeilDiv(nv, std::max<int64_t>(size, 1));
-    const int64_t tiles = pipeCeilDiv(chunk, kTilePacks);
+    const int64_t chunk = ceilDiv(nv, std::max<int64_t>(size, 1));
+    const int64_t tiles = ceilDiv(chunk, kTilePacks);
     // Every block a non-empty chunk (the index math assumes it), the chunk held whole.
     if (size < 1 || size > kPipeMaxCluster || slots < 2 || tiles + 1 > slots || (size - 1) * chunk >= nv) {
         return false;

@@ -231,7 +231,6 @@ int activeClusters(infiniDtype_t dtype, int size) {
     return active;
 }
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 } // namespace
 
