@@ -368,22 +368,18 @@ struct Weigher {
     // the max's 1) count as 0.
     template <int V>
     __device__ double addWeights(double acc, const T (&v)[V], uint32_t cnt) const {
-        if constexpr (!kVectorWeights) { // (A/B: one F64 conversion and add an element)
-#pragma unroll
-            for (int e = 0; e < V; ++e) {
-                if constexpr (sizeof(C) == 8) {
-                    if ((uint32_t)e < cnt) acc += (*this)(v[e]);
-                } else {
-                    const C x = widen(v[e]);
-                    const double w = (double)exp2f((x - vmax) * scale);
-                    acc += (uint32_t)e < cnt && x > -(C)INFINITY ? (x == vmax ? 1.0 : w) : 0.0;
-                }
-            }
-            return acc;
-        } else if constexpr (sizeof(C) == 8) {
+        if constexpr (sizeof(C) == 8) {
 #pragma unroll
             for (int e = 0; e < V; ++e) {
                 if ((uint32_t)e < cnt) acc += (*this)(v[e]);
+            }
+            return acc;
+        } else if constexpr (!kVectorWeights) { // (A/B: one F64 conversion and add an element)
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                const C x = widen(v[e]);
+                const double w = (double)exp2f((x - vmax) * scale);
+                acc += (uint32_t)e < cnt && x > -(C)INFINITY ? (x == vmax ? 1.0 : w) : 0.0;
             }
             return acc;
         } else {
