@@ -277,7 +277,7 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
     std::fprintf(full, "%-12s %5s %9s %9s %8s %9s %s\n", "shape", "team", "graph_us", "eager_us", "GB/s",
                  "clusters", "ok");
     const std::vector<Shape> all_shapes = shapes<T>(); // first: their prepare calls allow clusters of 16
-    int fit[5] = {};
+    TeamFit fit{};
     for (int l = 1; l < 5; ++l) {
         CHECK_OK(kArgmaxBulk ? (argmaxBulkTeams<T, kArgmaxThreads>(1 << l, &fit[l]))
                              : (argmaxLoadTeams<T, kArgmaxThreads, kArgmaxLoads>(1 << l, &fit[l])));

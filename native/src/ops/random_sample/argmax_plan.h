@@ -2,12 +2,18 @@
 // RandomSample, NVIDIA: the shape of an argmax launch (argmax.cuh): its
 // blocks, and how many read each row, decided on the host from the launch's shape alone. The
 // constants were measured on the H100 (notes/argmax.md).
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
 namespace infini::random_sample::nvidia {
 
 constexpr int kArgmaxMaxTeam = 16; // the largest (non-portable) cluster on sm_90
+// Teams of 2^l blocks of a kernel that fit on the GPU at once, fit[l] for
+// l = 1..4 (cudaOccupancyMaxActiveClusters; 0: none, or unknown): the argmax
+// launches' here, the sampling launches' in nvidia.cu.
+using TeamFit = std::array<int, 5>;
+constexpr int fitLevel(int team) { return team >= 16 ? 4 : team >= 8 ? 3 : team >= 4 ? 2 : team >= 2 ? 1 : 0; }
 constexpr int kPortableTeam = 8;   // the largest cluster every sm_90 GPU launches
 // The block shape of the library's argmax launches: threads, and (threads'
 // own loads, GPUs without bulk copies) 16-byte loads in flight per thread.
@@ -29,8 +35,7 @@ constexpr size_t kArgmaxMinChunk = 8u << 10;
 // multiprocessor, every team is resident at once (a second wave of clusters
 // doubled the time on the H100) and chunks keep kArgmaxMinChunk bytes;
 // batches of more rows than that read one row per block.
-template <class Fit> // int[5] or TeamFit (nvidia.cuh)
-inline int argmaxTeam(size_t rows, size_t bytes, int sms, const Fit &fit) {
+inline int argmaxTeam(size_t rows, size_t bytes, int sms, const TeamFit &fit) {
     int team = 1;
     for (int l = 1; l < 5; ++l) {
         const size_t t = (size_t)1 << l;

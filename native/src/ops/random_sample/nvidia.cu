@@ -96,12 +96,13 @@ struct NvidiaDesc final : Desc {
 // launch). Cluster occupancy queries cost far more than the rest of Create,
 // and their answer depends only on the device and the kernel: asked once per
 // (kernel kind, device, logit type) per process.
+enum class FitKind { ArgmaxLoads, ArgmaxBulk, Sampling };
 template <class Query>
-TeamFit cachedFit(int kind, int device, infiniDtype_t dtype, Query query) {
+TeamFit cachedFit(FitKind kind, int device, infiniDtype_t dtype, Query query) {
     static std::mutex mutex;
     static std::map<std::array<int, 3>, TeamFit> known;
     const std::lock_guard<std::mutex> lock(mutex);
-    const std::array<int, 3> key{kind, device, (int)dtype};
+    const std::array<int, 3> key{(int)kind, device, (int)dtype};
     auto it = known.find(key);
     if (it == known.end()) {
         TeamFit found{};
@@ -136,9 +137,9 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     const bool bulk = kArgmaxBulk && clusters;
     TeamFit afit{}, sfit{}; // (clusters: sm_90)
     if (clusters) {
-        afit = cachedFit(bulk ? 1 : 0, handle.device_id, info.probs_dtype,
+        afit = cachedFit(bulk ? FitKind::ArgmaxBulk : FitKind::ArgmaxLoads, handle.device_id, info.probs_dtype,
                          [&](int t, int *count) { return launchers.argmaxTeams(bulk, t, count); });
-        sfit = cachedFit(2, handle.device_id, info.probs_dtype,
+        sfit = cachedFit(FitKind::Sampling, handle.device_id, info.probs_dtype,
                          [&](int t, int *count) { return launchers.sampleTeams(t, count); });
     }
     // wide teams where kWideRows of them fit at once

@@ -69,7 +69,6 @@
 #include "../../common/cuda/check.cuh"
 #include "../../common/cuda/pdl_policy.h"
 #include "info.h"
-#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -92,10 +91,6 @@ constexpr int kSampleTeam = INFINI_RS_SAMPLE_TEAM;
 #endif
 constexpr PdlPolicy kRandomSamplePdl = INFINI_RS_PDL ? PdlPolicy::NotCapturing : PdlPolicy::Never;
 constexpr int kWideRows = 4;
-// Teams of 2^l blocks of a kernel that fit on the GPU at once, fit[l] for
-// l = 1..4 (cudaOccupancyMaxActiveClusters; 0: none, or unknown).
-using TeamFit = std::array<int, 5>;
-constexpr int fitLevel(int team) { return team >= 16 ? 4 : team >= 8 ? 3 : team >= 4 ? 2 : team >= 2 ? 1 : 0; }
 // Sampling teams are halved until a launch's teams all fit at once
 // (NvidiaDesc::teamFor); -DINFINI_RS_TEAM_FIT=0: session 8's rule (A/B).
 #ifndef INFINI_RS_TEAM_FIT
