@@ -17,7 +17,6 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
 //        tools/argmax_sweep.cu -o build/argmax_sweep && build/argmax_sweep [full table file]
 #include "check.h"
-#define INFINI_ARGMAX_LEAN_SHAPES 1 // the lean kernel's shapes (argmax_lean.cuh) in any build
 #include "ops/random_sample/launch.cuh"
 
 #include <algorithm>
@@ -77,7 +76,7 @@ Shape loadsShape() {
     return Shape{"ld" + std::to_string(NT) + "x" + std::to_string(U), NT, launchArgmaxShape<T, NT, U>,
                  argmaxLoadTeams<T, NT, U>, nullptr, false};
 }
-// The library's launcher (launch.cuh: argmaxKernel or argmaxPipeKernel by chunk length).
+// The library's launcher (launch.cuh: argmaxLeanKernel in one of two block shapes).
 template <class T>
 infiniStatus_t launchLibrary(const RowsArgs &rows, uint32_t count, int team, LaunchStream stream) {
     return launchArgmax<T>(rows, (int)count, team, stream);
@@ -92,7 +91,7 @@ Shape bulkShape() {
     CHECK_OK((prepareArgmaxBulk<T, NT>()));
     const std::string stage = Stage ? "s" + std::to_string(Stage >> 10) : "";
     return Shape{"bulk" + std::to_string(NT) + stage, NT, launchArgmaxBulk<T, NT, Stage>, argmaxBulkTeams<T, NT>,
-                 nullptr, kArgmaxBulk && NT == kArgmaxThreads && Stage == 0};
+                 nullptr, kArgmaxBulk && NT == kArgmaxBulkThreads && Stage == 0};
 }
 template <class T, int NT, int U, int MinB>
 Shape pipeShape() {
@@ -100,23 +99,13 @@ Shape pipeShape() {
     return Shape{"pipe" + std::to_string(NT) + "x" + std::to_string(U), NT, launchArgmaxPipe<T, NT, U, MinB>,
                  argmaxPipeTeams<T, NT, U, MinB>, nullptr, false};
 }
-// argmax_lean.cuh: "leanNTxU" loads the kept tile again, "leankNTxU" keeps it
-// in registers; "leanlib" is the library's choice with the lean kernel
-// (launchArgmaxLeanRows: what a -DINFINI_ARGMAX_LEAN=1 library launches).
+// argmax_lean.cuh: "leanNTxU" loads the kept tile again (the library's
+// kernel), "leankNTxU" keeps it in registers.
 template <class T, int NT, int U, int MinB, bool Keep>
 Shape leanShape() {
     CHECK_OK((prepareArgmaxLean<T, NT, U, MinB, Keep>()));
     return Shape{std::string(Keep ? "leank" : "lean") + std::to_string(NT) + "x" + std::to_string(U), NT,
                  launchArgmaxLean<T, NT, U, MinB, Keep>, argmaxLeanTeams<T, NT, U, MinB, Keep>, nullptr, false};
-}
-template <class T>
-infiniStatus_t launchLeanLibrary(const RowsArgs &rows, uint32_t count, int team, LaunchStream stream) {
-    return launchArgmaxLeanRows<T>(rows, (int)count, team, stream);
-}
-template <class T>
-Shape leanLibraryShape() {
-    CHECK_OK((prepareArgmaxLeanRows<T>()));
-    return Shape{"leanlib", kArgmaxThreads, launchLeanLibrary<T>, argmaxLoadTeamsOf<T>, nullptr, false};
 }
 // The grid kernels' per-row slots (zeroed once per case; the kernel leaves them zero).
 static ArgmaxSlots g_slots;
@@ -141,7 +130,7 @@ Shape gridShape() {
 // ones only (tools/verify_am10.sh: a third of the full sweep's time).
 template <class T>
 std::vector<Shape> shapes() {
-    std::vector<Shape> lean{leanLibraryShape<T>(), leanShape<T, 256, 8, 2, false>(), leanShape<T, 256, 8, 2, true>(),
+    std::vector<Shape> lean{leanShape<T, 256, 8, 2, false>(), leanShape<T, 256, 8, 2, true>(),
                             leanShape<T, 512, 4, 2, false>(), leanShape<T, 256, 4, 4, false>()};
 #ifdef ARGMAX_SWEEP_LEAN_ONLY
     std::vector<Shape> few{libraryShape<T>(), pipeShape<T, 256, 8, 2>(), pipeShape<T, 256, 4, 4>()};
@@ -224,7 +213,6 @@ static double eagerUs(const std::function<void(cudaStream_t, int)> &call, int nb
 struct Best {
     std::string name;
     double graph = 1e30, eager = 0, lib_graph = 0, lib_eager = 0, copy_us = 0;
-    double lean_graph = 0, lean_eager = 0; // "leanlib" at the library's team
     std::string best_shape, lib_shape;
     bool all_ok = true;
     std::map<std::string, std::pair<std::string, double>> family; // "ld", "pipe", ...: its best shape, graph us
@@ -279,8 +267,7 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
     const std::vector<Shape> all_shapes = shapes<T>(); // first: their prepare calls allow clusters of 16
     TeamFit fit{};
     for (int l = 1; l < 5; ++l) {
-        CHECK_OK(kArgmaxBulk ? (argmaxBulkTeams<T, kArgmaxThreads>(1 << l, &fit[l]))
-                             : (argmaxLoadTeams<T, kArgmaxThreads, kArgmaxLoads>(1 << l, &fit[l])));
+        CHECK_OK(argmaxTeams<T>(kArgmaxBulk, 1 << l, &fit[l]));
     }
     const int lib_team = argmaxTeam(rows, (size_t)n * esize, sms, fit);
     for (const Shape &sh : all_shapes) {
@@ -328,7 +315,6 @@ Best runCase(const char *dtname, uint32_t rows, uint32_t n, int sms, FILE *full)
             if (fam == "leank") fam = "lean";
             auto it = best.family.find(fam);
             if (bad == 0 && (it == best.family.end() || g < it->second.second)) best.family[fam] = {shape, g};
-            if (sh.name == "leanlib" && team == lib_team) best.lean_graph = g, best.lean_eager = e;
             if (sh.library && team == lib_team) {
                 best.lib_graph = g, best.lib_eager = e, best.lib_shape = shape;
             }
@@ -395,11 +381,6 @@ int main(int argc, char **argv) {
         };
         std::printf("| %s | %.2f | %s | %s | %s | %s |\n", b.name.c_str(), b.lib_graph, cell("ld").c_str(),
                     cell("pipe").c_str(), cell("grid").c_str(), cell("lean").c_str());
-    }
-    std::printf("\n| case | lib graph us | leanlib graph us | lib eager us | leanlib eager us |\n|---|---:|---:|---:|---:|\n");
-    for (const Best &b : all) {
-        std::printf("| %s | %.2f | %.2f | %.2f | %.2f |\n", b.name.c_str(), b.lib_graph, b.lean_graph, b.lib_eager,
-                    b.lean_eager);
     }
     if (full != stdout) std::fclose(full);
     bool ok = rule_wrong == 0;

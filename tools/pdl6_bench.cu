@@ -25,18 +25,6 @@
 //    same bytes as the reference.
 // Also the host cost of the capture query (10^5 calls) and of each launch, and
 // at the end the StreamPdl line these numbers suggest for stream.cu.
-//
-// PDL6_ONLY=ring runs instead the Ring plan's part (ring.cu, session 10,
-// notes/lp_norm.md): for F16/BF16 4096², F32 4096x2048, F16 8192x2048 (timed)
-// and F16 2500x2056, F64 2300x1040, p = 1 and 3 (checked), every Ring variant
-// and the Stream plan checked first (float64 reference with torch's non-finite
-// rule, outputs poisoned, rows of zeros / NaN / infs / extreme magnitudes at
-// both ends and at block boundaries, in place, bitwise repeatable eagerly and
-// in graph replays), then graphs of 20 calls over rotated sets: copy, Stream,
-// Ring and its sweep (slots, threads, blocks an SM, balanced grid, cs hints),
-// 9 interleaved rounds, medians; eager batches for the two library launches
-// (PDL when not capturing). PDL6_ONLY=all: both parts.
-#include "../native/src/ops/lp_norm/ring.cu"
 #include "../native/src/ops/lp_norm/stream.cu"
 
 #include <algorithm>
@@ -44,7 +32,6 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -396,8 +383,6 @@ void suggest() {
 
 } // namespace pdl6
 
-#include "ring_bench.inc"
-
 int main(int argc, char **argv) {
     using namespace pdl6;
     if (argc > 1) {
@@ -408,18 +393,6 @@ int main(int argc, char **argv) {
         say("compute capability %d.%d: no Stream plan and no PDL before 9.0; nothing to compare\n", h.cc_major,
             h.cc_minor);
         return 0;
-    }
-    const char *only = std::getenv("PDL6_ONLY");
-    const bool ring = only != nullptr && (std::strcmp(only, "ring") == 0 || std::strcmp(only, "all") == 0);
-    if (ring) {
-        ring10::runAll(h);
-        if (std::strcmp(only, "ring") == 0) {
-            say("\n%s: %d failure(s)\n", g_failures ? "FAILED" : "all checks passed", g_failures);
-            if (g_out != nullptr) {
-                std::fclose(g_out);
-            }
-            return g_failures ? 1 : 0;
-        }
     }
     hostQueryCost();
     runCase<__half>(h, "f16", 4096, 4096, true); // the issue's case

@@ -26,15 +26,6 @@
 #define INFINI_LP_NORM_PIPE 1
 #endif
 
-// Many rows of a few KB on sm_90: 1 = the Ring plan (ring.cu: a block per row
-// at a time, rows bulk-copied into a ring of slots a block, the row held in
-// registers) wherever Stream would run; 0 = Stream, as before it. Staged for issue 13
-// (4096² F16 at 85% of the copy roofline; notes/lp_norm.md, session 10);
-// tools/pdl6_bench.cu (PDL6_ONLY=ring) times both plans from any build.
-#ifndef INFINI_LP_NORM_RING
-#define INFINI_LP_NORM_RING 0
-#endif
-
 namespace infini::lp_norm::nvidia {
 
 namespace {
@@ -139,12 +130,6 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         plan.grid_x = (unsigned)blocks;
         plan.workspace = (size_t)blocks * 2 * computeSize(in.dtype);
         return INFINI_STATUS_SUCCESS;
-    }
-    if (INFINI_LP_NORM_RING) { // Ring where Stream would run (and Ring can: rows of at most 16 KB)
-        Plan stream = plan;
-        if (planStream(h, stream) && planRing(h, plan)) {
-            return INFINI_STATUS_SUCCESS;
-        }
     }
     if (planStream(h, plan)) {
         return INFINI_STATUS_SUCCESS;
@@ -291,7 +276,6 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Stream: return launchStream(plan, xp, yp, workspace, stream);
         case Kind::TwoPass: return launchTwoPass(plan, xp, yp, workspace, stream);
         case Kind::Pipe: return launchPipe(plan, xp, yp, workspace, stream);
-        case Kind::Ring: return launchRing(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;
     }

@@ -30,7 +30,6 @@ enum class Kind {
     Stream, // many rows of a few KB on sm_90: a warp per row, rows streamed through shared memory
     TwoPass, // long rows on sm_90: a cluster per row streams it twice (stats, then scale), nothing held
     Pipe,    // long rows on sm_90: a cluster per row holds it in a ring of bulk-copied tiles, rows pipelined
-    Ring,    // many rows of a few KB on sm_90: a block per row at a time, rows bulk-copied into a block's ring
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
 };
 
@@ -72,7 +71,6 @@ infiniStatus_t launchCluster(const Plan &plan, const void *x, void *y, void *wor
 infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchTwoPass(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchPipe(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
-infiniStatus_t launchRing(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
 // Turn a Rows/Split plan (vector packs) into a Cluster plan when the device
 // can run one cluster per row; false leaves the plan as it is.
@@ -115,24 +113,6 @@ bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune = Pipe
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);
-
-// How the Ring planner (ring.cu) shapes the grid: blocks_per_sm (1 or 2) blocks
-// an SM, threads a block (0: 128 for rows of up to 512 packs, else 256), ring
-// slots a block (0: as many rows as its share of the SM's shared memory takes,
-// at most 32), balanced: as many rows in every block (fewer blocks) instead of
-// every SM's slots used (tools/pdl6_bench.cu sweeps them).
-struct RingTuning {
-    int blocks_per_sm = 2;
-    int threads = 0;
-    int slots = 0;
-    bool balanced = false;
-};
-// Turn a block-per-row Rows plan (16-byte packs) into a Ring plan (sm_90 code
-// on an sm_90 device, rows of 2-16 KB, at least two a block); false leaves it
-// as it is.
-bool planRing(const InfiniopHandle &h, Plan &plan, const RingTuning &tune = RingTuning{});
-// A Ring plan's launch with a PDL policy (launchRing: NotCapturing).
-infiniStatus_t launchRingKernel(const Plan &plan, const void *x, void *y, void *stream, PdlPolicy use);
 
 // How the Stream plan uses programmatic dependent launch (PDL, stream.cu): when
 // (PdlPolicy, common/cuda/pdl_policy.h) and where each warp triggers; the

@@ -7,10 +7,13 @@
 // reduces its contiguous chunk to (order key, lowest index), pushes it into
 // member 0's shared memory, and after one team barrier member 0 writes the
 // index. The grid is (team, y, z) with row = y + z * gridDim.y, so one launch
-// covers up to 65535^2 rows. Two ways to read a chunk: argmaxKernel, the
-// threads' own 16-byte loads (U in flight each); argmaxBulkKernel (sm_90),
-// bulk copies into shared memory (kArgmaxBulk). Team sizes, block shape and
-// the measurements behind them: argmax_plan.h, notes/argmax.md.
+// covers up to 65535^2 rows. The team machinery (argmaxTeamRow, the launch
+// config, the occupancy fit) serves every argmax kernel; the library's is
+// argmaxLeanKernel (argmax_lean.cuh). Kept here for tools/argmax_sweep.cu:
+// argmaxKernel, the threads' own 16-byte loads (U in flight each), and
+// argmaxBulkKernel (sm_90), bulk copies into shared memory (kArgmaxBulk).
+// Team sizes, block shapes and the measurements behind them: argmax_plan.h,
+// launch.cuh, notes/argmax.md.
 #include "../../common/cuda/bulk_copy.cuh"
 #include "argmax_plan.h"
 #include "device.cuh"

@@ -11,8 +11,7 @@
 // order key per element) on every tile that may beat its threshold: about
 // half of a thread's ~5 tiles at 64 rows, and its SASS is 160 KB (pipe256x8,
 // F16) of which each SM runs ~80 KB about once per launch; this one is a few
-// KB. Built into the library only with -DINFINI_ARGMAX_LEAN=1 (launch.cuh);
-// tools/argmax_sweep.cu always has its shapes.
+// KB. The library's argmax kernel (launch.cuh has its shapes).
 //
 // Exact rule (lowest index among equal maxima, -0 == +0, NaN below -inf and
 // winning only in an all-NaN row): a thread's tiles before the last come in

@@ -1,7 +1,8 @@
 #pragma once
 // Pipelined argmax kernels (issue 12, session 5; measured by
-// tools/argmax_sweep.cu). argmaxPipeKernel is the library's for long chunks
-// (launch.cuh, argmaxPipes); argmaxGridKernel is the sweep's only so far.
+// tools/argmax_sweep.cu). Both are the sweep's only: the library's argmax is
+// argmaxLeanKernel (argmax_lean.cuh), which reads as argmaxPipeKernel does
+// and shares its tile helpers (tileMax, loadTile) from here.
 // The chunk read of argmaxKernel with
 //  - the next tile's U loads issued before the current tile is compared
 //    (argmaxKernel waits for its U loads, compares, then loads again: with

@@ -15,9 +15,9 @@ constexpr int kArgmaxMaxTeam = 16; // the largest (non-portable) cluster on sm_9
 using TeamFit = std::array<int, 5>;
 constexpr int fitLevel(int team) { return team >= 16 ? 4 : team >= 8 ? 3 : team >= 4 ? 2 : team >= 2 ? 1 : 0; }
 constexpr int kPortableTeam = 8;   // the largest cluster every sm_90 GPU launches
-// The block shape of the library's argmax launches: threads, and (threads'
-// own loads, GPUs without bulk copies) 16-byte loads in flight per thread.
-constexpr int kArgmaxThreads = 512, kArgmaxLoads = 4;
+// The block shape of the library's argmax launches (launch.cuh): threads, and
+// 16-byte loads in flight per thread; the bulk-copy kernel's threads.
+constexpr int kArgmaxThreads = 256, kArgmaxLoads = 4, kArgmaxBulkThreads = 512;
 
 // Whether sm_90 argmax launches read through bulk copies (argmaxBulkKernel)
 // instead of the threads' own loads. Off: the bulk-copy kernel compiles and

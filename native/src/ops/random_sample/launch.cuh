@@ -2,18 +2,8 @@
 // The launchers of one logit type: a team of several blocks per row is a
 // cluster launch (cudaLaunchKernelEx with the cluster attribute, graph-capturable).
 #include "../../common/cuda/kernel_arch.cuh"
-#include "argmax_pipe.cuh"
-#include "sample.cuh"
-// -DINFINI_ARGMAX_LEAN=1: the lean argmax kernel (argmax_lean.cuh) in place
-// of argmaxPipeKernel (an A/B knob, notes/argmax.md, session am10; off by
-// default: the default build launches and compiles what it did before).
-// INFINI_ARGMAX_LEAN_SHAPES: its launcher without the switch (the sweep).
-#ifndef INFINI_ARGMAX_LEAN
-#define INFINI_ARGMAX_LEAN 0
-#endif
-#if INFINI_ARGMAX_LEAN || defined(INFINI_ARGMAX_LEAN_SHAPES)
 #include "argmax_lean.cuh"
-#endif
+#include "sample.cuh"
 
 namespace infini::random_sample::nvidia {
 
@@ -27,107 +17,49 @@ inline infiniStatus_t launchTeams(Kernel kernel, const Args &args, int rows, int
     return INFINI_STATUS_SUCCESS;
 }
 
-// Two argmax kernels of one block shape (so one occupancy fit serves both):
-// argmaxPipeKernel (argmax_pipe.cuh) keeps the next tile's loads in flight and
-// wins where each block reads a long chunk; argmaxKernel's shorter pipeline
-// wins on short chunks. H100 sweep (notes/argmax.md, session 5), F16, graph µs,
-// ld -> pipe: 64x151936 (152 KB a block) 16.05 -> 14.79, 256x151936 38.71 ->
-// 37.30, F64 1x151936 (76 KB) 9.86 -> 8.40; 1x32000 (16 KB) 6.63 -> 6.78,
-// 8x151936 (19 KB) 7.79 -> 8.00, 1024x32000 (64 KB) 39.64 -> 40.04.
-constexpr int kArgmaxPipeMinBlocks = 2;
-constexpr size_t kArgmaxPipeMinChunk = 72 * 1024; // bytes a block reads, at least
-
-template <class T>
-bool argmaxPipes(uint32_t n, int team) {
-    return (size_t)n * sizeof(T) >= kArgmaxPipeMinChunk * (size_t)team;
-}
-// Launches of one block per row (many rows, or any GPU before sm_90) take
-// blocks of half the threads: more rows in flight per SM. H100, F16, graph µs,
-// 512 -> 256 threads: 256x151936 37.30 -> 33.67 (pipelined), 1024x32000 39.64
-// -> 35.99, 64x256 5.48 -> 4.65.
-constexpr int kArgmaxRowThreads = 256, kArgmaxRowPipeMinBlocks = 4;
-// Teams of 2 on long chunks (batches of a few dozen long rows): half the
-// threads, twice the loads in flight each. Sweep, graph µs, pipe 512x4 ->
-// 256x8 at t2: F16 64x151936 14.79 -> 13.28, F32 17.69 -> 17.59, F64 31.97
-// -> 32.16. (101 registers a thread: 2 blocks an SM, as the 512-thread
-// blocks, so argmaxTeam's fit holds for these teams too.)
-constexpr int kArgmaxPairThreads = 256, kArgmaxPairLoads = 8, kArgmaxPairMinBlocks = 2;
-
-#if INFINI_ARGMAX_LEAN || defined(INFINI_ARGMAX_LEAN_SHAPES)
-// launchArgmax's choice below with the lean kernel wherever it takes
-// argmaxPipeKernel: the same block shapes, register caps and chunk threshold,
-// so argmaxTeam's fit and every team size stay. The kept tile is loaded
-// again (Keep false): kept in registers, 256 x 8 needs 128 and spills 12
-// bytes (the sweep's leank256x8 times that one).
-template <class T>
-infiniStatus_t launchArgmaxLeanRows(const RowsArgs &args, int rows, int team, LaunchStream stream) {
-    if (!argmaxPipes<T>(args.n, team)) {
-        return team == 1 ? launchArgmaxShape<T, kArgmaxRowThreads, kArgmaxLoads>(args, (uint32_t)rows, 1, stream)
-                         : launchArgmaxShape<T, kArgmaxThreads, kArgmaxLoads>(args, (uint32_t)rows, team, stream);
-    }
-    if (team == 1) {
-        return launchArgmaxLean<T, kArgmaxRowThreads, kArgmaxLoads, kArgmaxRowPipeMinBlocks, false>(
-            args, (uint32_t)rows, 1, stream);
-    }
-    if (team == 2) {
-        return launchArgmaxLean<T, kArgmaxPairThreads, kArgmaxPairLoads, kArgmaxPairMinBlocks, false>(
-            args, (uint32_t)rows, 2, stream);
-    }
-    return launchArgmaxLean<T, kArgmaxThreads, kArgmaxLoads, kArgmaxPipeMinBlocks, false>(args, (uint32_t)rows, team,
-                                                                                         stream);
-}
-template <class T>
-infiniStatus_t prepareArgmaxLeanRows() {
-    INFINI_TRY((prepareArgmaxLean<T, kArgmaxThreads, kArgmaxLoads, kArgmaxPipeMinBlocks, false>()));
-    return prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>();
-}
-#endif
+// Argmax launches take the lean kernel (argmax_lean.cuh) in two block shapes
+// of kArgmaxThreads threads: kArgmaxLoads 16-byte loads in flight a thread and
+// 4 blocks an SM, or, for pairs of blocks over long chunks (batches of a few
+// dozen long rows), twice the loads and 2 blocks an SM. The kept tile is
+// loaded again (Keep false). H200 sweep, graph µs (notes/argmax.md, session
+// 10), old library (argmaxKernel / argmaxPipeKernel, 512 threads in teams)
+// -> lean: F16 64x151936 (t2) 12.58 -> 8.11, 256x151936 (t1) 31.71 -> 22.12,
+// 1x151936 (t16) 5.56 -> 4.46, 8x151936 (t16) 7.45 -> 5.38, 1024x32000 (t1)
+// 35.36 -> 20.59, 1x32000 (t4) 6.08 -> 4.83, F64 1x151936 (t16) 8.23 -> 6.26.
+constexpr int kArgmaxMinBlocks = 4;
+constexpr int kArgmaxPairLoads = 8, kArgmaxPairMinBlocks = 2;
+constexpr size_t kArgmaxPairMinChunk = 72 * 1024; // bytes a block of a pair reads, at least
 
 template <class T>
 infiniStatus_t launchArgmax(const RowsArgs &args, int rows, int team, LaunchStream stream) {
-#if INFINI_ARGMAX_LEAN
-    return launchArgmaxLeanRows<T>(args, rows, team, stream);
-#else
-    if (team == 1) {
-        return argmaxPipes<T>(args.n, 1)
-                   ? launchArgmaxPipe<T, kArgmaxRowThreads, kArgmaxLoads, kArgmaxRowPipeMinBlocks>(
-                         args, (uint32_t)rows, 1, stream)
-                   : launchArgmaxShape<T, kArgmaxRowThreads, kArgmaxLoads>(args, (uint32_t)rows, 1, stream);
+    if (team == 2 && (size_t)args.n * sizeof(T) >= 2 * kArgmaxPairMinChunk) {
+        return launchArgmaxLean<T, kArgmaxThreads, kArgmaxPairLoads, kArgmaxPairMinBlocks, false>(
+            args, (uint32_t)rows, 2, stream);
     }
-    if (team == 2 && argmaxPipes<T>(args.n, 2)) {
-        return launchArgmaxPipe<T, kArgmaxPairThreads, kArgmaxPairLoads, kArgmaxPairMinBlocks>(args, (uint32_t)rows, 2,
-                                                                                          stream);
-    }
-    if (argmaxPipes<T>(args.n, team)) {
-        return launchArgmaxPipe<T, kArgmaxThreads, kArgmaxLoads, kArgmaxPipeMinBlocks>(args, (uint32_t)rows, team,
-                                                                                      stream);
-    }
-    return launchArgmaxShape<T, kArgmaxThreads, kArgmaxLoads>(args, (uint32_t)rows, team, stream);
-#endif
+    return launchArgmaxLean<T, kArgmaxThreads, kArgmaxLoads, kArgmaxMinBlocks, false>(args, (uint32_t)rows, team,
+                                                                                     stream);
 }
-// Both team kernels: 512 threads, 2 blocks an SM, no shared memory beyond the
-// final merge; the fit of one holds for the other (teams of 1 need no fit).
+// Teams of `team` blocks that fit at once: pairs asked of the 2-blocks-an-SM
+// shape (it fits no more pairs than the other), every other size of the
+// shape that runs it.
 template <class T>
 infiniStatus_t argmaxLoadTeamsOf(int team, int *teams) {
-    return argmaxLoadTeams<T, kArgmaxThreads, kArgmaxLoads>(team, teams);
+    return team == 2 ? argmaxLeanTeams<T, kArgmaxThreads, kArgmaxPairLoads, kArgmaxPairMinBlocks, false>(team, teams)
+                     : argmaxLeanTeams<T, kArgmaxThreads, kArgmaxLoads, kArgmaxMinBlocks, false>(team, teams);
 }
 template <class T>
-infiniStatus_t prepareArgmaxOf() {
-#if INFINI_ARGMAX_LEAN
-    INFINI_TRY((prepareArgmaxLeanRows<T>()));
-#endif
-    INFINI_TRY((prepareArgmaxPipe<T, kArgmaxThreads, kArgmaxLoads, kArgmaxPipeMinBlocks>()));
-    return prepareArgmax<T, kArgmaxThreads, kArgmaxLoads>();
+infiniStatus_t prepareArgmaxOf() { // teams of more than 8 (non-portable clusters) take the first shape only
+    return prepareArgmaxLean<T, kArgmaxThreads, kArgmaxLoads, kArgmaxMinBlocks, false>();
 }
 
 template <class T>
 infiniStatus_t launchArgmaxBulkRows(const RowsArgs &args, int rows, int team, LaunchStream stream) {
-    return launchArgmaxBulk<T, kArgmaxThreads>(args, (uint32_t)rows, team, stream);
+    return launchArgmaxBulk<T, kArgmaxBulkThreads>(args, (uint32_t)rows, team, stream);
 }
 
 template <class T>
 infiniStatus_t argmaxTeams(bool bulk, int team, int *teams) {
-    return bulk ? argmaxBulkTeams<T, kArgmaxThreads>(team, teams) : argmaxLoadTeamsOf<T>(team, teams);
+    return bulk ? argmaxBulkTeams<T, kArgmaxBulkThreads>(team, teams) : argmaxLoadTeamsOf<T>(team, teams);
 }
 
 // A sampling launch on the instance compiled for teams of up to MaxTeam; the
@@ -177,7 +109,7 @@ infiniStatus_t prepareKernels(int major) {
     INFINI_TRY((prepareSample<T, kMaxRows, sampleMaxTeam<kMaxRows>()>(major)));
     if (major >= 9) { // clusters
         INFINI_TRY((prepareArgmaxOf<T>()));
-        if (kArgmaxBulk) INFINI_TRY((prepareArgmaxBulk<T, kArgmaxThreads>()));
+        if (kArgmaxBulk) INFINI_TRY((prepareArgmaxBulk<T, kArgmaxBulkThreads>()));
     }
     return INFINI_STATUS_SUCCESS;
 }

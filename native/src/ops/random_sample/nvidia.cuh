@@ -12,10 +12,12 @@
 // still gives every SM a block (batches read whole rows per block) and while
 // its teams would not all be resident at once (no second wave); 1 on sm_80
 // and for short rows. Stages:
-//   argmax.cuh  argmaxKernel: every row of the launch takes its argmax. Each
-//               block reduces (order key, lowest index) over its chunk, one
-//               packed max per 16-byte vector, and pushes it to block 0,
-//               which writes the result (teams of up to 16 blocks, sized by
+//   argmax_lean.cuh  argmaxLeanKernel: every row of the launch takes its
+//               argmax. Each thread streams its tiles keeping only the
+//               running max and the first tile that reached it, then finds
+//               the index in that tile; each block reduces (order key,
+//               lowest index) and pushes it to block 0, which writes the
+//               result (argmax.cuh; teams of up to 16 blocks, sized by
 //               argmax_plan.h; any number of rows in one launch).
 //   sample.cuh  sampleKernel: one team per row, all in shared memory (two
 //               instances: with 2b. for launches that have such a row, chosen
