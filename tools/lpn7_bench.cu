@@ -16,10 +16,13 @@
 // is timed in each of 5 interleaved rounds; medians, µs per call.
 // LPN7_ONLY=pipe: only the cases the Pipe plan takes, without TwoPass's sweep
 // (main, TwoPass's default and the Pipe variants; tools/verify_lpn9.sh).
+// LPN7_ONLY=grid: only the cases the Grid plan (grid.cu) takes, with its lag
+// and ring sweep instead of the others' (tools/verify_grid.sh).
 #include "../native/src/ops/lp_norm/rows.cu"
 #include "../native/src/ops/lp_norm/stream.cu"
 #include "../native/src/ops/lp_norm/two_pass.cu"
 #include "../native/src/ops/lp_norm/pipe.cu"
+#include "../native/src/ops/lp_norm/grid.cu"
 
 #include <algorithm>
 #include <cmath>
@@ -142,6 +145,7 @@ const char *kindName(Kind k) {
     case Kind::Rows: return "rows";
     case Kind::TwoPass: return "twopass";
     case Kind::Pipe: return "pipe";
+    case Kind::Grid: return "grid";
     default: return "?";
     }
 }
@@ -155,6 +159,7 @@ void launchPlan(const Plan &plan, const void *x, void *y, void *ws, cudaStream_t
                                                             : launchTwoPassWith<TwoPassHints::Streaming>(plan, x, y, s);
         break;
     case Kind::Pipe: st = launchPipe(plan, x, y, ws, s); break;
+    case Kind::Grid: st = launchGrid(plan, x, y, ws, s); break;
     case Kind::Cluster: st = launchCluster(plan, x, y, ws, s); break;
     case Kind::Split: st = launchSplit(plan, x, y, ws, s); break;
     case Kind::Stream: st = launchStream(plan, x, y, ws, s); break;
@@ -187,6 +192,9 @@ std::string describe(const Plan &p) {
         std::snprintf(b, sizeof b, "pipe C=%lld G=%lld (%u blocks, %lld rounds, %d slots of 16 KB, %lld tiles a chunk)",
                       (long long)p.chunks, (long long)clusters, p.grid_x, (long long)((p.rows + clusters - 1) / clusters),
                       p.items, (long long)((p.chunk_vecs + 1023) / 1024));
+    } else if (p.kind == Kind::Grid) {
+        std::snprintf(b, sizeof b, "grid (%u blocks, %d slots of %lld packs, lag %d, %d copies, %zu KB workspace)",
+                      p.grid_x, p.items, (long long)p.chunk_vecs, p.tpr, p.bx, p.workspace >> 10);
     } else if (p.kind == Kind::Cluster) {
         std::snprintf(b, sizeof b, "cluster of %lld (%u blocks)", (long long)p.chunks, p.grid_x);
     } else {
@@ -280,7 +288,32 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             vs.push_back({"pipe", t});
         }
     }
-    if (cs.sweep) { // Pipe: less slack (smaller clusters), other cluster sizes and ring depths
+    {
+        Plan t = base;
+        if (planGrid(h, t)) {
+            vs.push_back({"grid", t});
+        }
+    }
+    if (cs.sweep && g_mode == "grid") { // Grid: the lag and the ring's depth
+        struct GridTweak {
+            const char *name;
+            GridTuning tune;
+        };
+        const GridTweak gts[] = {
+            {"grid lag 0", {0, 0, 8, 1}},     {"grid lag 1", {1, 0, 8, 1}},    {"grid lag 5", {5, 0, 8, 1}},
+            {"grid unaligned", {3, 0, 1, 1}}, {"grid 4 pieces", {3, 0, 8, 4}}, {"grid 16 pieces", {3, 0, 8, 16}},
+            {"grid 6 slots", {3, 6, 8, 1}},   {"grid al32", {3, 0, 32, 1}},
+        };
+        for (const GridTweak &gt : gts) {
+            Plan t = base;
+            if (planGrid(h, t, gt.tune)) {
+                vs.push_back({gt.name, t});
+            } else {
+                say("  (%s refused by the planner)\n", gt.name);
+            }
+        }
+    }
+    if (cs.sweep && g_mode != "grid") { // Pipe: less slack (smaller clusters), other cluster sizes and ring depths
         struct PipeTweak {
             const char *name;
             int slots, slack, cluster, clusters;
@@ -307,7 +340,7 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             }
         }
     }
-    if (cs.sweep && g_mode != "pipe") {
+    if (cs.sweep && g_mode != "pipe" && g_mode != "grid") {
         struct Tweak {
             const char *name;
             TwoPassTuning tune;
@@ -448,7 +481,7 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
         launchPlan(v.plan, xs[0], ys[0], ws, stream);
         CHECK_CUDA(cudaStreamSynchronize(stream));
         verify(v.name);
-        if (v.plan.kind != Kind::TwoPass && v.plan.kind != Kind::Pipe) {
+        if (v.plan.kind != Kind::TwoPass && v.plan.kind != Kind::Pipe && v.plan.kind != Kind::Grid) {
             continue;
         }
         // Deterministic: a second call, and one in place, give the same bits.
@@ -599,6 +632,57 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
 }
 #endif
 
+#ifdef INFINI_LP_NORM_GRID_TRACE
+// LPN7_ONLY=gridtrace: one Grid call (after two warm-up calls), then per row the
+// median over blocks of each point (µs from the earliest "landed"), and block 0's.
+void gridTraceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t len, GridTuning tune) {
+    Plan plan = basePlan(h, dt, rows, len, 2, 1e-12f);
+    if (!planGrid(h, plan, tune)) {
+        say("gridtrace: refused\n");
+        return;
+    }
+    const size_t bytes = (size_t)rows * len * elemSize(dt);
+    void *x, *y, *ws;
+    CHECK_CUDA(cudaMalloc(&x, bytes));
+    CHECK_CUDA(cudaMalloc(&y, bytes));
+    CHECK_CUDA(cudaMalloc(&ws, plan.workspace));
+    CHECK_CUDA(cudaMemset(x, 0x3c, bytes)); // 1.0-ish in F16/BF16 halves
+    for (int i = 0; i < 3; ++i) {
+        launchPlan(plan, x, y, ws, nullptr);
+    }
+    CHECK_CUDA(cudaDeviceSynchronize());
+    static unsigned long long tr[kGridTraceBlocks][kGridTraceRows][4];
+    CHECK_CUDA(cudaMemcpyFromSymbol(tr, g_grid_trace, sizeof tr));
+    const int nb = (int)std::min<int64_t>(plan.grid_x, kGridTraceBlocks), nr = (int)std::min<int64_t>(rows, kGridTraceRows);
+    unsigned long long t0 = ~0ull;
+    for (int bb = 0; bb < nb; ++bb) {
+        t0 = std::min(t0, tr[bb][0][0]);
+    }
+    say("\ngridtrace %s %lldx%lld: %s\n  row | median over blocks: landed, published, all seen, stored (µs) | block 0 | max landed\n",
+        dtName(dt), (long long)rows, (long long)len, describe(plan).c_str());
+    for (int r = 0; r < nr; ++r) {
+        double med[4];
+        double mx = 0;
+        for (int pt = 0; pt < 4; ++pt) {
+            std::vector<double> v;
+            for (int bb = 0; bb < nb; ++bb) {
+                v.push_back((double)(tr[bb][r][pt] - t0) / 1e3);
+            }
+            std::sort(v.begin(), v.end());
+            med[pt] = v[v.size() / 2];
+            if (pt == 0) {
+                mx = v.back();
+            }
+        }
+        say("  %3d | %7.2f %7.2f %7.2f %7.2f | %7.2f %7.2f %7.2f %7.2f | %7.2f\n", r, med[0], med[1], med[2], med[3],
+            (tr[0][r][0] - t0) / 1e3, (tr[0][r][1] - t0) / 1e3, (tr[0][r][2] - t0) / 1e3, (tr[0][r][3] - t0) / 1e3, mx);
+    }
+    CHECK_CUDA(cudaFree(x));
+    CHECK_CUDA(cudaFree(y));
+    CHECK_CUDA(cudaFree(ws));
+}
+#endif
+
 } // namespace lpn7
 
 int main(int argc, char **argv) {
@@ -637,10 +721,13 @@ int main(int argc, char **argv) {
         {F64, 8, M / 2, 2, 1e-12f, X, 1e300, false, false},
         {BF, 37, M - 8 * 37, 2, 1e-12f, R, 1.0, false, false}, // rows not a multiple of the clusters, uneven chunks
         {F16, 300, 65536 + 8, 1, 1e-12f, R, 1.0, false, false}, // many long rows: clusters of 1
+        {F32, 10, 16899 * 4, 2, 1e-12f, N, 1.0, false, false},  // Grid on 132 SMs: the last block's chunk empty
+        {F64, 20, 3 * M / 8 + 6, 3, 0.0f, R, 1.0, false, false}, // Grid: uneven chunks, the ring wraps
         // Timed (the rest of the brief's list); two more with the variant sweep.
         {BF, 64, M, 2, 1e-12f, R, 1.0, true, true},
         {BF, 16, M, 2, 1e-12f, R, 1.0, true, false},
         {BF, 8, M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 2, M, 2, 1e-12f, R, 1.0, true, false},
         {BF, 16, 2 * M, 2, 1e-12f, R, 1.0, true, false},
         {BF, 4096, 4096, 2, 1e-12f, R, 1.0, true, false},
         {F32, 32, M, 2, 1e-12f, R, 1.0, true, true},
@@ -660,13 +747,22 @@ int main(int argc, char **argv) {
         return 0;
     }
 #endif
+#ifdef INFINI_LP_NORM_GRID_TRACE
+    if (mode == "gridtrace") {
+        gridTraceCase(h, BF, 32, M, GridTuning{});
+        gridTraceCase(h, BF, 32, M, GridTuning{2, 6, 8, 1});
+        gridTraceCase(h, F32, 32, M, GridTuning{});
+        return 0;
+    }
+#endif
     if (mode == "ncu") {
         runCase(h, {BF, 16, M, 2, 1e-12f, R, 1.0, false, false});
         runCase(h, {BF, 32, M, 2, 1e-12f, R, 1.0, false, false});
     } else {
         for (const Case &c : cases) {
             Plan pipe = basePlan(h, c.dt, c.rows, c.len, c.p, c.eps);
-            if (mode == "pipe" ? planPipe(h, pipe) : mode != "sweep" || c.sweep) {
+            Plan grid = pipe;
+            if (mode == "pipe" ? planPipe(h, pipe) : mode == "grid" ? planGrid(h, grid) : mode != "sweep" || c.sweep) {
                 runCase(h, c);
             }
         }

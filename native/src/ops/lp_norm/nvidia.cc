@@ -26,6 +26,15 @@
 #define INFINI_LP_NORM_PIPE 1
 #endif
 
+// Long rows on sm_90: 1 = the Grid plan (grid.cu: every block of one
+// resident grid owns a chunk of every row, each element read once, the rows'
+// statistics exchanged through the workspace) before Pipe and TwoPass,
+// wherever it plans (chunks of 2-32 KB a block); 0 = as before it.
+// tools/lpn7_bench.cu (LPN7_ONLY=grid) times it against the others from any build.
+#ifndef INFINI_LP_NORM_GRID
+#define INFINI_LP_NORM_GRID 1
+#endif
+
 namespace infini::lp_norm::nvidia {
 
 namespace {
@@ -106,6 +115,9 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         // TwoPass for 2-byte elements only: on the H100 it beats Cluster there
         // (32x1M BF16 87.9 -> 67.0 us, 64x1M 156.1 -> 126.5, 16x1M 62.4 -> 36.9)
         // but not on F32 (32x1M: Cluster 122.5, TwoPass 133.8; notes/lp_norm.md, session 8).
+        if (INFINI_LP_NORM_GRID && planGrid(h, plan)) {
+            return INFINI_STATUS_SUCCESS;
+        }
         if (INFINI_LP_NORM_PIPE && dtypeSize(plan.dtype) == 2) {
             Plan pipe = plan;
             if (planPipe(h, pipe) && pipe.chunks >= 8 && pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
@@ -276,6 +288,7 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Stream: return launchStream(plan, xp, yp, workspace, stream);
         case Kind::TwoPass: return launchTwoPass(plan, xp, yp, workspace, stream);
         case Kind::Pipe: return launchPipe(plan, xp, yp, workspace, stream);
+        case Kind::Grid: return launchGrid(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;
     }

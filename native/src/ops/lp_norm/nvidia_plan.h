@@ -30,6 +30,7 @@ enum class Kind {
     Stream, // many rows of a few KB on sm_90: a warp per row, rows streamed through shared memory
     TwoPass, // long rows on sm_90: a cluster per row streams it twice (stats, then scale), nothing held
     Pipe,    // long rows on sm_90: a cluster per row holds it in a ring of bulk-copied tiles, rows pipelined
+    Grid,    // long rows on sm_90: every block (one an SM, all resident) owns a chunk of every row, stats via workspace
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
 };
 
@@ -45,7 +46,7 @@ struct Plan {
     Outer outer;              // Rows/Split: every other dim; Cols: all but the inner one
     int64_t rows = 0;         // number of outer indices
     // Rows / Split
-    int tpr = 1;        // threads per row (power of two)
+    int tpr = 1;        // threads per row (power of two; Grid: the lag, GridTuning)
     int items = 1;      // vectors held per thread (Pipe: ring slots a block)
     int threads = 256;  // block size
     int64_t chunks = 1; // Split / Cluster: chunks per row (Cluster: blocks per cluster)
@@ -71,6 +72,7 @@ infiniStatus_t launchCluster(const Plan &plan, const void *x, void *y, void *wor
 infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchTwoPass(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchPipe(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+infiniStatus_t launchGrid(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
 // Turn a Rows/Split plan (vector packs) into a Cluster plan when the device
 // can run one cluster per row; false leaves the plan as it is.
@@ -110,6 +112,20 @@ struct PipeTuning {
 // sm_90 device, the row held by at most 16 blocks, enough clusters to fill
 // half the SMs); false leaves the plan as it is.
 bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune = PipeTuning{});
+// How the Grid planner (grid.cu) shapes its ring: `lag` rows between a row's
+// published statistics and its finish (tpr in the plan), ring slots a block
+// (0: as many rows' chunks as its shared memory takes, at most 16), the
+// chunks' alignment and the copies a chunk is read in.
+struct GridTuning {
+    int lag = 3;
+    int slots = 0;
+    int align_packs = 8; // chunk starts: multiples of this many 16-byte packs
+    int pieces = 1;      // bulk copies a block reads its chunk of a row in (bx in the plan)
+};
+// Turn a Rows/Split plan (16-byte packs) into a Grid plan (sm_90 code on an
+// sm_90 device with cooperative launch, chunks of 2-32 KB a block, one block
+// an SM); false leaves the plan as it is.
+bool planGrid(const InfiniopHandle &h, Plan &plan, const GridTuning &tune = GridTuning{});
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);
