@@ -193,8 +193,8 @@ std::string describe(const Plan &p) {
                       (long long)p.chunks, (long long)clusters, p.grid_x, (long long)((p.rows + clusters - 1) / clusters),
                       p.items, (long long)((p.chunk_vecs + 1023) / 1024));
     } else if (p.kind == Kind::Grid) {
-        std::snprintf(b, sizeof b, "grid (%u blocks, %d slots of %lld packs, lag %d, %d copies, %zu KB workspace)",
-                      p.grid_x, p.items, (long long)p.chunk_vecs, p.tpr, p.bx, p.workspace >> 10);
+        std::snprintf(b, sizeof b, "grid (%u blocks, %d slots of %lld packs, lag %d, depth %d, %d copies, %zu KB workspace)",
+                      p.grid_x, p.items, (long long)p.chunk_vecs, p.tpr, p.by, p.bx, p.workspace >> 10);
     } else if (p.kind == Kind::Cluster) {
         std::snprintf(b, sizeof b, "cluster of %lld (%u blocks)", (long long)p.chunks, p.grid_x);
     } else {
@@ -300,9 +300,9 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             GridTuning tune;
         };
         const GridTweak gts[] = {
-            {"grid lag 0", {0, 0, 8, 1}},     {"grid lag 1", {1, 0, 8, 1}},    {"grid lag 5", {5, 0, 8, 1}},
-            {"grid unaligned", {3, 0, 1, 1}}, {"grid 4 pieces", {3, 0, 8, 4}}, {"grid 16 pieces", {3, 0, 8, 16}},
-            {"grid 6 slots", {3, 6, 8, 1}},   {"grid al32", {3, 0, 32, 1}},
+            {"grid lag 5", {5, 0, 8, 1, 3}},     {"grid lag 8", {8, 0, 8, 1, 3}},    {"grid depth 2", {3, 0, 8, 1, 2}},
+            {"grid depth 5", {3, 0, 8, 1, 5}},   {"grid depth 16", {3, 0, 8, 1, 16}}, {"grid 16 pieces", {3, 0, 8, 16, 3}},
+            {"grid lag 6 d 4", {6, 0, 8, 1, 4}}, {"grid lag 8 d 2", {8, 0, 8, 1, 2}},
         };
         for (const GridTweak &gt : gts) {
             Plan t = base;
@@ -750,7 +750,7 @@ int main(int argc, char **argv) {
 #ifdef INFINI_LP_NORM_GRID_TRACE
     if (mode == "gridtrace") {
         gridTraceCase(h, BF, 32, M, GridTuning{});
-        gridTraceCase(h, BF, 32, M, GridTuning{2, 6, 8, 1});
+        gridTraceCase(h, BF, 32, M, GridTuning{6, 0, 8, 1, 4});
         gridTraceCase(h, F32, 32, M, GridTuning{});
         return 0;
     }

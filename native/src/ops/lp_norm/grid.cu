@@ -1,5 +1,8 @@
 // LPNorm, long rows on sm_90: the Grid plan (issue 13; notes/lp_norm.md,
-// "Session 10: the Grid plan").
+// "Session 10: the Grid plan"). Off in the library (INFINI_LP_NORM_GRID in
+// nvidia.cc): on the H100 it ran 32x1M BF16 at 88-106 µs against Pipe's 63,
+// bound by the records' round trip under a saturated memory system;
+// tools/lpn7_bench.cu (LPN7_ONLY=grid, gridtrace) measures it from any build.
 //
 // One block an SM, all resident at once (a cooperative launch), and every
 // block owns chunk b of every row: the whole GPU reads each row, so no row
@@ -137,9 +140,11 @@ __device__ __forceinline__ void computeSync() { asm volatile("bar.sync 1, %0;" :
 //   compute warps (0 .. kGridComputeWarps - 1): publish row k's record, then
 //     scale and store row k - lag once its factor is in shared memory, and
 //     free its slot;
-//   merger (warp kGridComputeWarps): polls the records of rows j, j + 1 (one
-//     round trip for two rows), merges them in block order, posts factors;
-//   producer (lane 0 of the last warp): refills each freed slot, N rows ahead.
+//   merger (warp kGridComputeWarps): polls the records of rows j .. j + 3
+//     (F64: j, j + 1; one round trip for them), merges each in block order,
+//     posts factors;
+//   producer (lane 0 of the last warp): refills each freed slot, N rows
+//     ahead, with at most `depth` rows in flight.
 template <class T, int VEC>
 __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, const T *x, T *y, uint4 *records) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -184,20 +189,25 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
     __syncthreads(); // the last block-wide barrier: the roles part here
 
     if (warp == kGridWarps - 1) { // the producer
+        // At most `depth` rows in flight: more only lengthen every load's
+        // queue (the records' polls included), not the bandwidth.
+        const int64_t depth = plan.by;
         if (lane == 0) {
-            for (int64_t r = 0; r < slots; ++r) {
+            for (int64_t r = 0; r < rows; ++r) {
+                if (r >= slots) {
+                    bulkWait(&freed[(r - slots) % slots], (uint32_t)(((r - slots) / slots) & 1)); // its slot read
+                    asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // those reads before the copy's writes
+                }
+                if (r >= depth && count > 0) { // row r - depth landed (its slot is not reissued before r)
+                    bulkWait(&full[(r - depth) % slots], (uint32_t)(((r - depth) / slots) & 1));
+                }
                 issue(r);
-            }
-            for (int64_t j = 0; j + slots < rows; ++j) {
-                bulkWait(&freed[j % slots], (uint32_t)((j / slots) & 1)); // row j read and stored
-                asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // those reads before the copy's writes
-                issue(j + slots);
             }
         }
         return;
     }
-    if (warp == kGridComputeWarps) { // the merger: F32 records in pairs of rows, one round trip a pair
-        constexpr int kAhead = W == 1 ? 2 : 1;
+    if (warp == kGridComputeWarps) { // the merger: kAhead rows a round trip
+        constexpr int kAhead = W == 1 ? 4 : 2;
         uint4 held[kAhead][kGridMaxPerLane][W];
         auto fetch = [&](int h, int64_t j) {
 #pragma unroll
@@ -413,6 +423,7 @@ bool planGrid(const InfiniopHandle &h, Plan &plan, const GridTuning &tune) {
     g.threads = kGridThreads;
     g.tpr = (int)lag;
     g.bx = std::max(1, tune.pieces);
+    g.by = (int)std::clamp<int64_t>(tune.depth, 1, slots); // deeper, its wait would name a reused slot's old phase
     g.items = (int)slots;
     g.chunks = blocks;
     g.chunk_vecs = chunk;

@@ -29,10 +29,11 @@
 // Long rows on sm_90: 1 = the Grid plan (grid.cu: every block of one
 // resident grid owns a chunk of every row, each element read once, the rows'
 // statistics exchanged through the workspace) before Pipe and TwoPass,
-// wherever it plans (chunks of 2-32 KB a block); 0 = as before it.
+// wherever it plans; 0 (default) = not planned. H100, graph µs, 32x1M BF16:
+// Pipe 63.4, Grid 88-106 by tuning (notes/lp_norm.md, session 10).
 // tools/lpn7_bench.cu (LPN7_ONLY=grid) times it against the others from any build.
 #ifndef INFINI_LP_NORM_GRID
-#define INFINI_LP_NORM_GRID 1
+#define INFINI_LP_NORM_GRID 0
 #endif
 
 namespace infini::lp_norm::nvidia {

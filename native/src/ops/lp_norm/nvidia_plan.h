@@ -121,6 +121,7 @@ struct GridTuning {
     int slots = 0;
     int align_packs = 8; // chunk starts: multiples of this many 16-byte packs
     int pieces = 1;      // bulk copies a block reads its chunk of a row in (bx in the plan)
+    int depth = 3;       // rows a block has in flight at most (by in the plan)
 };
 // Turn a Rows/Split plan (16-byte packs) into a Grid plan (sm_90 code on an
 // sm_90 device with cooperative launch, chunks of 2-32 KB a block, one block
