@@ -1,7 +1,7 @@
 #pragma once
-// Launching LPNorm's cluster kernels (two_pass.cu, pipe.cu): the launch
-// configuration with a cluster dimension, and how many such clusters the
-// device runs at once.
+// Launching LPNorm's cluster and persistent kernels (two_pass.cu, pipe.cu,
+// grid.cu): the launch configuration with a cluster dimension, and how many
+// such clusters, or blocks an SM, the device runs at once.
 #include "../../common/cuda/kernel_arch.cuh"
 #include "infinicore.h"
 #include <cuda_runtime.h>
@@ -44,6 +44,20 @@ int activeClustersOf(void (*kernel)(Params...), unsigned threads, int size, size
         cudaOccupancyMaxActiveClusters(&active, kernel, &cfg) == cudaSuccess;
     cudaGetLastError(); // a refusal is an answer, not an error to report later
     return ok ? active : 0;
+}
+
+// Blocks of `kernel` (`threads`, `smem` bytes of dynamic shared memory) an SM
+// runs at once; 0 when it cannot. Sets the kernel's dynamic shared-memory
+// limit to `smem_limit` first (the same value for every plan of a kernel: a
+// smaller one set by a later plan would break the launches of earlier ones).
+template <class... Params>
+int blocksPerSmOf(void (*kernel)(Params...), unsigned threads, size_t smem, size_t smem_limit) {
+    int per_sm = 0;
+    const bool ok =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_limit) == cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)threads, smem) == cudaSuccess;
+    cudaGetLastError(); // a refusal is an answer, not an error to report later
+    return ok ? per_sm : 0;
 }
 
 } // namespace infini::lp_norm::nvidia

@@ -24,7 +24,7 @@
 // so a memset clears the records first: a call is two operations on the
 // stream, both graph-capturable.
 #include "../../common/cuda/bulk_copy.cuh"
-#include "../../common/cuda/kernel_arch.cuh"
+#include "cluster_launch.cuh"
 #include "device.cuh"
 #include <algorithm>
 
@@ -432,18 +432,11 @@ bool planGrid(const InfiniopHandle &h, Plan &plan, const GridTuning &tune) {
     g.cs = true; // y is written once and not read again by this call
     g.workspace = (size_t)plan.rows * (size_t)blocks * recordBytes(plan.dtype);
     int per_sm = 0;
-    const infiniStatus_t st = withGridKernel(plan.dtype, [&](auto kernel, auto) {
-        // The limit is the same for every plan (a smaller one set by a later
-        // plan would break the launches of plans made before it).
-        if (!kernelCompiledFor(kernel, 90) ||
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, gridSmemLimit(h)) != cudaSuccess ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kGridThreads, g.smem_max) != cudaSuccess) {
-            return INFINI_STATUS_INTERNAL_ERROR;
-        }
+    withGridKernel(plan.dtype, [&](auto kernel, auto) {
+        per_sm = kernelCompiledFor(kernel, 90) ? blocksPerSmOf(kernel, kGridThreads, g.smem_max, gridSmemLimit(h)) : 0;
         return INFINI_STATUS_SUCCESS;
     });
-    cudaGetLastError(); // a refusal above is an answer, not an error to report later
-    if (st != INFINI_STATUS_SUCCESS || per_sm < 1) {
+    if (per_sm < 1) {
         return false;
     }
     plan = g;
