@@ -127,7 +127,7 @@ Shape gridShape() {
                  gridTeams<T, NT, U, MinB>, nullptr, false};
 }
 // -DARGMAX_SWEEP_LEAN_ONLY: the library, its pipelined shapes and the lean
-// ones only (tools/verify_am10.sh: a third of the full sweep's time).
+// ones only (tools/verify_s10.sh: a third of the full sweep's time).
 template <class T>
 std::vector<Shape> shapes() {
     std::vector<Shape> lean{leanShape<T, 256, 8, 2, false>(), leanShape<T, 256, 8, 2, true>(),
