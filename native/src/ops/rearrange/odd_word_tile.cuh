@@ -77,17 +77,8 @@ __device__ __forceinline__ void moveOddWordTile(const TileParams &p,
     // Every load is issued before the first shuffle and shared-memory store;
     // rows are warp-uniform, so neither the row checks nor q diverge.
     if constexpr (ONE && WHOLE) {
-        // A thread's rows are 8 src strides apart: one q, constant steps.
         const int64_t stride = p.b.dims[0].src_stride;
-        const uint16_t *row = tile_src + (first + y) * stride;
-        const int q = (int)(((uintptr_t)row >> 1) & 1);
-        const uint32_t *words = reinterpret_cast<const uint32_t *>(row - q) + x;
-        const int64_t step = kTileThreadsY / 2 * stride; // words between a thread's rows
-#pragma unroll
-        for (int j = 0; j < S::kLoadRows; ++j, words += step) {
-            const int r = y + kTileThreadsY * j;
-            v[j] = r >= lo && r < hi ? loadGlobal(words, j) : 0u;
-        }
+        const int q = loadRowWords(tile_src + (first + y) * stride, stride, lo, hi, v);
         if (q) {
 #pragma unroll
             for (int j = 0; j < S::kLoadRows; ++j) {

@@ -89,6 +89,25 @@ __device__ __forceinline__ void storeSkewPair(const TileParams &p, uint16_t *row
     }
 }
 
+// The word tiles' loads for single dims and a whole tile (odd_word_tile.cuh,
+// skew_word_tile.cuh): this thread's N words of its src rows, `row` (row
+// first + y) and every 8th after it, which lie 8 src strides apart (one
+// parity, constant steps), 0 for rows outside [lo, hi). Returns the rows'
+// parity (1: each row's unit 0 is the high half of its first word).
+template <int N>
+__device__ __forceinline__ int loadRowWords(const uint16_t *row, int64_t stride, int lo, int hi, uint32_t (&v)[N]) {
+    const int x = threadIdx.x, y = threadIdx.y;
+    const int odd = (int)(((uintptr_t)row >> 1) & 1);
+    const uint32_t *words = reinterpret_cast<const uint32_t *>(row - odd) + x;
+    const int64_t step = kTileThreadsY / 2 * stride; // words between a thread's rows
+#pragma unroll
+    for (int j = 0; j < N; ++j, words += step) {
+        const int r = y + kTileThreadsY * j;
+        v[j] = r >= lo && r < hi ? loadGlobal(words, j) : 0u;
+    }
+    return odd;
+}
+
 // ONE: groups a and b are single dims (rows reached by constant steps).
 // WHOLE: the tile, its 80 src rows and every dst segment lie inside the
 // tensor (no checks).

@@ -78,17 +78,9 @@ __device__ __forceinline__ void moveSkewWordTile(const TileParams &p,
     // Every load is issued before the first shared-memory store; rows are
     // warp-uniform, so the row checks do not diverge.
     if constexpr (ONE && WHOLE) {
-        // A thread's rows are 8 src strides apart: one parity, constant steps.
         const int64_t stride = p.b.dims[0].src_stride;
         const uint16_t *row = tile_src + (first + y) * stride;
-        const int odd = (int)(((uintptr_t)row >> 1) & 1);
-        const uint32_t *words = reinterpret_cast<const uint32_t *>(row - odd) + x;
-        const int64_t step = kTileThreadsY / 2 * stride; // words between a thread's rows
-#pragma unroll
-        for (int j = 0; j < S::kLoadRows; ++j, words += step) {
-            const int r = y + kTileThreadsY * j;
-            v[j] = r >= lo && r < hi ? loadGlobal(words, j) : 0u;
-        }
+        const int odd = loadRowWords(row, stride, lo, hi, v);
         const int r = y + kTileThreadsY * x;
         if (odd && x < S::kLoadRows && r >= lo && r < hi) {
             last = loadGlobal(row + x * kTileThreadsY * stride + S::kEdge - 1, 300);
