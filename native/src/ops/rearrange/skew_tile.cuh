@@ -89,6 +89,26 @@ __device__ __forceinline__ void storeSkewPair(const TileParams &p, uint16_t *row
     }
 }
 
+// Where a skewed tile starts (skew_tile, skew_word_tile, odd_word_tile): its
+// columns along a, the b of tile row 0, row a0's dst offset and the tile
+// rows [lo, hi) whose dst segments it writes. ROWS_ONE: skewRowsNeeded's
+// single-dim form for group a (the unit tile keeps the general one).
+struct SkewStart {
+    int cols;
+    int64_t first, da0;
+    int lo, hi;
+};
+template <class S, bool ONE, bool WHOLE, bool ROWS_ONE = ONE>
+__device__ __forceinline__ SkewStart skewStart(const TileParams &p, const uint16_t *tile_dst, uint32_t a0, uint32_t b0) {
+    SkewStart s;
+    s.cols = WHOLE ? S::kEdge : (int)min((uint32_t)S::kEdge, p.len_a - a0);
+    s.first = (int64_t)b0 - S::kSector;
+    int64_t unused;
+    groupOffset<ONE>(p.a, a0, s.da0, unused);
+    skewRowsNeeded<S::kRows, ROWS_ONE>(p, tile_dst + s.da0, &s.lo, &s.hi);
+    return s;
+}
+
 // The word tiles' loads for single dims and a whole tile (odd_word_tile.cuh,
 // skew_word_tile.cuh): this thread's N words of its src rows, `row` (row
 // first + y) and every 8th after it, which lie 8 src strides apart (one
@@ -117,12 +137,10 @@ __device__ __forceinline__ void moveSkewTile(const TileParams &p,
                                              uint16_t *tile_dst, const uint16_t *tile_src, uint32_t a0, uint32_t b0) {
     using S = SkewTile;
     const int x = threadIdx.x, y = threadIdx.y;
-    const int cols = WHOLE ? S::kEdge : (int)min((uint32_t)S::kEdge, p.len_a - a0); // along a
-    const int64_t first = (int64_t)b0 - S::kSector; // b of tile row 0
-    int64_t da0, unused;
-    groupOffset<ONE>(p.a, a0, da0, unused);
-    int lo, hi;
-    skewRowsNeeded(p, tile_dst + da0, &lo, &hi);
+    const SkewStart at = skewStart<S, ONE, WHOLE, false>(p, tile_dst, a0, b0);
+    const int cols = at.cols, lo = at.lo, hi = at.hi;
+    const int64_t first = at.first, da0 = at.da0;
+    int64_t unused;
     uint16_t v[S::kLoadRows][2];
     // Every load is issued before the first shared-memory store. Tile row r is
     // warp-uniform, so the row checks do not diverge.

@@ -50,12 +50,10 @@ __device__ __forceinline__ void moveSkewWordTile(const TileParams &p,
                                                  const uint16_t *tile_src, uint32_t a0, uint32_t b0) {
     using S = SkewWordTile<SPAN>;
     const int x = threadIdx.x, y = threadIdx.y;
-    const int cols = WHOLE ? S::kEdge : (int)min((uint32_t)S::kEdge, p.len_a - a0); // along a
-    const int64_t first = (int64_t)b0 - S::kSector;                                 // b of tile row 0
-    int64_t da0, unused;
-    groupOffset<ONE>(p.a, a0, da0, unused);
-    int lo, hi;
-    skewRowsNeeded<S::kRows, ONE>(p, tile_dst + da0, &lo, &hi);
+    const SkewStart at = skewStart<S, ONE, WHOLE>(p, tile_dst, a0, b0);
+    const int cols = at.cols, lo = at.lo, hi = at.hi;
+    const int64_t first = at.first, da0 = at.da0;
+    int64_t unused;
     // The src unit offset of the row of tile row r (any r: clamped b when out).
     auto rowOffset = [&](int r) {
         const int64_t b = first + r;
