@@ -12,11 +12,10 @@
 // block's ring, N rows ahead. Per row r, in two steps `lag` rows apart:
 //   publish:  the chunk's (max |x|, sum (|x| / max)^p), written to the
 //             workspace as one flagged record (below);
-//   finish:   warp 0 reads the records of every block for row r - lag (their
-//             loads issued before this step's publish, so that the L2 round
-//             trip overlaps it), merges them in block order (the same bits
-//             in every block), and the chunk is scaled, stored, and its slot
-//             takes row r - lag + N.
+//   finish:   once the block's merger warp has read every block's record of
+//             the row and merged them in block order (the same bits in every
+//             block), the chunk is scaled and stored, and its slot takes row
+//             r + N (the roles are described above gridKernel).
 // Records carry no separate counter: each 8 bytes of a record are 4 bytes of
 // statistics and the flag r + 1 (a 16-byte store, whose 8-byte halves land
 // whole), so a reader sees a record complete when every flag matches, with
