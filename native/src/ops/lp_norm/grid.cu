@@ -399,11 +399,8 @@ bool planGrid(const InfiniopHandle &h, Plan &plan, const GridTuning &tune) {
     // Chunks start on 128-byte boundaries (whole L2 lines for the bulk copies) unless tuned otherwise.
     const int64_t align = std::max(1, tune.align_packs);
     const int64_t chunk = ceilDiv(ceilDiv(nv, blocks), align) * align;
-    if (blocks > 32 * kGridMaxPerLane) {
-        return false;
-    }
-    if (chunk < kGridMinChunk || chunk > kGridMaxChunk) {
-        return false;
+    if (blocks > 32 * kGridMaxPerLane || chunk < kGridMinChunk || chunk > kGridMaxChunk) {
+        return false; // more records than the merger holds, or chunks too short or too long
     }
     // The ring: as many rows' chunks as the block's shared memory takes (at
     // most kGridMaxSlots, no more than the rows), and the lag inside it with

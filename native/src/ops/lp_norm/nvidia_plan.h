@@ -124,8 +124,8 @@ struct GridTuning {
     int depth = 3;       // rows a block has in flight at most (by in the plan)
 };
 // Turn a Rows/Split plan (16-byte packs) into a Grid plan (sm_90 code on an
-// sm_90 device with cooperative launch, chunks of 2-32 KB a block, one block
-// an SM); false leaves the plan as it is.
+// sm_90 device with cooperative launch and at most 160 SMs, one block an SM,
+// chunks of 2-35 KB a block); false leaves the plan as it is.
 bool planGrid(const InfiniopHandle &h, Plan &plan, const GridTuning &tune = GridTuning{});
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
