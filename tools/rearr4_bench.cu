@@ -31,6 +31,28 @@
 #include <string>
 #include <vector>
 
+// -DREARR_HINTS=1 (loads), 2 (stores), 3 (both): the tile kernels' global
+// accesses with the evict-first hint (__ldcs / __stcs) instead of plain ones,
+// through the hooks of tile_index.cuh (the emulator's trace hooks). Session 11
+// (H100): no gain anywhere, loads +0.5 µs on 4096², +4 on 4097² and 4098².
+#if defined(REARR_HINTS) && REARR_HINTS
+#define INFINI_REARRANGE_TRACE
+#include "ops/rearrange/nvidia.h"
+namespace infini::rearrange::nvidia {
+template <class T>
+__device__ __forceinline__ T loadGlobal(const T *p, int) {
+    return (REARR_HINTS & 1) ? __ldcs(p) : *p;
+}
+template <class T>
+__device__ __forceinline__ void storeGlobal(T *p, T v, int) {
+    if (REARR_HINTS & 2) {
+        __stcs(p, v);
+    } else {
+        *p = v;
+    }
+}
+} // namespace infini::rearrange::nvidia
+#endif
 #include "ops/rearrange/kernels.cuh"
 #include "ops/rearrange/odd_word_tile.cuh"
 #include "ops/rearrange/skew_word_tile.cuh"

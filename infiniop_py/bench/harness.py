@@ -48,13 +48,19 @@ def time_cuda(fn: Callable[[], object], *, warmup: int = 10, reps: int = 100,
     return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends)) * 1e3
 
 
+# Calls a graph holds by default: a replay's own start (~1 µs on an H100)
+# is spread over this many calls, as in the Rearrange and RandomSample rows.
+GRAPH_CALLS = 16
+
+
 def time_cuda_graph(calls: Sequence[Callable[[object], object]], per_graph: Optional[int] = None) -> float:
     """Median µs per call with host and launch overhead out: the calls (each
     takes the capture stream, a torch stream) are run once outside capture
     (caches, per-stream workspaces), captured into CUDA graphs of `per_graph`
-    calls each (default: one of each call), cycling over `calls`, and replayed."""
+    calls each (default: whole rounds of `calls`, at least GRAPH_CALLS),
+    cycling over `calls`, and replayed."""
     t = torch()
-    per_graph = per_graph or len(calls)
+    per_graph = per_graph or len(calls) * -(-GRAPH_CALLS // len(calls))
     s = t.cuda.Stream()
     s.wait_stream(t.cuda.current_stream())
     with t.cuda.stream(s):
