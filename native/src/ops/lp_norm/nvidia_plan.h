@@ -105,7 +105,7 @@ bool planTwoPass(const InfiniopHandle &h, Plan &plan, const TwoPassTuning &tune 
 // (tools/lpn7_bench.cu).
 struct PipeTuning {
     int slots = 0;
-    int slack = 6;
+    int slack = 6; // 16 KB past the chunk a block holds (the next row's first tiles)
     int cluster = 0, clusters = 0;
 };
 // Turn a Rows/Split plan (16-byte packs) into a Pipe plan (sm_90 code on an

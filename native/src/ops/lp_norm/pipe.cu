@@ -29,7 +29,13 @@ namespace infini::lp_norm::nvidia {
 namespace {
 
 constexpr int kPipeThreads = 512, kPipeMaxCluster = 16;
-constexpr int kTileBytes = 16 << 10; // a bulk copy (and a slot): 2 packs a thread
+// A bulk copy (and a slot): 16 KB, 2 packs a thread. 8 (1 pack a thread,
+// twice the slots) is staged for the H100: notes/lp_norm.md, "Session 11".
+#ifndef INFINI_LP_NORM_PIPE_TILE_KB
+#define INFINI_LP_NORM_PIPE_TILE_KB 16
+#endif
+constexpr int kTileBytes = INFINI_LP_NORM_PIPE_TILE_KB << 10;
+constexpr int kSlackUnitBytes = 16 << 10; // PipeTuning::slack counts these
 constexpr int kTilePacks = kTileBytes / 16;
 constexpr int kPacksPerThread = kTilePacks / kPipeThreads;
 static_assert(kTilePacks % kPipeThreads == 0, "whole packs per thread in a tile");
@@ -199,9 +205,10 @@ bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune) {
     // Clusters as small as leave `slack` slots past the chunk (the next row's
     // first tiles), up to 16 blocks (at least one slot past it); tune.cluster forces it.
     int64_t size = tune.cluster;
+    const int64_t slack = (int64_t)tune.slack * kSlackUnitBytes / kTileBytes;
     if (size <= 0) {
         for (size = 1; size < kPipeMaxCluster; ++size) {
-            if (ceilDiv(ceilDiv(nv, size), kTilePacks) + tune.slack <= slots) {
+            if (ceilDiv(ceilDiv(nv, size), kTilePacks) + slack <= slots) {
                 break;
             }
         }
