@@ -29,10 +29,12 @@ namespace infini::lp_norm::nvidia {
 namespace {
 
 constexpr int kPipeThreads = 512, kPipeMaxCluster = 16;
-// A bulk copy (and a slot): 16 KB, 2 packs a thread. 8 (1 pack a thread,
-// twice the slots) is staged for the H100: notes/lp_norm.md, "Session 11".
+// A bulk copy (and a slot): 32 KB, 4 packs a thread, 7 slots. H100, 32x1M
+// BF16 graph row: 16 KB 63.4 µs, 32 KB 62.0, 8 KB 84.6 (a row's steps, each
+// a block barrier and a copy issue, cost more than the finer reuse gives;
+// notes/lp_norm.md, "Session 11").
 #ifndef INFINI_LP_NORM_PIPE_TILE_KB
-#define INFINI_LP_NORM_PIPE_TILE_KB 16
+#define INFINI_LP_NORM_PIPE_TILE_KB 32
 #endif
 constexpr int kTileBytes = INFINI_LP_NORM_PIPE_TILE_KB << 10;
 constexpr int kSlackUnitBytes = 16 << 10; // PipeTuning::slack counts these
