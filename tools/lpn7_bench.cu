@@ -189,9 +189,9 @@ std::string describe(const Plan &p) {
                       hintsName((TwoPassHints)p.hints), (long long)(p.prefetch >> 10));
     } else if (p.kind == Kind::Pipe) {
         const int64_t clusters = p.grid_x / p.chunks;
-        std::snprintf(b, sizeof b, "pipe C=%lld G=%lld (%u blocks, %lld rounds, %d slots of 16 KB, %lld tiles a chunk)",
+        std::snprintf(b, sizeof b, "pipe C=%lld G=%lld (%u blocks, %lld rounds, %d slots of %d KB, %lld tiles a chunk)",
                       (long long)p.chunks, (long long)clusters, p.grid_x, (long long)((p.rows + clusters - 1) / clusters),
-                      p.items, (long long)((p.chunk_vecs + 1023) / 1024));
+                      p.items, kTileBytes >> 10, (long long)((p.chunk_vecs + kTilePacks - 1) / kTilePacks));
     } else if (p.kind == Kind::Grid) {
         std::snprintf(b, sizeof b, "grid (%u blocks, %d slots of %lld packs, lag %d, depth %d, %d copies, %zu KB workspace)",
                       p.grid_x, p.items, (long long)p.chunk_vecs, p.tpr, p.by, p.bx, p.workspace >> 10);
