@@ -27,12 +27,7 @@ constexpr int kStreamAcc = INFINI_LP_NORM_STREAM_ACC;
 static_assert(kStreamAcc >= 1, "at least one accumulator");
 
 constexpr int kStreamWarps = 4; // per block
-// Blocks an SM. 3 (12 warps, depth 2 for 8 KB rows) shortens each warp's
-// queue of arrived rows at the end: staged, notes/lp_norm.md, "Session 11".
-#ifndef INFINI_LP_NORM_STREAM_BLOCKS
-#define INFINI_LP_NORM_STREAM_BLOCKS 2
-#endif
-constexpr int kStreamBlocksPerSm = INFINI_LP_NORM_STREAM_BLOCKS;
+constexpr int kStreamBlocksPerSm = 2;
 constexpr int kStreamMaxDepth = 4;
 // The library's PDL policy (notes/lp_norm.md, "PDL, second attempt"; tools/pdl6_bench.cu
 // measures the alternatives on one build). H100: eager calls 1.3-1.9 µs faster with the
@@ -151,7 +146,7 @@ size_t streamSmem(const Plan &plan) { return (size_t)kStreamWarps * plan.items *
 
 // The kernel's shared-memory limit: the same value for every plan (a smaller
 // one set by a later plan would break the plans made before it), and with
-// the 1 KB each block reserves, too much for one more block on an SM.
+// the 1 KB each block reserves, too much for a third block on an SM.
 size_t streamSmemBudget(const InfiniopHandle &h) {
     return (size_t)h.max_shared_memory_per_block_optin / kStreamBlocksPerSm - 2048;
 }
