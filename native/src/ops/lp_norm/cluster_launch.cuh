@@ -1,7 +1,7 @@
 #pragma once
 // Launching LPNorm's cluster and persistent kernels (two_pass.cu, pipe.cu,
-// grid.cu): the launch configuration with a cluster dimension, and how many
-// such clusters, or blocks an SM, the device runs at once.
+// grid.cu, stream.cu): the launch configuration with a cluster dimension, and
+// how many such clusters, or blocks an SM, the device runs at once.
 #include "../../common/cuda/kernel_arch.cuh"
 #include "infinicore.h"
 #include <cuda_runtime.h>

@@ -98,14 +98,14 @@ struct TwoPassTuning {
 // the plan as it is.
 bool planTwoPass(const InfiniopHandle &h, Plan &plan, const TwoPassTuning &tune = TwoPassTuning{});
 // How the Pipe planner (pipe.cu) shapes the grid: ring slots a block (0: as
-// many 16 KB tiles as its shared memory takes, 14 on the H100), the smallest
-// cluster that leaves `slack` slots past its chunk (the next row's first
-// tiles, in flight while this row merges; 6 gives clusters of 16 for 1M-element
-// BF16 rows), as many clusters as run at once; cluster/clusters > 0 force them
-// (tools/lpn7_bench.cu).
+// many tiles (32 KB) as its shared memory takes, 7 on the H100), the smallest
+// cluster that leaves `slack` x 16 KB of slots past its chunk (the next row's
+// first tiles, in flight while this row merges; 6 gives clusters of 16 for
+// 1M-element BF16 rows), as many clusters as run at once; cluster/clusters > 0
+// force them (tools/lpn7_bench.cu).
 struct PipeTuning {
     int slots = 0;
-    int slack = 6; // 16 KB past the chunk a block holds (the next row's first tiles)
+    int slack = 6; // in 16 KB, whatever the tile size
     int cluster = 0, clusters = 0;
 };
 // Turn a Rows/Split plan (16-byte packs) into a Pipe plan (sm_90 code on an

@@ -8,6 +8,7 @@
 // (common/cuda/pdl.cuh): the next call's grid is launched while this one
 // drains, and its blocks wait for ours to complete (kStreamPdl below).
 #include "../../common/cuda/pdl.cuh"
+#include "cluster_launch.cuh"
 #include "device.cuh"
 #include <algorithm>
 
@@ -176,16 +177,12 @@ bool planStream(const InfiniopHandle &h, Plan &plan) {
     const int64_t used = (plan.rows + rounds - 1) / rounds;
     s.grid_x = (unsigned)((used + kStreamWarps - 1) / kStreamWarps);
     int per_sm = 0;
-    const infiniStatus_t st = withStreamKernel(plan.dtype, [&](auto kernel, auto) {
-        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)budget) != cudaSuccess ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, s.threads, streamSmem(s)) != cudaSuccess) {
-            return INFINI_STATUS_INTERNAL_ERROR;
-        }
+    withStreamKernel(plan.dtype, [&](auto kernel, auto) {
+        per_sm = blocksPerSmOf(kernel, (unsigned)s.threads, streamSmem(s), budget);
         s.pdl_ok = kernelHonoursPdl(kernel); // false for a build without sm_90 code (JIT of compute_80)
         return INFINI_STATUS_SUCCESS;
     });
-    cudaGetLastError(); // a refusal above is an answer, not an error to report later
-    if (st != INFINI_STATUS_SUCCESS || per_sm < 1) {
+    if (per_sm < 1) {
         return false;
     }
     plan = s;
