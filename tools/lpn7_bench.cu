@@ -323,8 +323,8 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             {"pipe slack 4", 0, 4, 0, 0},
             {"pipe C12", 0, 0, 12, 0},
             {"pipe C14", 0, 0, 14, 0},
-            {"pipe N10", 10, 2, 16, 0}, // clusters of 16, a shallower ring
-            {"pipe N12", 12, 4, 16, 0},
+            {"pipe ring 160 KB", (160 << 10) / kTileBytes, 2, 16, 0}, // clusters of 16, a shallower ring
+            {"pipe ring 192 KB", (192 << 10) / kTileBytes, 4, 16, 0},
         };
         for (const PipeTweak &pt : pts) {
             PipeTuning tune;
