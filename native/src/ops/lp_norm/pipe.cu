@@ -42,17 +42,6 @@ constexpr int kTilePacks = kTileBytes / 16;
 constexpr int kPacksPerThread = kTilePacks / kPipeThreads;
 static_assert(kTilePacks % kPipeThreads == 0, "whole packs per thread in a tile");
 constexpr int kMaxSlots = 32;
-// INFINI_LP_NORM_PIPE_REGS=1 (staged): each thread holds its packs of the
-// chunk in registers (at most kRegTiles tiles: 128 KB a block, 64 registers
-// a thread), so a slot is refilled as soon as pass 1 has read it and the
-// whole ring is look-ahead (the next row's tiles, and the one after), instead
-// of the N - K slots past the held chunk. notes/lp_norm.md, "Session 11".
-#ifndef INFINI_LP_NORM_PIPE_REGS
-#define INFINI_LP_NORM_PIPE_REGS 0
-#endif
-constexpr bool kPipeRegs = INFINI_LP_NORM_PIPE_REGS != 0;
-constexpr int kRegTiles = (128 << 10) / kTileBytes;
-constexpr int kRegPacks = kRegTiles * kPacksPerThread;
 constexpr size_t kBarrierBytes = 8 * kMaxSlots; // the slots' barriers, before the ring
 
 size_t pipeSmem(int slots) { return kBarrierBytes + (size_t)slots * kTileBytes; }
@@ -119,23 +108,6 @@ struct HeldChunk {
         }
     }
 };
-
-// One row's chunk in the thread's registers (pack j * kPipeThreads + thread
-// of tile t is reg[t * kPacksPerThread + j], the order HeldChunk visits);
-// zeros past the chunk. Filled by loadHeld.
-template <class T, int VEC>
-struct RegChunk {
-    static constexpr int kVec = VEC;
-    Pack<T, VEC> reg[kRegPacks];
-
-    template <class F>
-    __device__ __forceinline__ void forEach(F &&f) const {
-#pragma unroll
-        for (int k = 0; k < kRegPacks; ++k) {
-            f(reg[k], k % kPacksPerThread);
-        }
-    }
-};
 #endif
 
 template <class T, int VEC>
@@ -165,46 +137,6 @@ __global__ void __launch_bounds__(kPipeThreads, 1) pipeKernel(const Plan plan, c
     }
     __syncthreads();
     AlternatingExchange exchange;
-    if constexpr (kPipeRegs) {
-        for (int k = 0; k < rows; ++k) {
-            const int s0 = k * tiles;
-            RegChunk<T, VEC> chunk;
-#pragma unroll
-            for (int t = 0; t < kRegTiles; ++t) {
-                const int s = s0 + t, slot = s % slots;
-                if (t < tiles) {
-                    bulkWait(&full[slot], (uint32_t)(s / slots) & 1u);
-                }
-                const uint4 *tile = ring + (size_t)slot * kTilePacks;
-#pragma unroll
-                for (int j = 0; j < kPacksPerThread; ++j) {
-                    const int i = j * kPipeThreads + (int)threadIdx.x;
-                    const uint4 w = t < tiles && t * kTilePacks + i < count ? tile[i] : make_uint4(0, 0, 0, 0);
-                    memcpy(&chunk.reg[t * kPacksPerThread + j], &w, 16);
-                }
-                if (t < tiles) {
-                    __syncthreads(); // every thread has its packs: the slot takes stream tile s + N
-                    if (threadIdx.x == 0) {
-                        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-                        stream.issue(s + slots);
-                    }
-                }
-            }
-            const Factor<A> f = clusterFactorWith(chunk, kPipeThreads, plan, red_t, red_m, red_s, NoHook{}, exchange);
-            int64_t ox, oy;
-            outerOffsets(plan.outer, cluster + k * clusters, ox, oy);
-            T *yr = y + oy + first * VEC;
-#pragma unroll
-            for (int r = 0; r < kRegPacks; ++r) {
-                const int v = (r / kPacksPerThread) * kTilePacks + (r % kPacksPerThread) * kPipeThreads + (int)threadIdx.x;
-                if (v < count) {
-                    stPack<T, VEC>(yr + (int64_t)v * VEC, scalePack(chunk.reg[r], f), true);
-                }
-            }
-        }
-        cooperative_groups::this_cluster().sync();
-        return;
-    }
     for (int k = 0; k < rows; ++k) {
         const int s0 = k * tiles;
         const HeldChunk<T, VEC> chunk{ring, full, s0, tiles, count, slots};
@@ -274,13 +206,11 @@ bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune) {
     const int64_t slots = tune.slots > 0 ? std::min<int64_t>(tune.slots, room) : room;
     // Clusters as small as leave `slack` slots past the chunk (the next row's
     // first tiles), up to 16 blocks (at least one slot past it); tune.cluster forces it.
-    // (Registers: the smallest whose chunk the registers hold.)
     int64_t size = tune.cluster;
-    const int64_t slack = kPipeRegs ? 0 : (int64_t)tune.slack * kSlackUnitBytes / kTileBytes;
-    const int64_t held = kPipeRegs ? kRegTiles : slots;
+    const int64_t slack = (int64_t)tune.slack * kSlackUnitBytes / kTileBytes;
     if (size <= 0) {
         for (size = 1; size < kPipeMaxCluster; ++size) {
-            if (ceilDiv(ceilDiv(nv, size), kTilePacks) + slack <= held) {
+            if (ceilDiv(ceilDiv(nv, size), kTilePacks) + slack <= slots) {
                 break;
             }
         }
@@ -288,8 +218,7 @@ bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune) {
     const int64_t chunk = ceilDiv(nv, std::max<int64_t>(size, 1));
     const int64_t tiles = ceilDiv(chunk, kTilePacks);
     // Every block a non-empty chunk (the index math assumes it), the chunk held whole.
-    if (size < 1 || size > kPipeMaxCluster || slots < 2 || (kPipeRegs ? tiles > kRegTiles : tiles + 1 > slots) ||
-        (size - 1) * chunk >= nv) {
+    if (size < 1 || size > kPipeMaxCluster || slots < 2 || tiles + 1 > slots || (size - 1) * chunk >= nv) {
         return false;
     }
     const int active = pipeActiveClusters(h, plan.dtype, (int)size, (int)slots);
