@@ -32,10 +32,8 @@ __global__ void emptyWideClusterKernel() {}      // clusters of 16: the non-port
 // one cluster (none when blocks == 1), configured as RandomSample's team
 // launches are (teamLaunchConfig): what a cluster launch alone costs the host.
 static void launchCluster(void (*kernel)(), unsigned blocks, cudaStream_t stream) {
-    cudaLaunchAttribute attr[2];
-    const cudaLaunchConfig_t cfg =
-        infini::random_sample::nvidia::teamLaunchConfig(dim3(blocks, 1, 1), 512, 0, stream, attr);
-    CHECK_CUDA(cudaLaunchKernelEx(&cfg, kernel));
+    infini::LaunchConfig config = infini::random_sample::nvidia::teamLaunchConfig(dim3(blocks, 1, 1), 512, 0, stream);
+    CHECK_CUDA(cudaLaunchKernelEx(config.get(), kernel));
 }
 
 static double perCallUs(const std::function<void()> &fn, int inner = 200, int reps = 31) {

@@ -12,6 +12,7 @@
 // access that a previous kernel may order with: reads of its inputs (written
 // before) and writes of its outputs (read before).
 #include "kernel_arch.cuh"
+#include "launch_config.cuh"
 #include "pdl_policy.h"
 #include <cuda_runtime.h>
 #include <utility>
@@ -47,17 +48,8 @@ bool kernelHonoursPdl(void (*kernel)(Params...)) {
 template <class... Params, class... Args>
 cudaError_t launchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
                          bool pdl, Args &&...args) {
-    cudaLaunchAttribute attr[1] = {};
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = grid;
-    cfg.blockDim = block;
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = pdl ? 1 : 0;
-    return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
+    LaunchConfig config(grid, block, smem, stream);
+    return cudaLaunchKernelEx(config.pdl(pdl).get(), kernel, std::forward<Args>(args)...);
 }
 
 } // namespace infini

@@ -1,29 +1,13 @@
 #pragma once
-// Launching LPNorm's cluster and persistent kernels (two_pass.cu, pipe.cu,
-// grid.cu, stream.cu): the launch configuration with a cluster dimension, and
-// how many such clusters, or blocks an SM, the device runs at once.
+// Occupancy of LPNorm's cluster and persistent kernels (two_pass.cu, pipe.cu,
+// grid.cu, stream.cu): how many clusters, or blocks an SM, the device runs at
+// once (launch configurations: common/cuda/launch_config.cuh).
 #include "../../common/cuda/kernel_arch.cuh"
+#include "../../common/cuda/launch_config.cuh"
 #include "infinicore.h"
 #include <cuda_runtime.h>
 
 namespace infini::lp_norm::nvidia {
-
-// `grid` blocks of `threads` in clusters of `cluster`, `smem` bytes of dynamic shared memory.
-inline cudaLaunchConfig_t clusterLaunchConfig(unsigned grid, unsigned threads, unsigned cluster, size_t smem,
-                                              cudaStream_t stream, cudaLaunchAttribute *attr) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(threads);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = stream;
-    attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = cluster;
-    attr->val.clusterDim.y = 1;
-    attr->val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    return cfg;
-}
 
 // Clusters of `size` blocks (`threads`, `smem` bytes) of `kernel` that the
 // device runs at once; 0 when it cannot, or the kernel has no sm_90 code.
@@ -35,13 +19,13 @@ int activeClustersOf(void (*kernel)(Params...), unsigned threads, int size, size
     if (!kernelCompiledFor(kernel, 90)) { // a build without sm_90 code: the kernel traps
         return 0;
     }
-    cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = clusterLaunchConfig((unsigned)size, threads, (unsigned)size, smem, nullptr, &attr);
+    LaunchConfig config(dim3((unsigned)size), dim3(threads), smem, nullptr);
+    config.cluster((unsigned)size);
     const bool ok =
         (smem_limit == 0 ||
          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_limit) == cudaSuccess) &&
         (size <= 8 || cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess) &&
-        cudaOccupancyMaxActiveClusters(&active, kernel, &cfg) == cudaSuccess;
+        cudaOccupancyMaxActiveClusters(&active, kernel, config.get()) == cudaSuccess;
     cudaGetLastError(); // a refusal is an answer, not an error to report later
     return ok ? active : 0;
 }

@@ -444,17 +444,9 @@ infiniStatus_t launchGrid(const Plan &plan, const void *x, void *y, void *worksp
     CUDA_TRY(cudaMemsetAsync(workspace, 0, plan.workspace, st)); // no record of this call yet
     return withGridKernel(plan.dtype, [&](auto kernel, auto t) {
         using T = decltype(t);
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(plan.grid_x);
-        cfg.blockDim = dim3(kGridThreads);
-        cfg.dynamicSmemBytes = plan.smem_max;
-        cfg.stream = st;
-        cudaLaunchAttribute attr;
-        attr.id = cudaLaunchAttributeCooperative; // every block resident: the blocks wait for each other
-        attr.val.cooperative = 1;
-        cfg.attrs = &attr;
-        cfg.numAttrs = 1;
-        CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, plan, (const T *)x, (T *)y, static_cast<uint4 *>(workspace)));
+        LaunchConfig config(dim3(plan.grid_x), dim3(kGridThreads), plan.smem_max, st);
+        config.cooperative(); // every block resident: the blocks wait for each other
+        CUDA_TRY(cudaLaunchKernelEx(config.get(), kernel, plan, (const T *)x, (T *)y, static_cast<uint4 *>(workspace)));
         return INFINI_STATUS_SUCCESS;
     });
 }

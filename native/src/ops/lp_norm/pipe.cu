@@ -250,10 +250,8 @@ bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune) {
 infiniStatus_t launchPipe(const Plan &plan, const void *x, void *y, void *, void *stream) {
     return withPipeKernel(plan.dtype, [&](auto kernel, auto t) {
         using T = decltype(t);
-        cudaLaunchAttribute attr;
-        const cudaLaunchConfig_t cfg = clusterLaunchConfig(plan.grid_x, kPipeThreads, (unsigned)plan.chunks,
-                                                           plan.smem_max, (cudaStream_t)stream, &attr);
-        CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, plan, (const T *)x, (T *)y));
+        LaunchConfig config(dim3(plan.grid_x), dim3(kPipeThreads), plan.smem_max, (cudaStream_t)stream);
+        CUDA_TRY(cudaLaunchKernelEx(config.cluster((unsigned)plan.chunks).get(), kernel, plan, (const T *)x, (T *)y));
         return INFINI_STATUS_SUCCESS;
     });
 }

@@ -10,6 +10,7 @@
 // (On sm_90 the planner tries two_pass.cu's TwoPass plan for long rows first;
 // the row statistics both use are in row_stats.cuh.)
 #include "../../common/cuda/kernel_arch.cuh"
+#include "../../common/cuda/launch_config.cuh"
 #include "row_stats.cuh"
 
 namespace infini::lp_norm::nvidia {
@@ -194,19 +195,10 @@ infiniStatus_t withClusterKernel(infiniDtype_t dtype, F &&f) {
     });
 }
 
-cudaLaunchConfig_t clusterConfig(const Plan &plan, cudaStream_t stream, cudaLaunchAttribute *attr) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(plan.grid_x);
-    cfg.blockDim = dim3(plan.threads);
-    cfg.dynamicSmemBytes = kClusterSmem;
-    cfg.stream = stream;
-    attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = (unsigned)plan.chunks;
-    attr->val.clusterDim.y = 1;
-    attr->val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    return cfg;
+LaunchConfig clusterConfig(const Plan &plan, cudaStream_t stream) {
+    LaunchConfig config(dim3(plan.grid_x), dim3(plan.threads), kClusterSmem, stream);
+    config.cluster((unsigned)plan.chunks);
+    return config;
 }
 
 } // namespace
@@ -238,9 +230,8 @@ bool planCluster(const InfiniopHandle &h, Plan &plan) {
             (chunks > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)) {
             return INFINI_STATUS_INTERNAL_ERROR;
         }
-        cudaLaunchAttribute attr;
-        cudaLaunchConfig_t cfg = clusterConfig(c, nullptr, &attr);
-        return cudaOccupancyMaxActiveClusters(&active, kernel, &cfg) == cudaSuccess ? INFINI_STATUS_SUCCESS
+        LaunchConfig config = clusterConfig(c, nullptr);
+        return cudaOccupancyMaxActiveClusters(&active, kernel, config.get()) == cudaSuccess ? INFINI_STATUS_SUCCESS
                                                                                   : INFINI_STATUS_INTERNAL_ERROR;
     });
     cudaGetLastError(); // a refusal above is an answer, not an error to report later
@@ -278,9 +269,8 @@ infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *works
 infiniStatus_t launchCluster(const Plan &plan, const void *x, void *y, void *, void *stream) {
     return withClusterKernel(plan.dtype, [&](auto kernel, auto t) {
         using T = decltype(t);
-        cudaLaunchAttribute attr;
-        cudaLaunchConfig_t cfg = clusterConfig(plan, (cudaStream_t)stream, &attr);
-        CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, plan, (const T *)x, (T *)y, (Stats<ComputeType<T>> *)nullptr));
+        LaunchConfig config = clusterConfig(plan, (cudaStream_t)stream);
+        CUDA_TRY(cudaLaunchKernelEx(config.get(), kernel, plan, (const T *)x, (T *)y, (Stats<ComputeType<T>> *)nullptr));
         return INFINI_STATUS_SUCCESS;
     });
 }

@@ -216,8 +216,10 @@ infiniStatus_t withTwoPassKernel(infiniDtype_t dtype, F &&f) {
     });
 }
 
-cudaLaunchConfig_t twoPassConfig(unsigned grid, unsigned cluster, cudaStream_t stream, cudaLaunchAttribute *attr) {
-    return clusterLaunchConfig(grid, kThreads, cluster, 0, stream, attr);
+LaunchConfig twoPassConfig(unsigned grid, unsigned cluster, cudaStream_t stream) {
+    LaunchConfig config(dim3(grid), dim3(kThreads), 0, stream);
+    config.cluster(cluster);
+    return config;
 }
 
 // Clusters of `size` blocks of the dtype's kernel that the device runs at
@@ -297,9 +299,8 @@ infiniStatus_t launchTwoPassWith(const Plan &plan, const void *x, void *y, void 
                 return INFINI_STATUS_INTERNAL_ERROR;
             }
         }
-        cudaLaunchAttribute attr;
-        cudaLaunchConfig_t cfg = twoPassConfig(plan.grid_x, (unsigned)plan.chunks, (cudaStream_t)stream, &attr);
-        CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, plan, (const T *)x, (T *)y));
+        LaunchConfig config = twoPassConfig(plan.grid_x, (unsigned)plan.chunks, (cudaStream_t)stream);
+        CUDA_TRY(cudaLaunchKernelEx(config.get(), kernel, plan, (const T *)x, (T *)y));
         return INFINI_STATUS_SUCCESS;
     });
 }

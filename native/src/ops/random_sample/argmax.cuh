@@ -155,22 +155,19 @@ __global__ void __launch_bounds__(NT) argmaxBulkKernel(const __grid_constant__ A
 }
 
 // The launch of `count` rows, `team` blocks each (a cluster when team > 1).
-inline void argmaxConfig(cudaLaunchConfig_t &cfg, cudaLaunchAttribute (&attr)[2], uint32_t count, int team, int threads,
-                         size_t smem, LaunchStream stream) {
+inline LaunchConfig argmaxConfig(uint32_t count, int team, int threads, size_t smem, LaunchStream stream) {
     const uint32_t y = count < kArgmaxGridY ? count : kArgmaxGridY;
-    cfg = teamLaunchConfig(dim3((unsigned)team, y, (count + y - 1) / y), threads, smem, stream, attr);
+    return teamLaunchConfig(dim3((unsigned)team, y, (count + y - 1) / y), threads, smem, stream);
 }
 
 // argmaxKernel<T, NT, U> (any GPU). Graph-capturable, like the one below.
 template <class T, int NT, int U>
 infiniStatus_t launchArgmaxShape(const RowsArgs &rows, uint32_t count, int team, LaunchStream stream) {
-    cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr[2];
-    argmaxConfig(cfg, attr, count, team, NT, 0, stream);
+    LaunchConfig config = argmaxConfig(count, team, NT, 0, stream);
     if (team > kPortableTeam) {
-        CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxKernel<T, NT, U, true>, ArgmaxArgs{rows, count, 0}));
+        CUDA_TRY(cudaLaunchKernelEx(config.get(), argmaxKernel<T, NT, U, true>, ArgmaxArgs{rows, count, 0}));
     } else {
-        CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxKernel<T, NT, U, false>, ArgmaxArgs{rows, count, 0}));
+        CUDA_TRY(cudaLaunchKernelEx(config.get(), argmaxKernel<T, NT, U, false>, ArgmaxArgs{rows, count, 0}));
     }
     return INFINI_STATUS_SUCCESS;
 }
@@ -181,23 +178,19 @@ infiniStatus_t launchArgmaxShape(const RowsArgs &rows, uint32_t count, int team,
 template <class T, int NT, uint32_t Stage = 0>
 infiniStatus_t launchArgmaxBulk(const RowsArgs &rows, uint32_t count, int team, LaunchStream stream) {
     const uint32_t stage = Stage ? Stage : argmaxStageBytes(rows.n, sizeof(T), team);
-    cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr[2];
-    argmaxConfig(cfg, attr, count, team, NT, 2 * (size_t)stage, stream);
-    CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxBulkKernel<T, NT>, ArgmaxArgs{rows, count, stage}));
+    LaunchConfig config = argmaxConfig(count, team, NT, 2 * (size_t)stage, stream);
+    CUDA_TRY(cudaLaunchKernelEx(config.get(), argmaxBulkKernel<T, NT>, ArgmaxArgs{rows, count, stage}));
     return INFINI_STATUS_SUCCESS;
 }
 
 // How many teams of `team` blocks of `kernel` (threads, smem bytes each) fit on the GPU at once.
 inline infiniStatus_t argmaxTeamsFit(const void *kernel, int threads, size_t smem, int team, int *teams) {
-    cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr[2];
-    argmaxConfig(cfg, attr, 1, team, threads, smem, nullptr);
+    LaunchConfig config = argmaxConfig(1, team, threads, smem, nullptr);
     if (team == 1) {
         CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(teams, kernel, threads, smem));
         return INFINI_STATUS_SUCCESS;
     }
-    CUDA_TRY(cudaOccupancyMaxActiveClusters(teams, kernel, &cfg));
+    CUDA_TRY(cudaOccupancyMaxActiveClusters(teams, kernel, config.get()));
     return INFINI_STATUS_SUCCESS;
 }
 template <class T, int NT, int U>

@@ -132,13 +132,11 @@ __global__ void __launch_bounds__(NT, MinB) argmaxLeanKernel(const __grid_consta
 
 template <class T, int NT, int U, int MinB, bool Keep>
 infiniStatus_t launchArgmaxLean(const RowsArgs &rows, uint32_t count, int team, LaunchStream stream) {
-    cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr[2];
-    argmaxConfig(cfg, attr, count, team, NT, 0, stream);
+    LaunchConfig config = argmaxConfig(count, team, NT, 0, stream);
     if (team > kPortableTeam) {
-        CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxLeanKernel<T, NT, U, MinB, Keep, true>, ArgmaxArgs{rows, count, 0}));
+        CUDA_TRY(cudaLaunchKernelEx(config.get(), argmaxLeanKernel<T, NT, U, MinB, Keep, true>, ArgmaxArgs{rows, count, 0}));
     } else {
-        CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxLeanKernel<T, NT, U, MinB, Keep, false>, ArgmaxArgs{rows, count, 0}));
+        CUDA_TRY(cudaLaunchKernelEx(config.get(), argmaxLeanKernel<T, NT, U, MinB, Keep, false>, ArgmaxArgs{rows, count, 0}));
     }
     return INFINI_STATUS_SUCCESS;
 }

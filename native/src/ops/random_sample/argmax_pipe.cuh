@@ -200,13 +200,11 @@ __global__ void __launch_bounds__(NT, MinB) argmaxGridKernel(const __grid_consta
 
 template <class T, int NT, int U, int MinB>
 infiniStatus_t launchArgmaxPipe(const RowsArgs &rows, uint32_t count, int team, LaunchStream stream) {
-    cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr[2];
-    argmaxConfig(cfg, attr, count, team, NT, 0, stream);
+    LaunchConfig config = argmaxConfig(count, team, NT, 0, stream);
     if (team > kPortableTeam) {
-        CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxPipeKernel<T, NT, U, MinB, true>, ArgmaxArgs{rows, count, 0}));
+        CUDA_TRY(cudaLaunchKernelEx(config.get(), argmaxPipeKernel<T, NT, U, MinB, true>, ArgmaxArgs{rows, count, 0}));
     } else {
-        CUDA_TRY(cudaLaunchKernelEx(&cfg, argmaxPipeKernel<T, NT, U, MinB, false>, ArgmaxArgs{rows, count, 0}));
+        CUDA_TRY(cudaLaunchKernelEx(config.get(), argmaxPipeKernel<T, NT, U, MinB, false>, ArgmaxArgs{rows, count, 0}));
     }
     return INFINI_STATUS_SUCCESS;
 }

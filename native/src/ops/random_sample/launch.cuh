@@ -10,10 +10,8 @@ namespace infini::random_sample::nvidia {
 template <class Kernel, class Args>
 inline infiniStatus_t launchTeams(Kernel kernel, const Args &args, int rows, int team, int threads, size_t smem,
                                   LaunchStream stream) {
-    cudaLaunchAttribute attr[2];
-    const cudaLaunchConfig_t cfg =
-        teamLaunchConfig(dim3((unsigned)team, (unsigned)rows, 1), threads, smem, stream, attr);
-    CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, args));
+    LaunchConfig config = teamLaunchConfig(dim3((unsigned)team, (unsigned)rows, 1), threads, smem, stream);
+    CUDA_TRY(cudaLaunchKernelEx(config.get(), kernel, args));
     return INFINI_STATUS_SUCCESS;
 }
 
@@ -124,10 +122,8 @@ infiniStatus_t sampleTeams(int team, int *teams) {
     constexpr int kWide = sampleMaxTeam<kFewRows>();
     const auto kernel = sampleInstanceTeam(team) == kWide ? sampleKernel<T, kFewRows, false, kWide>
                                                           : sampleKernel<T, kFewRows, false, kCluster>;
-    cudaLaunchAttribute attr[2];
-    const cudaLaunchConfig_t cfg =
-        teamLaunchConfig(dim3((unsigned)team, 1, 1), kThreads, sampleSharedBytes<T>(), nullptr, attr);
-    CUDA_TRY(cudaOccupancyMaxActiveClusters(teams, kernel, &cfg));
+    LaunchConfig config = teamLaunchConfig(dim3((unsigned)team, 1, 1), kThreads, sampleSharedBytes<T>(), nullptr);
+    CUDA_TRY(cudaOccupancyMaxActiveClusters(teams, kernel, config.get()));
     return INFINI_STATUS_SUCCESS;
 }
 

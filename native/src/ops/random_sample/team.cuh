@@ -52,31 +52,14 @@ struct Team {
 };
 
 // The launch configuration of a grid whose x dimension is the team: a cluster
-// of grid.x blocks when there is more than one, PDL when `on` says so. `attr`
-// holds the attributes and must live until the launch.
-inline cudaLaunchConfig_t teamLaunchConfig(dim3 grid, int threads, size_t smem, LaunchStream on,
-                                           cudaLaunchAttribute (&attr)[2]) {
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = grid;
-    cfg.blockDim = dim3((unsigned)threads, 1, 1);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = on.stream;
-    unsigned n = 0;
+// of grid.x blocks when there is more than one, PDL when `on` says so.
+inline LaunchConfig teamLaunchConfig(dim3 grid, int threads, size_t smem, LaunchStream on) {
+    LaunchConfig config(grid, dim3((unsigned)threads, 1, 1), smem, on.stream);
     if (grid.x > 1) {
-        attr[n].id = cudaLaunchAttributeClusterDimension;
-        attr[n].val.clusterDim.x = grid.x;
-        attr[n].val.clusterDim.y = 1;
-        attr[n].val.clusterDim.z = 1;
-        ++n;
+        config.cluster(grid.x);
     }
-    if (on.pdl) {
-        attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attr[n].val.programmaticStreamSerializationAllowed = 1;
-        ++n;
-    }
-    cfg.attrs = attr;
-    cfg.numAttrs = n;
-    return cfg;
+    config.pdl(on.pdl);
+    return config;
 }
 
 } // namespace infini::random_sample::nvidia

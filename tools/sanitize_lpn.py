@@ -1,0 +1,80 @@
+"""LPNorm's GPU plans in few launches, for compute-sanitizer (memcheck, racecheck): the test
+files take minutes a shard under racecheck; this runs each plan once on a small case:
+
+    compute-sanitizer --tool racecheck --error-exitcode 99 python3 tools/sanitize_lpn.py
+    compute-sanitizer --tool memcheck  --error-exitcode 99 python3 tools/sanitize_lpn.py
+
+Plans (H100 planner): Pipe (16 x 1M BF16: clusters of 16 blocks, bulk copies into 32 KB slots,
+distributed shared memory merge), TwoPass (8 x 1M BF16), Stream (2200 x 4096 F16: a warp's
+cp.async ring), Rows (1024 x 64 F16), Cols (axis 0 of 512 x 300 F32), and non-finite rows on
+Pipe and Stream. Each result is compared with a float64 NumPy reference under the test suite's
+bounds (F.normalize's rule for NaN and inf); exits 1 on a mismatch.
+"""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+import infiniop_py as ip
+
+TOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 1e-5, np.dtype(ip.bfloat16): 1e-2}
+
+
+def reference(x: np.ndarray, axis: int, p: int, eps: float) -> np.ndarray:
+    x64 = x.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        norm = np.sum(np.abs(x64) ** p, axis=axis, keepdims=True) ** (1.0 / p)
+        return x64 / np.maximum(norm, eps)
+
+
+CPU = "--cpu" in sys.argv  # a dry run of the script on the CPU backend
+
+
+def check(name: str, x: np.ndarray, axis: int = 1, p: int = 2, eps: float = 1e-12) -> bool:
+    if CPU:
+        got = ip.lp_norm(x, axis=axis, p=p, eps=eps).astype(np.float64)
+    else:
+        out = ip.DeviceArray.from_numpy(np.full(x.shape, np.nan, x.dtype))
+        ip.lp_norm(ip.DeviceArray.from_numpy(x), axis=axis, p=p, eps=eps, out=out)
+        got = out.to_numpy().astype(np.float64)
+    want = reference(x, axis, p, eps)
+    tol = TOL[x.dtype]
+    same_nan = np.array_equal(np.isnan(got), np.isnan(want))
+    finite = ~np.isnan(want)
+    close = np.allclose(got[finite], want[finite], rtol=tol, atol=tol * 1e-2)
+    ok = same_nan and close
+    print(f"{name}: {x.shape} {x.dtype} axis {axis} p {p}: " + ("ok" if ok else
+          f"WRONG (NaN positions {'match' if same_nan else 'differ'}, values {'close' if close else 'off'})"),
+          flush=True)
+    return ok
+
+
+def main() -> int:
+    rng = np.random.default_rng(2026)
+
+    def rows(shape, dtype):
+        return (rng.standard_normal(shape) * 3).astype(dtype)
+
+    ok = True
+    ok &= check("pipe", rows((16, 1 << 20), ip.bfloat16))
+    ok &= check("two_pass", rows((8, 1 << 20), ip.bfloat16))
+    ok &= check("stream", rows((2200, 4096), np.float16))
+    ok &= check("rows", rows((1024, 64), np.float16))
+    ok &= check("cols", rows((512, 300), np.float32), axis=0)
+    x = rows((16, 1 << 20), ip.bfloat16)
+    x[1, 5] = np.inf
+    x[2, 7] = np.nan
+    x[3, :] = 0
+    ok &= check("pipe, non-finite rows", x)
+    y = rows((2200, 4096), np.float16)
+    y[0, 0] = -np.inf
+    y[9, 100] = np.nan
+    y[17, :] = 0
+    ok &= check("stream, non-finite rows", y)
+    print("all ok" if ok else "SOME PLAN WRONG")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
