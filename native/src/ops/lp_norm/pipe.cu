@@ -28,12 +28,7 @@ namespace infini::lp_norm::nvidia {
 
 namespace {
 
-// Threads a block; 1024 (half the packs a thread, a shorter pass 1 and pass 2
-// a row) is staged: notes/lp_norm.md, "Session 11".
-#ifndef INFINI_LP_NORM_PIPE_THREADS
-#define INFINI_LP_NORM_PIPE_THREADS 512
-#endif
-constexpr int kPipeThreads = INFINI_LP_NORM_PIPE_THREADS, kPipeMaxCluster = 16;
+constexpr int kPipeThreads = 512, kPipeMaxCluster = 16;
 // A bulk copy (and a slot): 32 KB, 4 packs a thread, 7 slots. H100, 32x1M
 // BF16 graph row: 16 KB 63.4 µs, 32 KB 62.0, 8 KB 84.6 (a row's steps, each
 // a block barrier and a copy issue, cost more than the finer reuse gives;
