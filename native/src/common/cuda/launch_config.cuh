@@ -45,12 +45,17 @@ public:
     }
 
 private:
-    static constexpr unsigned kMaxAttrs = 3;
+    static constexpr unsigned kMaxAttrs = 3; // one of each kind above
+    // The attribute `id`, cleared: a kind set again replaces its earlier value.
     cudaLaunchAttribute &add(cudaLaunchAttributeID id) {
-        cudaLaunchAttribute &a = attrs_[count_ < kMaxAttrs ? count_++ : kMaxAttrs - 1];
-        a = cudaLaunchAttribute{};
-        a.id = id;
-        return a;
+        unsigned i = 0;
+        while (i < count_ && attrs_[i].id != id) {
+            ++i;
+        }
+        count_ = i < count_ ? count_ : i + 1;
+        attrs_[i] = cudaLaunchAttribute{};
+        attrs_[i].id = id;
+        return attrs_[i];
     }
     cudaLaunchConfig_t cfg_{};
     cudaLaunchAttribute attrs_[kMaxAttrs]{};
