@@ -48,7 +48,6 @@ int64_t nextPow2(int64_t n) {
     return p;
 }
 
-
 size_t computeSize(infiniDtype_t dt) { return dt == INFINI_DTYPE_F64 ? 8 : 4; }
 
 // Fill plan.outer from dims [begin, end) of the info's outer dims; with more

@@ -191,7 +191,6 @@ int pipeActiveClusters(const InfiniopHandle &h, infiniDtype_t dtype, int size, i
     return active;
 }
 
-
 } // namespace
 
 bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune) {

@@ -233,7 +233,6 @@ int activeClusters(infiniDtype_t dtype, int size) {
     return active;
 }
 
-
 } // namespace
 
 bool planTwoPass(const InfiniopHandle &h, Plan &plan, const TwoPassTuning &tune) {
