@@ -9,8 +9,7 @@
 //            into the workspace, then a second kernel merges them and scales.
 // (On sm_90 the planner tries two_pass.cu's TwoPass plan for long rows first;
 // the row statistics both use are in row_stats.cuh.)
-#include "../../common/cuda/kernel_arch.cuh"
-#include "../../common/cuda/launch_config.cuh"
+#include "cluster_launch.cuh"
 #include "row_stats.cuh"
 
 namespace infini::lp_norm::nvidia {
@@ -222,20 +221,11 @@ bool planCluster(const InfiniopHandle &h, Plan &plan) {
     c.workspace = 0;
     // The device must be able to run such clusters (a cluster of 16 is beyond the portable 8).
     int active = 0;
-    const infiniStatus_t st = withClusterKernel(plan.dtype, [&](auto kernel, auto) {
-        if (!kernelCompiledFor(kernel, 90)) { // a build without sm_90 code: its cluster path traps
-            return INFINI_STATUS_NOT_IMPLEMENTED;
-        }
-        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kClusterSmem) != cudaSuccess ||
-            (chunks > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)) {
-            return INFINI_STATUS_INTERNAL_ERROR;
-        }
-        LaunchConfig config = clusterConfig(c, nullptr);
-        return cudaOccupancyMaxActiveClusters(&active, kernel, config.get()) == cudaSuccess ? INFINI_STATUS_SUCCESS
-                                                                                  : INFINI_STATUS_INTERNAL_ERROR;
+    withClusterKernel(plan.dtype, [&](auto kernel, auto) {
+        active = activeClustersOf(kernel, kClusterThreads, (int)chunks, kClusterSmem, kClusterSmem);
+        return INFINI_STATUS_SUCCESS;
     });
-    cudaGetLastError(); // a refusal above is an answer, not an error to report later
-    if (st != INFINI_STATUS_SUCCESS || active < 1) {
+    if (active < 1) {
         return false;
     }
     plan = c;
