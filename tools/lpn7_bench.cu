@@ -551,16 +551,18 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
     CHECK_CUDA(cudaFree(inplace));
 }
 
-#ifdef INFINI_LP_NORM_TP_TRACE
-// LPN7_ONLY=trace (a build with -DINFINI_LP_NORM_TP_TRACE): one launch of the
-// default TwoPass plan after a warm-up, then per row iteration the stages of
-// every block: pass 1 (row start -> its block summed), merge (-> factor known),
-// pass 2 (-> its chunk written), from each SM's clock; and from the global
-// timer when the blocks started and ended each iteration.
-void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t len) {
+#ifdef INFINI_LP_NORM_STAGE_TRACE
+// LPN7_ONLY=trace / pipetrace (a build with -DINFINI_LP_NORM_STAGE_TRACE): one
+// launch of the default TwoPass / Pipe plan after a warm-up, then per row
+// iteration the stages of every block: pass 1 (row start -> its block summed;
+// Pipe: of which waiting for its tiles), merge (-> factor known), pass 2 (->
+// its chunk written), from each SM's clock; and from the global timer when the
+// blocks started and ended each iteration.
+template <class PlanFn>
+void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t len, const char *name, PlanFn plan_fn) {
     Plan plan = basePlan(h, dt, rows, len, 2, 1e-12f);
-    if (!planTwoPass(h, plan)) {
-        say("%s %lldx%lld: no TwoPass plan\n", dtName(dt), (long long)rows, (long long)len);
+    if (!plan_fn(h, plan)) {
+        say("%s %lldx%lld: no %s plan\n", dtName(dt), (long long)rows, (long long)len, name);
         return;
     }
     const size_t bytes = (size_t)rows * len * elemSize(dt);
@@ -570,39 +572,40 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
     CHECK_CUDA(cudaMemset(x, 0x3c, bytes)); // finite values in every dtype: the one-pass path
     cudaStream_t s;
     CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    launchPlan(plan, x, y, nullptr, s);
+    using Trace = unsigned long long[kStageTraceBlocks][kStageTraceRows][kStageTraceSlots][2];
+    static Trace zero, t;
+    for (int warm = 0; warm < 3; ++warm) { // the last launch is the one read back
+        CHECK_CUDA(cudaMemcpyToSymbolAsync(g_stage_trace, zero, sizeof(zero), 0, cudaMemcpyHostToDevice, s));
+        launchPlan(plan, x, y, nullptr, s);
+    }
     CHECK_CUDA(cudaStreamSynchronize(s));
-    static unsigned long long zero[kTpTraceBlocks][kTpTraceRows][4][2];
-    CHECK_CUDA(cudaMemcpyToSymbol(g_tp_trace, zero, sizeof(zero)));
-    launchPlan(plan, x, y, nullptr, s);
-    CHECK_CUDA(cudaStreamSynchronize(s));
-    static unsigned long long t[kTpTraceBlocks][kTpTraceRows][4][2];
-    CHECK_CUDA(cudaMemcpyFromSymbol(t, g_tp_trace, sizeof(t)));
+    CHECK_CUDA(cudaMemcpyFromSymbol(t, g_stage_trace, sizeof(t)));
     int khz = 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
     const double per_us = khz / 1e3; // SM clocks a microsecond (the maximum clock)
-    const int blocks = (int)std::min<int64_t>(plan.grid_x, kTpTraceBlocks);
+    const int blocks = (int)std::min<int64_t>(plan.grid_x, kStageTraceBlocks);
     unsigned long long t0 = ~0ull, t_end = 0;
     for (int b = 0; b < blocks; ++b) {
         if (t[b][0][0][0] != 0) {
             t0 = std::min(t0, t[b][0][0][0]);
         }
-        for (int i = 0; i < kTpTraceRows; ++i) {
+        for (int i = 0; i < kStageTraceRows; ++i) {
             t_end = std::max(t_end, t[b][i][3][0]);
         }
     }
-    say("\n%s %lldx%lld: %s; kernel span %.2f µs (global timer, first start to last end)\n", dtName(dt),
+    say("\n%s %s %lldx%lld: %s; kernel span %.2f µs (global timer, first start to last end)\n", name, dtName(dt),
         (long long)rows, (long long)len, describe(plan).c_str(), (t_end - t0) / 1e3);
-    say("  iter blocks | pass 1 µs med [min max] | merge µs med [min max] | pass 2 µs med [min max] | start µs "
-        "[first last] | end µs [first last]\n");
-    for (int i = 0; i < kTpTraceRows; ++i) {
-        std::vector<double> p1, mg, p2, st, en;
+    say("  iter blocks | pass 1 µs med [min max] | of it waiting [min max] | merge µs med [min max] | pass 2 µs med "
+        "[min max] | start µs [first last] | end µs [first last]\n");
+    for (int i = 0; i < kStageTraceRows; ++i) {
+        std::vector<double> p1, wt, mg, p2, st, en;
         for (int b = 0; b < blocks; ++b) {
             const auto &r = t[b][i];
             if (r[3][0] == 0) {
                 continue;
             }
             p1.push_back((double)(r[1][1] - r[0][1]) / per_us);
+            wt.push_back((double)r[4][1] / per_us);
             mg.push_back((double)(r[2][1] - r[1][1]) / per_us);
             p2.push_back((double)(r[3][1] - r[2][1]) / per_us);
             st.push_back((r[0][0] - t0) / 1e3);
@@ -623,8 +626,8 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
             std::snprintf(buf, sizeof(buf), "[%6.2f %6.2f]", v.front(), v.back());
             return std::string(buf);
         };
-        say("  %4d %6zu | %s | %s | %s | %s | %s\n", i, p1.size(), mm(p1).c_str(), mm(mg).c_str(), mm(p2).c_str(),
-            ends(st).c_str(), ends(en).c_str());
+        say("  %4d %6zu | %s | %s | %s | %s | %s | %s\n", i, p1.size(), mm(p1).c_str(), mm(wt).c_str(), mm(mg).c_str(),
+            mm(p2).c_str(), ends(st).c_str(), ends(en).c_str());
     }
     CHECK_CUDA(cudaStreamDestroy(s));
     CHECK_CUDA(cudaFree(x));
@@ -732,18 +735,23 @@ int main(int argc, char **argv) {
         {BF, 4096, 4096, 2, 1e-12f, R, 1.0, true, false},
         {F32, 32, M, 2, 1e-12f, R, 1.0, true, true},
     };
-    // LPN7_ONLY=trace: the stage trace (a -DINFINI_LP_NORM_TP_TRACE build);
+    // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
     // LPN7_ONLY=sweep: the cases with the variant sweep only; LPN7_ONLY=ncu: two cases
     // checked, untimed (for `ncu -k regex:twoPassKernel`: three launches each, 16x1M then 32x1M BF16).
     const char *only = std::getenv("LPN7_ONLY");
     g_mode = only != nullptr ? only : "";
     const std::string &mode = g_mode;
-#ifdef INFINI_LP_NORM_TP_TRACE
-    if (mode == "trace") {
-        traceCase(h, BF, 16, M);
-        traceCase(h, BF, 32, M);
-        traceCase(h, BF, 64, M);
-        traceCase(h, F32, 32, M);
+#ifdef INFINI_LP_NORM_STAGE_TRACE
+    if (mode == "trace" || mode == "pipetrace") {
+        const bool pipe = mode == "pipetrace";
+        auto plan_fn = [pipe](const InfiniopHandle &hh, Plan &p) { return pipe ? planPipe(hh, p) : planTwoPass(hh, p); };
+        const char *name = pipe ? "Pipe" : "TwoPass";
+        traceCase(h, BF, 16, M, name, plan_fn);
+        traceCase(h, BF, 32, M, name, plan_fn);
+        traceCase(h, BF, 64, M, name, plan_fn);
+        if (!pipe) {
+            traceCase(h, F32, 32, M, name, plan_fn);
+        }
         return 0;
     }
 #endif

@@ -13,6 +13,8 @@
 //   merge:  the cluster's sums through distributed shared memory, one cluster
 //           barrier (clusterMergeAlternating), so every block gets bitwise
 //           the same factor (the scaled statistics re-read the held tiles);
+//           while the barrier waits for the other blocks, each thread sums the
+//           next row's tiles already in the ring (pass 1 then finishes the rest);
 //   pass 2: y = x * factor from the held tiles; as each tile is done the slot
 //           takes the stream's tile s + N, i.e. the next row's.
 // With N > K the N - K slots past the chunk hold the next row's first tiles
@@ -22,6 +24,7 @@
 #include "../../common/cuda/bulk_copy.cuh"
 #include "cluster_launch.cuh"
 #include "row_stats.cuh"
+#include "stage_trace.cuh"
 #include <algorithm>
 
 namespace infini::lp_norm::nvidia {
@@ -42,6 +45,13 @@ constexpr int kTilePacks = kTileBytes / 16;
 constexpr int kPacksPerThread = kTilePacks / kPipeThreads;
 static_assert(kTilePacks % kPipeThreads == 0, "whole packs per thread in a tile");
 constexpr int kMaxSlots = 32;
+// The next row's tiles already in the ring are summed while the cluster
+// barrier of this row's merge waits for the other blocks (0: not; A/B knob).
+// H100, lpn7_bench graph µs, 0 -> 1: 16x1M BF16 38.2 -> 37.3, 8x1M 25.6 ->
+// 24.6, 32x1M and 64x1M unchanged (61.0, 110-112; notes/lp_norm.md, "Session 12").
+#ifndef INFINI_LP_NORM_PIPE_AHEAD
+#define INFINI_LP_NORM_PIPE_AHEAD 1
+#endif
 constexpr size_t kBarrierBytes = 8 * kMaxSlots; // the slots' barriers, before the ring
 
 size_t pipeSmem(int slots) { return kBarrierBytes + (size_t)slots * kTileBytes; }
@@ -81,21 +91,29 @@ struct TileStream {
     }
 };
 
-// One row's chunk as held in the ring (stream tiles s0 .. s0 + K - 1): the
-// view row_stats.cuh's statistics take. The first pass over a tile waits for
-// its copy; later passes (the scaled fallback) find the phase complete.
+// One row's chunk as held in the ring (stream tiles s0 .. s0 + K - 1), or
+// its tiles `from` .. `to` - 1: the view row_stats.cuh's statistics take. The
+// first pass over a tile waits for its copy; later passes (the scaled
+// fallback) find the phase complete.
 template <class T, int VEC>
 struct HeldChunk {
     static constexpr int kVec = VEC;
     const uint4 *ring;
     uint64_t *full;
-    int s0, tiles, count, slots;
+    int s0, from, to, count, slots;
+    int iter; // (the stage trace's row count)
 
     template <class F>
     __device__ __forceinline__ void forEach(F &&f) const {
-        for (int t = 0; t < tiles; ++t) {
+        for (int t = from; t < to; ++t) {
             const int s = s0 + t, slot = s % slots;
+#ifdef INFINI_LP_NORM_STAGE_TRACE
+            const long long waited = clock64();
             bulkWait(&full[slot], (uint32_t)(s / slots) & 1u);
+            stageWaited(iter, clock64() - waited);
+#else
+            bulkWait(&full[slot], (uint32_t)(s / slots) & 1u);
+#endif
             const uint4 *tile = ring + (size_t)slot * kTilePacks;
 #pragma unroll
             for (int k = 0; k < kPacksPerThread; ++k) {
@@ -137,10 +155,30 @@ __global__ void __launch_bounds__(kPipeThreads, 1) pipeKernel(const Plan plan, c
     }
     __syncthreads();
     AlternatingExchange exchange;
+    // Row k + 1's first tiles sit in the ring during row k's merge (the slots
+    // past the chunk); each thread sums them then, in the same order as it
+    // would in row k + 1's pass 1 (so the same bits), carrying the sum over.
+    const int ahead = INFINI_LP_NORM_PIPE_AHEAD ? min(slots - tiles, tiles) : 0;
+    A carried = 0; // this thread's sum over row k's tiles 0 .. done - 1
+    int done = 0;
     for (int k = 0; k < rows; ++k) {
         const int s0 = k * tiles;
-        const HeldChunk<T, VEC> chunk{ring, full, s0, tiles, count, slots};
-        const Factor<A> f = clusterFactorWith(chunk, kPipeThreads, plan, red_t, red_m, red_s, NoHook{}, exchange);
+        INFINI_STAGE_STAMP(k, 0);
+        const HeldChunk<T, VEC> chunk{ring, full, s0, 0, tiles, count, slots, k};
+        const HeldChunk<T, VEC> rest{ring, full, s0, done, tiles, count, slots, k};
+        const A t = groupReduce(plainSumPart(rest, plan.p, carried), kPipeThreads, red_t, SumOp{});
+        INFINI_STAGE_STAMP(k, 1);
+        const bool next = ahead > 0 && k + 1 < rows;
+        const HeldChunk<T, VEC> next_tiles{ring, full, s0 + tiles, 0, ahead, count, slots, k + 1};
+        A next_part = 0;
+        const Factor<A> f = clusterFactorFrom(t, chunk, kPipeThreads, plan, red_m, red_s, exchange, [&] {
+            if (next) {
+                next_part = plainSumPart(next_tiles, plan.p, A(0));
+            }
+        });
+        carried = next_part;
+        done = next ? ahead : 0;
+        INFINI_STAGE_STAMP(k, 2);
         int64_t ox, oy;
         outerOffsets(plan.outer, cluster + k * clusters, ox, oy);
         T *yr = y + oy + first * VEC;
@@ -162,6 +200,7 @@ __global__ void __launch_bounds__(kPipeThreads, 1) pipeKernel(const Plan plan, c
                 stream.issue(s + slots);
             }
         }
+        INFINI_STAGE_STAMP(k, 3);
     }
     cooperative_groups::this_cluster().sync(); // no block exits while another reads its published sums
 #else

@@ -46,10 +46,10 @@ __device__ __forceinline__ Stats<A> scaledStats(const S &buf, int tpr, int p, A 
     return {m, s};
 }
 
-// Sum |x|^p over the group, unscaled (math.h's one-pass form).
+// This thread's part of sum |x|^p, unscaled (math.h's one-pass form), added
+// to `t` in the order buf.forEach visits its packs.
 template <class S, class A>
-__device__ __forceinline__ A plainSum(const S &buf, int tpr, int p, A *red_t) {
-    A t = 0;
+__device__ __forceinline__ A plainSumPart(const S &buf, int p, A t) {
     withP(p, [&](auto pc) {
         constexpr int kP = decltype(pc)::value;
         buf.forEach([&](const auto &pk, int) {
@@ -59,7 +59,13 @@ __device__ __forceinline__ A plainSum(const S &buf, int tpr, int p, A *red_t) {
             }
         });
     });
-    return groupReduce(t, tpr, red_t, SumOp{});
+    return t;
+}
+
+// Sum |x|^p over the group, unscaled.
+template <class S, class A>
+__device__ __forceinline__ A plainSum(const S &buf, int tpr, int p, A *red_t) {
+    return groupReduce(plainSumPart(buf, p, A(0)), tpr, red_t, SumOp{});
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -97,9 +103,12 @@ __device__ __forceinline__ Factor<A> clusterMerge(Stats<A> mine, Merge &&merge) 
 // exchange's barrier, which every reader of the slot has passed; the factor
 // reaches the block's threads through __syncthreads. A kernel that uses it
 // must end with a cluster barrier (no block may exit while another still
-// reads its slot).
-template <class A, class Merge>
-__device__ __forceinline__ Factor<A> clusterMergeAlternating(Stats<A> mine, unsigned parity, Merge &&merge) {
+// reads its slot). `during` runs in every thread between its arrival at the
+// cluster barrier and its wait there (work that hides the other blocks'
+// arrival; no block-wide synchronisation in it).
+template <class A, class Merge, class During>
+__device__ __forceinline__ Factor<A> clusterMergeAlternating(Stats<A> mine, unsigned parity, Merge &&merge,
+                                                             During &&during) {
     namespace cg = cooperative_groups;
     __shared__ Stats<A> published[2];
     __shared__ Factor<A> factor;
@@ -107,7 +116,9 @@ __device__ __forceinline__ Factor<A> clusterMergeAlternating(Stats<A> mine, unsi
     if (threadIdx.x == 0) {
         published[parity] = mine;
     }
-    cluster.sync();
+    asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+    during();
+    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
     if (threadIdx.x < 32) {
         Stats<A> st{0, 0};
         if (threadIdx.x < cluster.num_blocks()) {
@@ -125,10 +136,13 @@ __device__ __forceinline__ Factor<A> clusterMergeAlternating(Stats<A> mine, unsi
 
 // How clusterFactor exchanges the blocks' values: clusterMerge (two cluster
 // barriers), or clusterMergeAlternating (one; the exchange counts its calls).
+// `during`: work for the wait (see clusterMergeAlternating; SyncedExchange
+// runs it before its first barrier).
 struct SyncedExchange {
-    template <class A, class Merge>
-    __device__ __forceinline__ Factor<A> operator()(Stats<A> mine, Merge &&merge) {
+    template <class A, class Merge, class During>
+    __device__ __forceinline__ Factor<A> operator()(Stats<A> mine, Merge &&merge, During &&during) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        during();
         return clusterMerge(mine, merge);
 #else
         return {};
@@ -137,10 +151,10 @@ struct SyncedExchange {
 };
 struct AlternatingExchange {
     unsigned calls = 0;
-    template <class A, class Merge>
-    __device__ __forceinline__ Factor<A> operator()(Stats<A> mine, Merge &&merge) {
+    template <class A, class Merge, class During>
+    __device__ __forceinline__ Factor<A> operator()(Stats<A> mine, Merge &&merge, During &&during) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        return clusterMergeAlternating(mine, calls++ & 1u, merge);
+        return clusterMergeAlternating(mine, calls++ & 1u, merge, during);
 #else
         return {};
 #endif
@@ -152,35 +166,50 @@ struct NoHook {
     __device__ void operator()() const {}
 };
 
-// The row's factor from the cluster's chunks: the one-pass sums first; the
-// scaled statistics (a second exchange) only where they are not usable.
-// `after_pass1` runs in every thread once its block has summed its chunk (a
-// stage trace's hook: tools/lpn7_bench.cu); `exchange` merges (SyncedExchange
-// or AlternatingExchange; every block of the cluster must use the same).
-template <class S, class A, class Hook, class Exchange>
-__device__ __forceinline__ Factor<A> clusterFactorWith(const S &buf, int threads, const Plan &plan, A *red_t, A *red_m,
-                                                       A *red_s, Hook after_pass1, Exchange &exchange) {
+// The row's factor from the cluster's chunks, given the block's one-pass sum
+// `t` (group-reduced): merged first; the scaled statistics of `buf` (a second
+// exchange) only where the merged sum is not usable. `exchange` merges
+// (SyncedExchange or AlternatingExchange; every block of the cluster must use
+// the same); `during` runs while the first exchange waits.
+template <class S, class A, class Exchange, class During = NoHook>
+__device__ __forceinline__ Factor<A> clusterFactorFrom(A t, const S &buf, int threads, const Plan &plan, A *red_m,
+                                                       A *red_s, Exchange &exchange, During during = During{}) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    const A t = plainSum(buf, threads, plan.p, red_t);
-    after_pass1();
-    const Factor<A> f = exchange(Stats<A>{0, t}, [&](Stats<A> st) {
-        const A total = warpReduce(st.s, SumOp{});
-        // q1 = 0 marks "not usable" (a real factor's q1 is a power of two).
-        return plainSumUsable(total) ? plainFactor(total, plan.p, plan.eps) : Factor<A>{A(0), A(0)};
-    });
+    const Factor<A> f = exchange(
+        Stats<A>{0, t},
+        [&](Stats<A> st) {
+            const A total = warpReduce(st.s, SumOp{});
+            // q1 = 0 marks "not usable" (a real factor's q1 is a power of two).
+            return plainSumUsable(total) ? plainFactor(total, plan.p, plan.eps) : Factor<A>{A(0), A(0)};
+        },
+        during);
     if (f.q1 != A(0)) {
         return f;
     }
     const Stats<A> mine = scaledStats<true>(buf, threads, plan.p, red_m, red_s);
-    return exchange(mine, [&](Stats<A> st) {
-        const A m = warpReduce(st.m, MaxNanOp{});
-        const A term = scaledSumNeeded(m) && st.m > A(0) ? st.s * powInt(st.m / m, plan.p) : A(0);
-        return rowFactor(m, warpReduce(term, SumOp{}), plan.p, plan.eps);
-    });
+    return exchange(
+        mine,
+        [&](Stats<A> st) {
+            const A m = warpReduce(st.m, MaxNanOp{});
+            const A term = scaledSumNeeded(m) && st.m > A(0) ? st.s * powInt(st.m / m, plan.p) : A(0);
+            return rowFactor(m, warpReduce(term, SumOp{}), plan.p, plan.eps);
+        },
+        NoHook{});
 #else
     __trap(); // planned only on sm_90 and later
     return {};
 #endif
+}
+
+// The same from the block's chunk: its one-pass sum first. `after_pass1`
+// runs in every thread once its block has summed its chunk (a stage trace's
+// hook: tools/lpn7_bench.cu).
+template <class S, class A, class Hook, class Exchange>
+__device__ __forceinline__ Factor<A> clusterFactorWith(const S &buf, int threads, const Plan &plan, A *red_t, A *red_m,
+                                                       A *red_s, Hook after_pass1, Exchange &exchange) {
+    const A t = plainSum(buf, threads, plan.p, red_t);
+    after_pass1();
+    return clusterFactorFrom(t, buf, threads, plan, red_m, red_s, exchange);
 }
 
 // clusterFactorWith through clusterMerge (two cluster barriers an exchange).

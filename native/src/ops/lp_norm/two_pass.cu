@@ -17,6 +17,7 @@
 // of 160 KB per SM and a row per cluster, so 32 rows ran in 3 waves.
 #include "cluster_launch.cuh"
 #include "row_stats.cuh"
+#include "stage_trace.cuh"
 #include <algorithm>
 
 namespace infini::lp_norm::nvidia {
@@ -150,28 +151,6 @@ __device__ __forceinline__ void scaleChunk(const T *x, T *y, int count, const Fa
     }
 }
 
-#ifdef INFINI_LP_NORM_TP_TRACE
-// Stage trace, for tools/lpn7_bench.cu only (LPN7_ONLY=trace; never in the
-// library): thread 0 of each block stamps the global timer and its SM's clock
-// at a row's start, after its pass 1, after the merge and after pass 2, for
-// the first kTpTraceRows rows of each block.
-constexpr int kTpTraceBlocks = 1024, kTpTraceRows = 8;
-__device__ unsigned long long g_tp_trace[kTpTraceBlocks][kTpTraceRows][4][2];
-__device__ __forceinline__ void tpStamp(int iter, int stage) {
-    if (threadIdx.x == 0 && blockIdx.x < kTpTraceBlocks && iter < kTpTraceRows) {
-        unsigned long long global;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
-        g_tp_trace[blockIdx.x][iter][stage][0] = global;
-        g_tp_trace[blockIdx.x][iter][stage][1] = clock64();
-    }
-}
-#define INFINI_TP_STAMP(iter, stage) tpStamp(iter, stage)
-#define INFINI_TP_SYNC() __syncthreads()
-#else
-#define INFINI_TP_STAMP(iter, stage) ((void)0)
-#define INFINI_TP_SYNC() ((void)0)
-#endif
-
 template <class T, int VEC, TwoPassHints H>
 __global__ void __launch_bounds__(kThreads, 1024 / kThreads) twoPassKernel(const Plan plan, const T *__restrict__ x, T *y) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -185,7 +164,7 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads) twoPassKernel(const
     // Every block of a cluster runs the same rows (the merges are cluster-wide).
     int iter = 0; // (the stage trace's row count)
     for (int64_t row = blockIdx.x / size; row < plan.rows; row += clusters, ++iter) {
-        INFINI_TP_STAMP(iter, 0);
+        INFINI_STAGE_STAMP(iter, 0);
         int64_t ox, oy, nx = 0, ny;
         outerOffsets(plan.outer, row, ox, oy);
         const bool ahead = plan.prefetch > 0 && threadIdx.x == 0 && row + clusters < plan.rows;
@@ -195,11 +174,11 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads) twoPassKernel(const
         const ChunkStream<T, VEC, H> chunk{x + ox + first * VEC, count, x + nx + first * VEC,
                                         ahead ? (unsigned)std::min<int64_t>(plan.prefetch, (int64_t)count * 16) : 0u};
         const Factor<A> f =
-            clusterFactor(chunk, kThreads, plan, red_t, red_m, red_s, [&] { INFINI_TP_STAMP(iter, 1); });
-        INFINI_TP_STAMP(iter, 2);
+            clusterFactor(chunk, kThreads, plan, red_t, red_m, red_s, [&] { INFINI_STAGE_STAMP(iter, 1); });
+        INFINI_STAGE_STAMP(iter, 2);
         scaleChunk<T, VEC, H>(chunk.x, y + oy + first * VEC, count, f);
-        INFINI_TP_SYNC();
-        INFINI_TP_STAMP(iter, 3);
+        INFINI_STAGE_SYNC();
+        INFINI_STAGE_STAMP(iter, 3);
     }
     (void)iter;
 #else
