@@ -287,6 +287,21 @@ def test_skewed_tile_4097(device, rng, n, shifts):
     check_copy(device, rng, (n, n), (n, 1), (1, n), F16, src_shift=shifts[0], dst_shift=shifts[1])
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
+@pytest.mark.parametrize("case", [
+    ((4096, 4096), (4096, 1), (1, 4096)),                    # whole 128-unit tiles
+    ((3000, 3008), (3008, 1), (1, 3000)),                    # partial tiles along both, dst on sectors
+    ((9, 1030, 1536), (1030 * 1536, 1536, 1), (1030 * 1536 + 4, 1, 1030)),  # batched, a gap in src
+    ((16, 512, 32, 36), (32 * 36 * 512, 1, 36 * 512, 512), (512 * 32 * 36, 32 * 36, 36, 1)),  # NCHW -> NHWC:
+], ids=["4096sq", "3000x3008", "batched", "nchw_nhwc"])                  # group a = (H, W)
+def test_wide_word_tiles(device, rng, dtype, case):
+    """2-byte transposes large enough for the wide word tiles (128 x 128 units
+    a block where their grid gives every SM 4 blocks: 132-SM H100s and smaller)
+    with whole and partial tiles, an outer dim and a grouped dim."""
+    check_copy(device, rng, *case, dtype)
+
+
 # ---- errors through the C ABI ----
 
 def _tensor(shape, strides=None, dtype=ip.Dtype.F32):

@@ -7,11 +7,14 @@
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -DINFINI_WITH_NVIDIA -Inative/src -Inative/include
 //        tools/rearr4_bench.cu -Lbuild/lib -linfiniop -linfinirt -o build/rearr4_bench
-//   LD_LIBRARY_PATH=build/lib build/rearr4_bench [--ncu | --library]
+//   LD_LIBRARY_PATH=build/lib build/rearr4_bench [--ncu | --library | --shapes]
 //
 // (no rpath: LD_LIBRARY_PATH picks the library build; the report names the
 // file it loaded). --library: only the library call of each case (for a second
-// library build); --ncu: see main.
+// library build); --shapes: the word tile's shapes (word_tile.cuh: SA x SB
+// 64-unit parts a block, blocks an SM) on the aligned cases, and the same bytes
+// copied (a 16-byte copy kernel, a memcpy node: the floor of a transpose of that
+// size); --ncu: see main.
 //
 // Every variant is first checked bit for bit against a host transpose on a
 // dst poisoned beyond the view (0xFFFF, which the random src never holds).
@@ -237,6 +240,53 @@ Launch wordTile(const Case &c) {
     return [p, grid](const Buffers &b, cudaStream_t s) { wordTileKernel<true><<<grid, kBlock, 0, s>>>(p, b.dst, b.src); };
 }
 
+// Word tiles of SA x SB parts (word_tile.cuh), MIN_BLOCKS resident an SM.
+template <int SA, int SB, int MIN_BLOCKS>
+Launch wordTileShape(const Case &c) {
+    using W = WordTileOf<SA, SB>;
+    const TileParams p = params2d(c.rows, c.cols, (c.cols + W::kB - 1) / W::kB, (c.rows + W::kA - 1) / W::kA);
+    const unsigned grid = p.tiles_a * p.tiles_b;
+    return [p, grid](const Buffers &b, cudaStream_t s) {
+        wordTileKernel<true, SA, SB, MIN_BLOCKS><<<grid, kBlock, 0, s>>>(p, b.dst, b.src);
+    };
+}
+
+// The same bytes as a plain copy (dst's first rows*cols units from src's), as a
+// kernel of 16-byte vectors and as a memcpy node: the floor a transpose of this
+// size can reach. Not checked as a transpose (exact() is skipped for them).
+__global__ void copyKernel(uint4 *__restrict__ dst, const uint4 *__restrict__ src, size_t n) {
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += 2 * stride) {
+        const uint4 a = src[i];
+        const bool two = i + stride < n;
+        uint4 b;
+        if (two) {
+            b = src[i + stride];
+        }
+        dst[i] = a;
+        if (two) {
+            dst[i + stride] = b;
+        }
+    }
+}
+
+Launch copySameBytes(const Case &c, int blocks_per_sm) {
+    int sms = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const size_t n = (size_t)c.rows * c.cols * 2 / 16;
+    const unsigned grid = (unsigned)(sms * blocks_per_sm);
+    return [n, grid](const Buffers &b, cudaStream_t s) {
+        copyKernel<<<grid, 256, 0, s>>>(reinterpret_cast<uint4 *>(b.dst), reinterpret_cast<const uint4 *>(b.src), n);
+    };
+}
+
+Launch memcpySameBytes(const Case &c) {
+    const size_t bytes = (size_t)c.rows * c.cols * 2;
+    return [bytes](const Buffers &b, cudaStream_t s) {
+        CHECK_CUDA(cudaMemcpyAsync(b.dst, b.src, bytes, cudaMemcpyDeviceToDevice, s));
+    };
+}
+
 template <int MIN_BLOCKS>
 Launch skewTile(const Case &c) {
     const TileParams p = params2d(c.rows, c.cols, skewTilesB(c.cols, 64));
@@ -296,6 +346,9 @@ Library library(infiniopHandle_t handle, const Case &c) {
 int main(int argc, char **argv) {
     const bool ncu = argc > 1 && std::strcmp(argv[1], "--ncu") == 0;
     const bool library_only = argc > 1 && std::strcmp(argv[1], "--library") == 0;
+    // --shapes: the word tile's shapes (SA x SB parts, blocks an SM) on the
+    // aligned cases, against the same bytes copied.
+    const bool shapes = argc > 1 && std::strcmp(argv[1], "--shapes") == 0;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     CHECK_CUDA(cudaSetDevice(0));
     cudaDeviceProp prop;
@@ -355,10 +408,28 @@ int main(int argc, char **argv) {
     };
     bool all_exact = true;
     for (const Spec &s : specs) {
+        if (shapes && !s.words) {
+            continue;
+        }
         Case c = makeCase(s.name, s.rows, s.cols, s.dst_shift, s.src_shift);
         Library lib = library(handle, c);
         std::vector<std::pair<const char *, Launch>> variants;
-        if (!library_only) {
+        std::vector<std::pair<const char *, Launch>> copies;
+        if (shapes) {
+            variants.push_back({"word tile 1x1, 6/SM", wordTileShape<1, 1, 6>(c)});
+            variants.push_back({"word tile 1x1, 8/SM", wordTileShape<1, 1, 8>(c)});
+            variants.push_back({"word tile 2x1 (256 B src rows), 4/SM", wordTileShape<2, 1, 4>(c)});
+            variants.push_back({"word tile 2x1, 5/SM", wordTileShape<2, 1, 5>(c)});
+            variants.push_back({"word tile 1x2 (256 B dst rows), 4/SM", wordTileShape<1, 2, 4>(c)});
+            variants.push_back({"word tile 1x2, 5/SM", wordTileShape<1, 2, 5>(c)});
+            variants.push_back({"word tile 2x2, 3/SM", wordTileShape<2, 2, 3>(c)});
+            variants.push_back({"word tile 2x2, 4/SM (the library's wide word tiles)", wordTileShape<2, 2, 4>(c)});
+            variants.push_back({"word tile 4x1, 3/SM", wordTileShape<4, 1, 3>(c)});
+            variants.push_back({"word tile 1x4, 3/SM", wordTileShape<1, 4, 3>(c)});
+            copies.push_back({"copy kernel, same bytes, 4 blocks/SM", copySameBytes(c, 4)});
+            copies.push_back({"copy kernel, same bytes, 8 blocks/SM", copySameBytes(c, 8)});
+            copies.push_back({"memcpy node, same bytes", memcpySameBytes(c)});
+        } else if (!library_only) {
             if (s.words) {
                 variants.push_back({"word tile", wordTile(c)});
             }
@@ -382,6 +453,11 @@ int main(int argc, char **argv) {
             const double gbs = bytes / (us * 1e-6) / 1e9;
             std::printf("| %s | %s | %s | %.2f | %.0f | %.1f%% |\n", s.name, name, ok ? "yes" : "NO", us, gbs,
                         100.0 * gbs / roof);
+        }
+        for (auto &[name, run] : copies) {
+            const double us = graphUs(c, run, stream);
+            const double gbs = bytes / (us * 1e-6) / 1e9;
+            std::printf("| %s | %s | (copy) | %.2f | %.0f | %.1f%% |\n", s.name, name, us, gbs, 100.0 * gbs / roof);
         }
         CHECK_OK(infiniopDestroyRearrangeDescriptor(lib.desc));
         freeCase(c);

@@ -27,6 +27,12 @@ cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const 
     return launchTwoByteTile(wordTileKernel<true>, wordTileKernel<false>, p, grid, dst, src, stream);
 }
 
+cudaError_t launchWideWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+    constexpr int kParts = kWideWordParts, kBlocks = kWideWordBlocksPerSm;
+    return launchTwoByteTile(wordTileKernel<true, kParts, kParts, kBlocks>, wordTileKernel<false, kParts, kParts, kBlocks>,
+                             p, grid, dst, src, stream);
+}
+
 cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
     return launchTwoByteTile(skewTileKernel<true>, skewTileKernel<false>, p, grid, dst, src, stream);
 }

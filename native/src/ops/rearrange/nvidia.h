@@ -71,6 +71,12 @@ cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void
 // 4-byte words, where every row of the tile starts on a word (the plan and
 // the pointers allow it).
 cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+// Wide word tiles: the same kernel moving 2 x 2 of those tiles a block (128 x
+// 128 units: src and dst rows of 256 bytes, 4 blocks an SM), where that grid
+// still fills every SM once (session 12, H100, 4096² F16 graph µs: 25.55 ->
+// 25.18; notes/rearrange.md). p.tiles_a/b count kWideWordEdge-unit tiles.
+constexpr int kWideWordParts = 2, kWideWordEdge = kWideWordParts * kTileEdge<2>, kWideWordBlocksPerSm = 4;
+cudaError_t launchWideWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 // Skewed tiles (skew_tile.cuh, skew_word_tile.cuh): 2-byte transposes whose
 // dst rows are not all sector-aligned. A dst row's segments move back by up to
 // 15 units (to a 32-byte sector), so p.tiles_b = skewTilesB(len_b, span) (one

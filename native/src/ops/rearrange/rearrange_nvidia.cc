@@ -47,6 +47,8 @@ struct Plan {
     bool skew = false;                        // Tile: skewed tiles otherwise
     bool dst_sectored = false;                // Tile: every dst row offset a multiple of 32 bytes
     bool skew_src_words = false;              // Tile: every src row offset even (skewed word tiles allowed)
+    unsigned wide_word_grid = 0;              // Tile: wide word tiles instead of word tiles when not 0
+    TileParams wide_word_tile{};              // `tile` with kWideWordEdge-unit tiles
     unsigned skew_grid = 0, skew_word_grid = 0;
     TileParams skew_tile{};                   // `tile` with skewTilesB(len_b, kSkewSpanUnits) tiles along b
     TileParams skew_word_tile{};              // and with skewTilesB(len_b, kSkewWordSpanUnits)
@@ -99,7 +101,9 @@ struct NvidiaDesc final : Desc {
     Plan plans[5]; // by kUnits index
     std::vector<void *> buffers; // device copies of deep dims
 
-    NvidiaDesc(const InfiniopHandle &h, const Info &i) : Desc(h, i) {}
+    int sm_count;
+
+    NvidiaDesc(const InfiniopHandle &h, const Info &i) : Desc(h, i), sm_count(h.sm_count) {}
 
     ~NvidiaDesc() override {
         if (!buffers.empty()) {
@@ -217,6 +221,20 @@ struct NvidiaDesc final : Desc {
             words = (in_a || ss[d] % 2 == 0) && (in_b || ds[d] % 2 == 0);
         }
         plan->words = words;
+        // Wide word tiles where their grid still gives every SM its blocks
+        // (small transposes keep the 64-unit tiles' parallelism).
+        if (words && len_a <= UINT32_MAX - kWideWordEdge && len_b <= UINT32_MAX - kWideWordEdge) {
+            TileParams w = t;
+            w.tiles_a = (uint32_t)((len_a + kWideWordEdge - 1) / kWideWordEdge);
+            w.tiles_b = (uint32_t)((len_b + kWideWordEdge - 1) / kWideWordEdge);
+            w.div_tiles_a = FastDivU32(w.tiles_a);
+            w.div_tiles_b = FastDivU32(w.tiles_b);
+            const uint64_t wide_blocks = blocks / ((uint64_t)t.tiles_a * t.tiles_b) * w.tiles_a * w.tiles_b;
+            if (wide_blocks >= (uint64_t)kWideWordBlocksPerSm * (uint64_t)std::max(sm_count, 1)) {
+                plan->wide_word_tile = w;
+                plan->wide_word_grid = (unsigned)wide_blocks;
+            }
+        }
         // dst rows on 32-byte sectors (with a sector-aligned dst pointer):
         // word tiles win there; off sectors skewed tiles win (4098² F16 on
         // the H100: 29.7 µs skewed, 33.1 word tiles; notes/rearrange.md).
@@ -268,6 +286,7 @@ struct NvidiaDesc final : Desc {
     infiniStatus_t uploadDeep(Plan *plan) {
         if (plan->outer.size() > (size_t)kMaxDims) {
             INFINI_TRY(upload(plan->outer, &plan->tile.deep));
+            plan->wide_word_tile.deep = plan->tile.deep;
             plan->skew_tile.deep = plan->tile.deep;
             plan->skew_word_tile.deep = plan->tile.deep;
             plan->odd_word_tile.deep = plan->tile.deep;
@@ -381,7 +400,8 @@ struct NvidiaDesc final : Desc {
             case Kind::Tile:
                 if (p.words && ((uintptr_t)d | (uintptr_t)s) % 4 == 0 &&
                     (!p.skew || (p.dst_sectored && (uintptr_t)d % 32 == 0))) {
-                    CUDA_TRY(launchWordTile(p.tile, p.grid, d, s, stream));
+                    CUDA_TRY(p.wide_word_grid != 0 ? launchWideWordTile(p.wide_word_tile, p.wide_word_grid, d, s, stream)
+                                                   : launchWordTile(p.tile, p.grid, d, s, stream));
                 } else if (p.skew && p.skew_src_words && (uintptr_t)s % 4 == 0) {
                     CUDA_TRY(launchSkewWordTile(p.skew_word_tile, p.skew_word_grid, d, s, stream));
 #if INFINI_REARRANGE_ODD_WORDS

@@ -6,85 +6,118 @@
 namespace infini::rearrange::nvidia {
 
 // A block moves the same 64 x 64 tile as tileKernel<uint16_t> with 256
-// threads. The plan allows it only when groups a and b run forwards with unit
-// stride, both lengths are even and every other stride is even, and Calculate
-// only when both pointers are 4-byte aligned: then every src row (fixed b) and
-// every dst row (fixed a) of the tile starts on a word.
+// threads (SA x SB such tiles, SA along a and SB along b, moved together:
+// src rows of SA x 128 bytes, dst rows of SB x 128; 1 x 1 in the library,
+// larger shapes measured by tools/rearr4_bench.cu). The plan allows it only
+// when groups a and b run forwards with unit stride, both lengths are even and
+// every other stride is even, and Calculate only when both pointers are
+// 4-byte aligned: then every src row (fixed b) and every dst row (fixed a) of
+// the tile starts on a word.
 //
-// Reading: warp y takes src rows y, y + 8, ..., lane x word x of the row.
-// Writing: warp y takes dst rows y, y + 8, ..., lane x builds word x of the
-// row from units of tile rows 2x and 2x + 1. Tile rows are stored even rows
-// first, then odd rows, 33 words apart, so that those 32 pairs of reads hit 32
+// Reading: warp y takes src rows y, y + 8, ..., lane x word x of each 64-unit
+// part of the row. Writing: warp y takes dst rows y, y + 8, ..., lane x builds
+// word x of each part from units of tile rows 2x and 2x + 1 of that part's 64
+// rows. Within each 64 rows, tile rows are stored even rows first, then odd
+// rows, an odd number of words apart, so that those 32 pairs of reads hit 32
 // banks. Every global access of a warp is 128 contiguous bytes.
-struct WordTile {
-    static constexpr int kEdge = kTileEdge<2>;            // units along a and along b
-    static constexpr int kRowUnits = kEdge + 2;            // 33 words: rows start on distinct banks
-    static constexpr int kRows = kEdge / kTileThreadsY;    // rows of a thread, each phase
-    static constexpr int kMinBlocks = 6;                   // resident blocks per SM (40 registers)
+template <int SA = 1, int SB = 1>
+struct WordTileOf {
+    static constexpr int kEdge = kTileEdge<2>;             // units along a and along b of one part
+    static constexpr int kA = SA * kEdge, kB = SB * kEdge;  // units along a (a src row), along b (a dst row)
+    static constexpr int kRowUnits = kA + 2;               // an odd number of words: rows start on distinct banks
+    static constexpr int kRows = kEdge / kTileThreadsY;    // rows of a thread in each part, each phase
     static_assert(kEdge == 2 * kTileThreadsX, "a warp moves one row of words");
 
-    __device__ static constexpr int physRow(int r) { return (r >> 1) + (r & 1) * (kEdge / 2); }
+    // Where row r (< kEdge) of part `part` (along b) is held.
+    __device__ static constexpr int physRow(int part, int r) { return part * kEdge + (r >> 1) + (r & 1) * (kEdge / 2); }
+};
+struct WordTile : WordTileOf<> {
+    static constexpr int kMinBlocks = 6; // resident blocks per SM (40 registers)
 };
 
 // A whole tile inside the tensor with groups a and b single dims (ONE): a
 // thread's rows are 8 strides apart, reached by constant steps; otherwise
 // every row's offsets come from its group and every access is checked.
-template <bool ONE, bool WHOLE>
-__device__ __forceinline__ void moveWordTile(const TileParams &p, uint16_t (&tile)[WordTile::kEdge][WordTile::kRowUnits],
+template <bool ONE, bool WHOLE, int SA, int SB>
+__device__ __forceinline__ void moveWordTile(const TileParams &p,
+                                             uint16_t (&tile)[WordTileOf<SA, SB>::kB][WordTileOf<SA, SB>::kRowUnits],
                                              uint16_t *tile_dst, const uint16_t *tile_src, uint32_t a0,
                                              uint32_t b0) {
-    using W = WordTile;
+    using W = WordTileOf<SA, SB>;
     const int x = threadIdx.x, y = threadIdx.y;
-    const int rows = WHOLE ? W::kEdge : (int)min((uint32_t)W::kEdge, p.len_b - b0); // along b
-    const int cols = WHOLE ? W::kEdge : (int)min((uint32_t)W::kEdge, p.len_a - a0); // along a
-    const bool lane_in = WHOLE || 2 * x < cols; // lengths are even: both units of the word
-    uint32_t v[W::kRows];
+    const int rows = WHOLE ? W::kB : (int)min((uint32_t)W::kB, p.len_b - b0); // along b
+    const int cols = WHOLE ? W::kA : (int)min((uint32_t)W::kA, p.len_a - a0); // along a
+    uint32_t v[SB][W::kRows][SA];
     // Every load is issued before the first shared-memory store.
 #pragma unroll
-    for (int j = 0; j < W::kRows; ++j) {
-        const int r = y + 8 * j;
-        int64_t unused, sb;
-        if (ONE && WHOLE) {
-            sb = (int64_t)(b0 + r) * p.b.dims[0].src_stride;
-        } else {
-            groupOffset<ONE>(p.b, b0 + (r < rows ? r : 0), unused, sb);
+    for (int sb = 0; sb < SB; ++sb) {
+#pragma unroll
+        for (int j = 0; j < W::kRows; ++j) {
+            const int r = sb * W::kEdge + y + 8 * j;
+            int64_t unused, sbo;
+            if (ONE && WHOLE) {
+                sbo = (int64_t)(b0 + r) * p.b.dims[0].src_stride;
+            } else {
+                groupOffset<ONE>(p.b, b0 + (r < rows ? r : 0), unused, sbo);
+            }
+#pragma unroll
+            for (int sa = 0; sa < SA; ++sa) {
+                const int w = sa * kTileThreadsX + x; // lengths are even: both units of the word
+                v[sb][j][sa] = WHOLE || (2 * w < cols && r < rows)
+                                   ? loadGlobal(reinterpret_cast<const uint32_t *>(tile_src + sbo) + w, (sb * W::kRows + j) * SA + sa)
+                                   : 0u;
+            }
         }
-        v[j] = WHOLE || (lane_in && r < rows) ? loadGlobal(reinterpret_cast<const uint32_t *>(tile_src + sb) + x, j) : 0u;
     }
 #pragma unroll
-    for (int j = 0; j < W::kRows; ++j) {
-        reinterpret_cast<uint32_t *>(tile[W::physRow(y + 8 * j)])[x] = v[j];
+    for (int sb = 0; sb < SB; ++sb) {
+#pragma unroll
+        for (int j = 0; j < W::kRows; ++j) {
+#pragma unroll
+            for (int sa = 0; sa < SA; ++sa) {
+                reinterpret_cast<uint32_t *>(tile[W::physRow(sb, y + 8 * j)])[sa * kTileThreadsX + x] =
+                    v[sb][j][sa];
+            }
+        }
     }
     __syncthreads();
-    const uint16_t *lo = tile[W::physRow(2 * x)], *hi = tile[W::physRow(2 * x + 1)];
-    const bool lane_out = WHOLE || 2 * x < rows;
 #pragma unroll
-    for (int j = 0; j < W::kRows; ++j) {
-        const int c = y + 8 * j;
-        if (WHOLE || (lane_out && c < cols)) {
-            int64_t da, unused;
-            if (ONE && WHOLE) {
-                da = (int64_t)(a0 + c) * p.a.dims[0].dst_stride;
-            } else {
-                groupOffset<ONE>(p.a, a0 + c, da, unused);
+    for (int sa = 0; sa < SA; ++sa) {
+#pragma unroll
+        for (int j = 0; j < W::kRows; ++j) {
+            const int c = sa * W::kEdge + y + 8 * j;
+#pragma unroll
+            for (int sb = 0; sb < SB; ++sb) {
+                const int r = sb * W::kEdge + 2 * x;
+                if (WHOLE || (r < rows && c < cols)) {
+                    int64_t da, unused;
+                    if (ONE && WHOLE) {
+                        da = (int64_t)(a0 + c) * p.a.dims[0].dst_stride;
+                    } else {
+                        groupOffset<ONE>(p.a, a0 + c, da, unused);
+                    }
+                    const uint16_t *lo = tile[W::physRow(sb, 2 * x)], *hi = tile[W::physRow(sb, 2 * x + 1)];
+                    storeGlobal(reinterpret_cast<uint32_t *>(tile_dst + da) + sb * kTileThreadsX + x,
+                                (uint32_t)lo[c] | ((uint32_t)hi[c] << 16), 100 + (sa * W::kRows + j) * SB + sb);
+                }
             }
-            storeGlobal(reinterpret_cast<uint32_t *>(tile_dst + da) + x, (uint32_t)lo[c] | ((uint32_t)hi[c] << 16), 100 + j);
         }
     }
 }
 
-template <bool ONE>
-__global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, WordTile::kMinBlocks)
+template <bool ONE, int SA = 1, int SB = 1, int MIN_BLOCKS = WordTile::kMinBlocks>
+__global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, MIN_BLOCKS)
     wordTileKernel(const __grid_constant__ TileParams p, uint16_t *__restrict__ dst, const uint16_t *__restrict__ src) {
-    __shared__ uint16_t tile[WordTile::kEdge][WordTile::kRowUnits];
+    using W = WordTileOf<SA, SB>;
+    __shared__ uint16_t tile[W::kB][W::kRowUnits];
     const TileOrigin o = tileOrigin(p, blockIdx.x);
-    const uint32_t a0 = o.ta * WordTile::kEdge, b0 = o.tb * WordTile::kEdge;
+    const uint32_t a0 = o.ta * W::kA, b0 = o.tb * W::kB;
     uint16_t *tile_dst = dst + o.od + b0;       // groups b run with unit stride in dst
     const uint16_t *tile_src = src + o.os + a0; // and groups a in src
-    if (a0 + WordTile::kEdge <= p.len_a && b0 + WordTile::kEdge <= p.len_b) {
-        moveWordTile<ONE, true>(p, tile, tile_dst, tile_src, a0, b0);
+    if (a0 + W::kA <= p.len_a && b0 + W::kB <= p.len_b) {
+        moveWordTile<ONE, true, SA, SB>(p, tile, tile_dst, tile_src, a0, b0);
     } else {
-        moveWordTile<ONE, false>(p, tile, tile_dst, tile_src, a0, b0);
+        moveWordTile<ONE, false, SA, SB>(p, tile, tile_dst, tile_src, a0, b0);
     }
 }
 
