@@ -68,3 +68,11 @@ build_rs_pair() {
         "$dir/lib/libinfiniop.so" "$dir/lib/libinfinirt.so" "$dir/lib/build_info.json" >>"$LOG" 2>&1
     echo "make ($dir library) rc=$?" | tee -a "$LOG"
 }
+# rearr4_build: tools/rearr4_bench.cu linked against the library in build/lib (after library_build).
+rearr4_build() {
+    step "rearr4_bench build"
+    timeout -k 3 "$(cap 120)" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -DINFINI_WITH_NVIDIA \
+        -Inative/src -Inative/include -Itools tools/rearr4_bench.cu -Lbuild/lib -linfiniop -linfinirt \
+        -o build/rearr4_bench >>"$LOG" 2>&1
+    echo "rearr4_bench build rc=$?" | tee -a "$LOG"
+}
