@@ -7,6 +7,10 @@
 #                                         and racecheck on tools/sanitize_lpn.py and tools/sanitize_rs.py.
 # Writes under $OUT: final_log.txt, and gpu_suite.txt, bench.txt, bench.json (suite) or
 # sanitize.txt (sanitize).
+# Options: BENCHES="rearrange lp_norm ..." runs those per-operator benchmarks
+# (python -m infiniop_py.bench.bench_NAME, their CUDA-graph rows included; bench_NAME.txt)
+# instead of the end-to-end one; SCRIPTS="sanitize_lpn" picks the sanitizer scripts, and
+# REARRANGE_MEMCHECK=1 adds memcheck on the wide word tile tests of test_rearrange.py.
 MODE=${1:?suite or sanitize}
 NAME=final
 if [ "$MODE" = suite ]; then END=${END:-570}; else END=${END:-430}; fi
@@ -18,11 +22,26 @@ if [ "$MODE" = suite ]; then
     step "whole suite (GPU tests required)"
     OUT="$OUT" bash tools/gpu_suite.sh "$(cap 260)" >>"$LOG" 2>&1
     echo "gpu_suite rc=$?" | tee -a "$LOG"
-    step "end-to-end benchmark"
-    timeout -k 3 "$(cap 240)" $PY -m infiniop_py bench --device nvidia --json "$OUT/bench.json" >"$OUT/bench.txt" 2>&1
-    echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/bench.txt"
+    if [ -n "${BENCHES:-}" ]; then
+        for b in $BENCHES; do
+            step "benchmark bench_$b"
+            timeout -k 3 "$(cap 150)" $PY -m "infiniop_py.bench.bench_$b" >"$OUT/bench_$b.txt" 2>&1
+            echo "bench_$b rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/bench_$b.txt"
+        done
+    else
+        step "end-to-end benchmark"
+        timeout -k 3 "$(cap 240)" $PY -m infiniop_py bench --device nvidia --json "$OUT/bench.json" >"$OUT/bench.txt" 2>&1
+        echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/bench.txt"
+    fi
 else
-    for script in sanitize_lpn sanitize_rs; do
+    if [ "${REARRANGE_MEMCHECK:-0}" = 1 ]; then
+        step "compute-sanitizer memcheck, the wide word tile tests"
+        echo "== memcheck test_rearrange.py -k 'wide_word and nvidia'" >>"$OUT/sanitize.txt"
+        timeout -k 3 "$(cap 120)" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
+            $PY -m pytest tests/test_rearrange.py -q -p no:cacheprovider -k "wide_word and nvidia" >>"$OUT/sanitize.txt" 2>&1
+        echo "memcheck rearrange rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG" "$OUT/sanitize.txt"
+    fi
+    for script in ${SCRIPTS:-sanitize_lpn sanitize_rs}; do
         for tool in memcheck racecheck; do
             step "compute-sanitizer $tool, tools/$script.py"
             echo "== $tool $script" >>"$OUT/sanitize.txt"
