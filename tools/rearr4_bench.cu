@@ -397,6 +397,7 @@ int main(int argc, char **argv) {
         uint32_t rows, cols;
         int dst_shift, src_shift;
         bool words; // word tiles apply (main's kernel for the case)
+        bool shapes_only = false; // only in --shapes (the wide word tiles' size rule)
     };
     const Spec specs[] = {
         {"transpose 4097² F16", 4097, 4097, 0, 0, false},
@@ -405,10 +406,15 @@ int main(int argc, char **argv) {
         {"transpose 4097² F16, dst +1 unit", 4097, 4097, 1, 0, false},
         {"transpose 4098² F16 (even pitch off sectors)", 4098, 4098, 0, 0, true},
         {"transpose 4098² F16, src +1 unit (every row odd)", 4098, 4098, 0, 1, false},
+        {"transpose 2048² F16 (below the wide tiles' rule)", 2048, 2048, 0, 0, true, true},
+        {"transpose 3072² F16", 3072, 3072, 0, 0, true, true},
+        {"transpose 8192² F16", 8192, 8192, 0, 0, true, true},
+        {"transpose 8192x2048 F16", 8192, 2048, 0, 0, true, true},
+        {"transpose 3000x3008 F16 (partial tiles)", 3000, 3008, 0, 0, true, true},
     };
     bool all_exact = true;
     for (const Spec &s : specs) {
-        if (shapes && !s.words) {
+        if (shapes ? !s.words : s.shapes_only) {
             continue;
         }
         Case c = makeCase(s.name, s.rows, s.cols, s.dst_shift, s.src_shift);
