@@ -9,7 +9,7 @@ import infiniop_py as ip
 from infiniop_py._arrays import as_view
 from infiniop_py._ffi import ffi, lib
 from infiniop_py.ops import _base
-from conftest import DEVICES, poisoned, to_host
+from conftest import DEVICES, poisoned, queue_dependent_chains, to_host
 from infiniop_py._layout import contiguous_strides, permuted_strides
 
 BF16 = ip.bfloat16
@@ -300,6 +300,45 @@ def test_wide_word_tiles(device, rng, dtype, case):
     a block where their grid gives every SM 4 blocks: 132-SM H100s and smaller)
     with whole and partial tiles, an outer dim and a grouped dim."""
     check_copy(device, rng, *case, dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n, dtype", [(3072, F16), (1031, F16), (1024, F32)], ids=["wide-f16", "odd-f16", "f32"])
+def test_dependent_transposes_back_to_back_gpu(rng, n, dtype):
+    """Transposes that depend on each other through every buffer (B = A.T; A =
+    B.T overwrites what the first read; C = A.T; B = C.T overwrites what the
+    second read), after a plain copy that restores A, queued without a sync:
+    the tile kernels may be launched with programmatic dependent launch on
+    sm_90 (tileKernelEntry waits for the previous kernel before any access),
+    eagerly and in CUDA graphs. The wide word tiles (3072² F16), the odd word
+    tiles (odd pitch) and the 4-byte tile kernel; every result bit for bit."""
+    a0 = rng.standard_normal((n, n)).astype(dtype)
+    src = ip.DeviceArray.from_numpy(a0)
+    bufs = [ip.DeviceArray.from_numpy(np.full((n, n), np.nan, dtype)) for _ in range(3)]  # A, B, C
+    nan = np.full((n, n), np.nan, dtype)
+
+    def t(buf):  # the transposed view of a contiguous n x n buffer
+        return buf.view((n, n), (1, n), 0)
+
+    def queue(s):
+        ip.rearrange(src, out=bufs[0], stream=s)  # A restored by a contiguous copy
+        ip.rearrange(t(bufs[0]), out=bufs[1], stream=s)  # B = A.T
+        ip.rearrange(t(bufs[1]), out=bufs[0], stream=s)  # A = B.T
+        ip.rearrange(t(bufs[0]), out=bufs[2], stream=s)  # C = A.T
+        ip.rearrange(t(bufs[2]), out=bufs[1], stream=s)  # B = C.T
+
+    def poison(s):
+        for buf in bufs:
+            buf.copy_from_numpy(nan, stream=s)
+
+    want = [a0, a0, np.ascontiguousarray(a0.T)]
+
+    def check(what, s):
+        for k in range(3):
+            got = bufs[k].to_numpy(stream=s)
+            assert np.array_equal(got.view(np.uint8), want[k].view(np.uint8)), f"{what}: {'ABC'[k]} differs"
+
+    queue_dependent_chains(queue, poison, check)
 
 
 # ---- errors through the C ABI ----

@@ -164,6 +164,32 @@ bool exact(const Case &c, const Launch &run, cudaStream_t stream) {
     return true;
 }
 
+// Eager: kLaunches launches queued back to back between two events, median of
+// kReps, per launch (host launch cost hidden while the GPU is behind).
+double eagerUs(const Case &c, const Launch &run, cudaStream_t stream) {
+    cudaEvent_t e0, e1;
+    CHECK_CUDA(cudaEventCreate(&e0));
+    CHECK_CUDA(cudaEventCreate(&e1));
+    std::vector<float> ms;
+    for (int r = 0; r < kWarm + kReps; ++r) {
+        CHECK_CUDA(cudaEventRecord(e0, stream));
+        for (int k = 0; k < kLaunches; ++k) {
+            run(c.set(k % kSets), stream);
+        }
+        CHECK_CUDA(cudaEventRecord(e1, stream));
+        CHECK_CUDA(cudaEventSynchronize(e1));
+        float t;
+        CHECK_CUDA(cudaEventElapsedTime(&t, e0, e1));
+        if (r >= kWarm) {
+            ms.push_back(t);
+        }
+    }
+    CHECK_CUDA(cudaEventDestroy(e0));
+    CHECK_CUDA(cudaEventDestroy(e1));
+    std::nth_element(ms.begin(), ms.begin() + kReps / 2, ms.end());
+    return ms[kReps / 2] * 1000.0 / kLaunches;
+}
+
 double graphUs(const Case &c, const Launch &run, cudaStream_t stream) {
     cudaGraph_t graph;
     cudaGraphExec_t exec;
@@ -241,13 +267,15 @@ Launch wordTile(const Case &c) {
 }
 
 // Word tiles of SA x SB parts (word_tile.cuh), MIN_BLOCKS resident an SM.
+// pdl: launched with programmatic dependent launch (a programmatic edge in the graphs).
 template <int SA, int SB, int MIN_BLOCKS>
-Launch wordTileShape(const Case &c) {
+Launch wordTileShape(const Case &c, bool pdl = false) {
     using W = WordTileOf<SA, SB>;
     const TileParams p = params2d(c.rows, c.cols, (c.cols + W::kB - 1) / W::kB, (c.rows + W::kA - 1) / W::kA);
     const unsigned grid = p.tiles_a * p.tiles_b;
-    return [p, grid](const Buffers &b, cudaStream_t s) {
-        wordTileKernel<true, SA, SB, MIN_BLOCKS><<<grid, kBlock, 0, s>>>(p, b.dst, b.src);
+    return [p, grid, pdl](const Buffers &b, cudaStream_t s) {
+        CHECK_CUDA(infini::launchKernel(wordTileKernel<true, SA, SB, MIN_BLOCKS>, dim3(grid), kBlock, 0, s, pdl, p,
+                                        b.dst, (const uint16_t *)b.src));
     };
 }
 
@@ -306,11 +334,12 @@ Launch skewWordTile(const Case &c) {
 }
 
 template <int SPAN, int MIN_BLOCKS>
-Launch oddWordTile(const Case &c) {
+Launch oddWordTile(const Case &c, bool pdl = false) {
     const TileParams p = params2d(c.rows, c.cols, skewTilesB(c.cols, SPAN * 64), oddWordTilesA(c.rows));
     const unsigned grid = p.tiles_a * p.tiles_b;
-    return [p, grid](const Buffers &b, cudaStream_t s) {
-        oddWordTileKernel<true, SPAN, MIN_BLOCKS><<<grid, kBlock, 0, s>>>(p, b.dst, b.src);
+    return [p, grid, pdl](const Buffers &b, cudaStream_t s) {
+        CHECK_CUDA(infini::launchKernel(oddWordTileKernel<true, SPAN, MIN_BLOCKS>, dim3(grid), kBlock, 0, s, pdl, p,
+                                        b.dst, (const uint16_t *)b.src));
     };
 }
 
@@ -349,6 +378,9 @@ int main(int argc, char **argv) {
     // --shapes: the word tile's shapes (SA x SB parts, blocks an SM) on the
     // aligned cases, against the same bytes copied.
     const bool shapes = argc > 1 && std::strcmp(argv[1], "--shapes") == 0;
+    // --pdl: the library's kernels for 4096², 4097² and 8192² launched plainly and with
+    // programmatic dependent launch, graphs and eager, and the library call (its policy).
+    const bool pdl_mode = argc > 1 && std::strcmp(argv[1], "--pdl") == 0;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     CHECK_CUDA(cudaSetDevice(0));
     cudaDeviceProp prop;
@@ -391,7 +423,8 @@ int main(int argc, char **argv) {
     std::printf("device: %s; copy roofline %.0f GB/s (512 MiB D2D, read + write)\n", prop.name, roof);
     std::printf("graph of %d launches over %d buffer sets, median of %d replays, per launch\n\n", kLaunches, kSets,
                 kReps);
-    std::printf("| case | kernel | exact | µs | GB/s | %% of roofline |\n|---|---|---|---:|---:|---:|\n");
+    std::printf("| case | kernel | exact | graph µs | GB/s | %% of roofline | eager µs |\n"
+                "|---|---|---|---:|---:|---:|---:|\n");
     struct Spec {
         const char *name;
         uint32_t rows, cols;
@@ -414,14 +447,27 @@ int main(int argc, char **argv) {
     };
     bool all_exact = true;
     for (const Spec &s : specs) {
-        if (shapes ? !s.words : s.shapes_only) {
+        if (pdl_mode ? !(s.rows == s.cols && s.dst_shift == 0 && s.src_shift == 0 && s.rows != 4098 &&
+                         s.rows != 2048 && s.rows != 3072)
+                     : shapes ? !s.words : s.shapes_only) {
             continue;
         }
         Case c = makeCase(s.name, s.rows, s.cols, s.dst_shift, s.src_shift);
         Library lib = library(handle, c);
         std::vector<std::pair<const char *, Launch>> variants;
         std::vector<std::pair<const char *, Launch>> copies;
-        if (shapes) {
+        if (pdl_mode) {
+            if (s.words) {
+                variants.push_back({"wide word tile 2x2, 4/SM", wordTileShape<2, 2, 4>(c)});
+                variants.push_back({"wide word tile 2x2, 4/SM, PDL", wordTileShape<2, 2, 4>(c, true)});
+                variants.push_back({"word tile 1x1, 6/SM", wordTileShape<1, 1, 6>(c)});
+                variants.push_back({"word tile 1x1, 6/SM, PDL", wordTileShape<1, 1, 6>(c, true)});
+            } else {
+                variants.push_back({"odd words span 1, 6 blocks/SM", oddWordTile<1, 6>(c)});
+                variants.push_back({"odd words span 1, 6 blocks/SM, PDL", oddWordTile<1, 6>(c, true)});
+            }
+            copies.push_back({"copy kernel, same bytes, 4 blocks/SM", copySameBytes(c, 4)});
+        } else if (shapes) {
             variants.push_back({"word tile 1x1, 6/SM", wordTileShape<1, 1, 6>(c)});
             variants.push_back({"word tile 1x1, 8/SM", wordTileShape<1, 1, 8>(c)});
             variants.push_back({"word tile 2x1 (256 B src rows), 4/SM", wordTileShape<2, 1, 4>(c)});
@@ -430,6 +476,8 @@ int main(int argc, char **argv) {
             variants.push_back({"word tile 1x2, 5/SM", wordTileShape<1, 2, 5>(c)});
             variants.push_back({"word tile 2x2, 3/SM", wordTileShape<2, 2, 3>(c)});
             variants.push_back({"word tile 2x2, 4/SM (the library's wide word tiles)", wordTileShape<2, 2, 4>(c)});
+            variants.push_back({"word tile 2x2, 4/SM, PDL", wordTileShape<2, 2, 4>(c, true)});
+            variants.push_back({"word tile 1x1, 6/SM, PDL", wordTileShape<1, 1, 6>(c, true)});
             variants.push_back({"word tile 4x1, 3/SM", wordTileShape<4, 1, 3>(c)});
             variants.push_back({"word tile 1x4, 3/SM", wordTileShape<1, 4, 3>(c)});
             copies.push_back({"copy kernel, same bytes, 4 blocks/SM", copySameBytes(c, 4)});
@@ -448,6 +496,7 @@ int main(int argc, char **argv) {
             variants.push_back({"odd words span 2, 4 blocks/SM", oddWordTile<2, 4>(c)});
             variants.push_back({"odd words span 3, 4 blocks/SM", oddWordTile<3, 4>(c)});
             variants.push_back({"odd words span 1, 6 blocks/SM", oddWordTile<1, 6>(c)});
+            variants.push_back({"odd words span 1, 6 blocks/SM, PDL", oddWordTile<1, 6>(c, true)});
             variants.push_back({"odd words span 1, 8 blocks/SM", oddWordTile<1, 8>(c)});
         }
         variants.push_back({"library call (this build)", lib.launch()});
@@ -457,13 +506,14 @@ int main(int argc, char **argv) {
             all_exact = all_exact && ok;
             const double us = graphUs(c, run, stream);
             const double gbs = bytes / (us * 1e-6) / 1e9;
-            std::printf("| %s | %s | %s | %.2f | %.0f | %.1f%% |\n", s.name, name, ok ? "yes" : "NO", us, gbs,
-                        100.0 * gbs / roof);
+            std::printf("| %s | %s | %s | %.2f | %.0f | %.1f%% | %.2f |\n", s.name, name, ok ? "yes" : "NO", us, gbs,
+                        100.0 * gbs / roof, eagerUs(c, run, stream));
         }
         for (auto &[name, run] : copies) {
             const double us = graphUs(c, run, stream);
             const double gbs = bytes / (us * 1e-6) / 1e9;
-            std::printf("| %s | %s | (copy) | %.2f | %.0f | %.1f%% |\n", s.name, name, us, gbs, 100.0 * gbs / roof);
+            std::printf("| %s | %s | (copy) | %.2f | %.0f | %.1f%% | %.2f |\n", s.name, name, us, gbs, 100.0 * gbs / roof,
+                        eagerUs(c, run, stream));
         }
         CHECK_OK(infiniopDestroyRearrangeDescriptor(lib.desc));
         freeCase(c);

@@ -12,26 +12,13 @@
 // access that a previous kernel may order with: reads of its inputs (written
 // before) and writes of its outputs (read before).
 #include "kernel_arch.cuh"
+#include "pdl_device.cuh"
 #include "launch_config.cuh"
 #include "pdl_policy.h"
 #include <cuda_runtime.h>
 #include <utility>
 
 namespace infini {
-
-__device__ __forceinline__ void pdlWaitPrevious() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory"); // no memory access is moved above it
-#endif
-}
-
-// Lets the next PDL launch in the stream start its blocks; a hint only (its
-// wait still waits for this grid to complete), so any place is correct.
-__device__ __forceinline__ void pdlAllowNext() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
 
 // Whether `kernel`, as it will run on the current device, calls
 // pdlWaitPrevious() for real: its code must come from sm_90+ PTX. A build

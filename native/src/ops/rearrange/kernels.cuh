@@ -1,5 +1,6 @@
 #pragma once
 // Rearrange device code; included by one .cu per copy-unit size.
+#include "../../common/cuda/pdl.cuh"
 #include "tile_index.cuh"
 #include <cstdint>
 
@@ -58,6 +59,7 @@ template <class U, int T>
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const __grid_constant__ TileParams p,
                                                                           U *__restrict__ dst,
                                                                           const U *__restrict__ src) {
+    tileKernelEntry();
     constexpr int kPad = sizeof(U) >= 4 ? 1 : 4 / sizeof(U); // rows start on distinct banks
     constexpr int kA = T / kTileThreadsX, kB = T / kTileThreadsY; // per thread: along a, along b
     __shared__ U tile[T][T + kPad];                                // [b][a]
@@ -141,17 +143,23 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
 }
 
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream, bool pdl) {
     using U = typename UnitOf<Unit>::type;
     const dim3 block(kTileThreadsX, kTileThreadsY);
-    auto *d = static_cast<U *>(dst);
-    auto *s = static_cast<const U *>(src);
-    tileKernel<U, kTileEdge<Unit>><<<grid, block, 0, stream>>>(p, d, s);
-    return cudaGetLastError();
+    return launchKernel(tileKernel<U, kTileEdge<Unit>>, dim3(grid), block, 0, stream, pdl, p, static_cast<U *>(dst),
+                        static_cast<const U *>(src));
+}
+
+// Every tile kernel of a unit is compiled in one translation unit, for the
+// same architectures: the plain tile kernel answers for all of them.
+template <size_t Unit>
+bool tileKernelsHonourPdl() {
+    return kernelHonoursPdl(tileKernel<typename UnitOf<Unit>::type, kTileEdge<Unit>>);
 }
 
 #define INFINI_REARRANGE_INSTANTIATE(N)                                                                        \
     template cudaError_t launchGeneric<N>(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t); \
-    template cudaError_t launchTile<N>(const TileParams &, unsigned, void *, const void *, cudaStream_t);
+    template cudaError_t launchTile<N>(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool);    \
+    template bool tileKernelsHonourPdl<N>();
 
 } // namespace infini::rearrange::nvidia

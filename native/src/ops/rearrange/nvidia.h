@@ -64,19 +64,27 @@ constexpr int tileEdge(size_t unit) { return unit <= 8 ? 64 : 32; }
 template <size_t Unit>
 constexpr int kTileEdge = tileEdge(Unit);
 
+// The tile kernels (every launch*Tile below) start with tileKernelEntry():
+// `pdl` launches them with programmatic dependent launch (the plan's `pdl`:
+// tileKernelsHonourPdl at Create, and the policy kRearrangePdl).
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+bool tileKernelsHonourPdl();
+template <size_t Unit>
+cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
+                       bool pdl);
 
 // Word tiles (word_tile.cuh): the 64 x 64 tiles of 2-byte units moved as
 // 4-byte words, where every row of the tile starts on a word (the plan and
 // the pointers allow it).
-cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
+                           bool pdl);
 // Wide word tiles: the same kernel moving 2 x 2 of those tiles a block (128 x
 // 128 units: src and dst rows of 256 bytes, 4 blocks an SM), where that grid
 // still fills every SM once (session 12, H100, 4096² F16 graph µs: 25.55 ->
 // 25.18; notes/rearrange.md). p.tiles_a/b count kWideWordEdge-unit tiles.
 constexpr int kWideWordParts = 2, kWideWordEdge = kWideWordParts * kTileEdge<2>, kWideWordBlocksPerSm = 4;
-cudaError_t launchWideWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+cudaError_t launchWideWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
+                               bool pdl);
 // Skewed tiles (skew_tile.cuh, skew_word_tile.cuh): 2-byte transposes whose
 // dst rows are not all sector-aligned. A dst row's segments move back by up to
 // 15 units (to a 32-byte sector), so p.tiles_b = skewTilesB(len_b, span) (one
@@ -102,9 +110,11 @@ constexpr uint64_t skewTilesB(uint64_t len_b, int span_units) {
     return (len_b + kSkewSector - 1 + span_units - 1) / span_units;
 }
 // p.tiles_b = skewTilesB(len_b, kSkewSpanUnits).
-cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
+                           bool pdl);
 // p.tiles_b = skewTilesB(len_b, kSkewWordSpanUnits); every src row on a word.
-cudaError_t launchSkewWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+cudaError_t launchSkewWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
+                               bool pdl);
 
 // Odd word tiles (odd_word_tile.cuh, issue 13): skewed transposes whose src
 // rows may start on any unit (4097^2: odd pitch), every src load an aligned
@@ -127,7 +137,8 @@ constexpr int kOddWordSpanUnits = kOddWordSpan * kTileEdge<2>;
 constexpr uint64_t oddWordTilesA(uint64_t len_a) { return (len_a + kOddWordEdge - 1) / kOddWordEdge; }
 #if INFINI_REARRANGE_ODD_WORDS
 // p.tiles_a = oddWordTilesA(len_a), p.tiles_b = skewTilesB(len_b, kOddWordSpanUnits).
-cudaError_t launchOddWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+cudaError_t launchOddWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
+                              bool pdl);
 #endif
 
 } // namespace infini::rearrange::nvidia

@@ -158,6 +158,7 @@ template <bool ONE, int SPAN = kOddWordSpan, int MIN_BLOCKS = OddWordTile<SPAN>:
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, MIN_BLOCKS)
     oddWordTileKernel(const __grid_constant__ TileParams p, uint16_t *__restrict__ dst,
                       const uint16_t *__restrict__ src) {
+    tileKernelEntry();
     using S = OddWordTile<SPAN>;
     __shared__ __align__(16) uint16_t tile[S::kRows][S::kRowUnits];
     const TileOrigin o = tileOrigin(p, blockIdx.x);

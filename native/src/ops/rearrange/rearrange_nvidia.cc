@@ -18,6 +18,7 @@
 //     INFINI_REARRANGE_ODD_WORDS; nvidia.h says why);
 //   - otherwise one thread per unit, its index decomposed over the dims.
 #include "common/cuda/check.cuh"
+#include "common/cuda/pdl_policy.h"
 #include "nvidia.h"
 #include "rearrange.h"
 #include <algorithm>
@@ -34,6 +35,18 @@ constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
 // (H100, host µs per call, tools/launch_cost.cu: memcpy path 1.23-1.54x an
 // empty launch, kernel paths 1.05-1.13x; BENCHMARKS.md, session 4).
 constexpr size_t kKernelCopyMax = 1 << 20;
+// When the tile kernels take programmatic dependent launch (tileKernelEntry):
+// 0 never, 1 eager calls only, 2 in graphs too (A/B knob). H100, µs a launch
+// of 16 back to back, plain -> PDL: 4096² F16 graphs 25.28 -> 25.01, eager
+// 27.05 -> 25.31; 4097² graphs 27.57 -> 27.36; 8192² 94.63 -> 94.22 (one-tile
+// blocks: the next call's blocks take the SMs the last wave frees and wait
+// there; notes/rearrange.md, "Session 12").
+#ifndef INFINI_REARRANGE_PDL
+#define INFINI_REARRANGE_PDL 2
+#endif
+constexpr PdlPolicy kRearrangePdl = INFINI_REARRANGE_PDL == 2   ? PdlPolicy::Always
+                                    : INFINI_REARRANGE_PDL == 1 ? PdlPolicy::NotCapturing
+                                                                : PdlPolicy::Never;
 
 enum class Kind { None, Memcpy, Generic, Tile };
 
@@ -43,6 +56,7 @@ struct Plan {
     ptrdiff_t dst_offset = 0, src_offset = 0; // bytes, on top of the layout's
     size_t bytes = 0;                         // Memcpy (contiguous copies over kKernelCopyMax)
     int variant = 0;                          // Generic
+    bool pdl = false;                         // Tile: the tile kernels honour PDL on this device
     bool words = false;                       // Tile: word tiles when the pointers allow
     bool skew = false;                        // Tile: skewed tiles otherwise
     bool dst_sectored = false;                // Tile: every dst row offset a multiple of 32 bytes
@@ -95,6 +109,18 @@ Dim makeDim(uint64_t size, int64_t dst_stride, int64_t src_stride) {
     d.dst_stride = dst_stride;
     d.src_stride = src_stride;
     return d;
+}
+
+// f(the copy unit as a constant): what f returns (a launch's error, a kernel property).
+template <class F>
+auto launchUnit(size_t unit, F &&f) {
+    switch (unit) {
+    case 1: return f(std::integral_constant<size_t, 1>{});
+    case 2: return f(std::integral_constant<size_t, 2>{});
+    case 4: return f(std::integral_constant<size_t, 4>{});
+    case 8: return f(std::integral_constant<size_t, 8>{});
+    default: return f(std::integral_constant<size_t, 16>{});
+    }
 }
 
 struct NvidiaDesc final : Desc {
@@ -245,6 +271,7 @@ struct NvidiaDesc final : Desc {
         }
         plan->kind = Kind::Tile;
         plan->grid = (unsigned)blocks;
+        plan->pdl = launchUnit(plan->unit, [](auto u) { return tileKernelsHonourPdl<decltype(u)::value>(); });
         // Skewed tiles for the other 2-byte transposes whose a and b run
         // forwards with unit stride (odd pitches, pointers off a word).
         const uint64_t index_room = UINT32_MAX - 2 * (uint64_t)std::max({kSkewSpanUnits, kSkewWordSpanUnits, kOddWordSpanUnits});
@@ -397,25 +424,28 @@ struct NvidiaDesc final : Desc {
                     return launchGeneric<decltype(u)::value>(p.generic, p.variant, p.grid, d, s, stream);
                 }));
                 break;
-            case Kind::Tile:
+            case Kind::Tile: {
+                const bool pdl = p.pdl && pdlWanted(kRearrangePdl, stream);
                 if (p.words && ((uintptr_t)d | (uintptr_t)s) % 4 == 0 &&
                     (!p.skew || (p.dst_sectored && (uintptr_t)d % 32 == 0))) {
-                    CUDA_TRY(p.wide_word_grid != 0 ? launchWideWordTile(p.wide_word_tile, p.wide_word_grid, d, s, stream)
-                                                   : launchWordTile(p.tile, p.grid, d, s, stream));
+                    CUDA_TRY(p.wide_word_grid != 0
+                                 ? launchWideWordTile(p.wide_word_tile, p.wide_word_grid, d, s, stream, pdl)
+                                 : launchWordTile(p.tile, p.grid, d, s, stream, pdl));
                 } else if (p.skew && p.skew_src_words && (uintptr_t)s % 4 == 0) {
-                    CUDA_TRY(launchSkewWordTile(p.skew_word_tile, p.skew_word_grid, d, s, stream));
+                    CUDA_TRY(launchSkewWordTile(p.skew_word_tile, p.skew_word_grid, d, s, stream, pdl));
 #if INFINI_REARRANGE_ODD_WORDS
                 } else if (p.skew && p.odd_word_grid != 0) {
-                    CUDA_TRY(launchOddWordTile(p.odd_word_tile, p.odd_word_grid, d, s, stream));
+                    CUDA_TRY(launchOddWordTile(p.odd_word_tile, p.odd_word_grid, d, s, stream, pdl));
 #endif
                 } else if (p.skew) {
-                    CUDA_TRY(launchSkewTile(p.skew_tile, p.skew_grid, d, s, stream));
+                    CUDA_TRY(launchSkewTile(p.skew_tile, p.skew_grid, d, s, stream, pdl));
                 } else {
                     CUDA_TRY(launchUnit(p.unit, [&](auto u) {
-                        return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream);
+                        return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream, pdl);
                     }));
                 }
                 break;
+            }
             case Kind::None:
                 break;
             }
@@ -423,17 +453,6 @@ struct NvidiaDesc final : Desc {
             return INFINI_STATUS_SUCCESS;
         }
         return INFINI_STATUS_INTERNAL_ERROR; // the 1-byte plan always exists
-    }
-
-    template <class F>
-    static cudaError_t launchUnit(size_t unit, F &&f) {
-        switch (unit) {
-        case 1: return f(std::integral_constant<size_t, 1>{});
-        case 2: return f(std::integral_constant<size_t, 2>{});
-        case 4: return f(std::integral_constant<size_t, 4>{});
-        case 8: return f(std::integral_constant<size_t, 8>{});
-        default: return f(std::integral_constant<size_t, 16>{});
-        }
     }
 };
 

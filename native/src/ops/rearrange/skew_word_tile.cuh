@@ -162,6 +162,7 @@ template <bool ONE, int SPAN = kSkewWordSpan, int MIN_BLOCKS = SkewWordTile<SPAN
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, MIN_BLOCKS)
     skewWordTileKernel(const __grid_constant__ TileParams p, uint16_t *__restrict__ dst,
                        const uint16_t *__restrict__ src) {
+    tileKernelEntry();
     using S = SkewWordTile<SPAN>;
     __shared__ __align__(16) uint16_t tile[S::kRows][S::kRowUnits];
     __shared__ uint8_t parity[S::kRows];

@@ -2,6 +2,7 @@
 // Index helpers of the tile kernels (tileKernel, word and skewed tiles):
 // offsets of an index of a dim group and the tile of a block. Device code
 // only, so that a host emulation can compile it too.
+#include "../../common/cuda/pdl_device.cuh"
 #include "nvidia.h"
 #include <cstdint>
 
@@ -22,6 +23,14 @@ __device__ __forceinline__ void storeGlobal(T *p, T v, int /*slot*/) {
     *p = v;
 }
 #endif
+
+// Every tile kernel's first statement: launched with PDL (sm_90), it waits
+// for the previous kernel in the stream before any global access, and lets
+// the next one place its blocks (they wait here in turn); otherwise nothing.
+__device__ __forceinline__ void tileKernelEntry() {
+    pdlWaitPrevious();
+    pdlAllowNext();
+}
 
 // The element offsets in dst and src of index i of a group. ONE: the group
 // is known to be a single dim (one multiply each, no division loop).
