@@ -458,8 +458,13 @@ int main(int argc, char **argv) {
         std::vector<std::pair<const char *, Launch>> copies;
         if (pdl_mode) {
             if (s.words) {
-                variants.push_back({"wide word tile 2x2, 4/SM", wordTileShape<2, 2, 4>(c)});
-                variants.push_back({"wide word tile 2x2, 4/SM, PDL", wordTileShape<2, 2, 4>(c, true)});
+                variants.push_back({"word tile 2x2, 4/SM", wordTileShape<2, 2, 4>(c)});
+                variants.push_back({"word tile 2x2, 4/SM, PDL", wordTileShape<2, 2, 4>(c, true)});
+                variants.push_back({"wide word tile 2x2, 5/SM", wordTileShape<2, 2, 5>(c)});
+                variants.push_back({"wide word tile 2x2, 5/SM (48 registers), PDL", wordTileShape<2, 2, 5>(c, true)});
+                variants.push_back({"word tile 2x1, 5/SM, PDL", wordTileShape<2, 1, 5>(c, true)});
+                variants.push_back({"word tile 2x1, 6/SM (40 registers), PDL", wordTileShape<2, 1, 6>(c, true)});
+                variants.push_back({"word tile 2x1, 8/SM (32 registers), PDL", wordTileShape<2, 1, 8>(c, true)});
                 variants.push_back({"word tile 1x1, 6/SM", wordTileShape<1, 1, 6>(c)});
                 variants.push_back({"word tile 1x1, 6/SM, PDL", wordTileShape<1, 1, 6>(c, true)});
             } else {
@@ -475,7 +480,8 @@ int main(int argc, char **argv) {
             variants.push_back({"word tile 1x2 (256 B dst rows), 4/SM", wordTileShape<1, 2, 4>(c)});
             variants.push_back({"word tile 1x2, 5/SM", wordTileShape<1, 2, 5>(c)});
             variants.push_back({"word tile 2x2, 3/SM", wordTileShape<2, 2, 3>(c)});
-            variants.push_back({"word tile 2x2, 4/SM (the library's wide word tiles)", wordTileShape<2, 2, 4>(c)});
+            variants.push_back({"word tile 2x2, 4/SM", wordTileShape<2, 2, 4>(c)});
+            variants.push_back({"word tile 2x2, 5/SM (the library's wide word tiles)", wordTileShape<2, 2, 5>(c)});
             variants.push_back({"word tile 2x2, 4/SM, PDL", wordTileShape<2, 2, 4>(c, true)});
             variants.push_back({"word tile 1x1, 6/SM, PDL", wordTileShape<1, 1, 6>(c, true)});
             variants.push_back({"word tile 4x1, 3/SM", wordTileShape<4, 1, 3>(c)});

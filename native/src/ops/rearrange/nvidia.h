@@ -79,10 +79,13 @@ cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void
 cudaError_t launchWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
                            bool pdl);
 // Wide word tiles: the same kernel moving 2 x 2 of those tiles a block (128 x
-// 128 units: src and dst rows of 256 bytes, 4 blocks an SM), where that grid
-// still fills every SM once (session 12, H100, 4096² F16 graph µs: 25.55 ->
-// 25.18; notes/rearrange.md). p.tiles_a/b count kWideWordEdge-unit tiles.
-constexpr int kWideWordParts = 2, kWideWordEdge = kWideWordParts * kTileEdge<2>, kWideWordBlocksPerSm = 4;
+// 128 units: src and dst rows of 256 bytes; 48 registers, 5 blocks an SM),
+// where that grid still gives every SM kWideWordMinBlocksPerSm blocks (session
+// 12, H100, 4096² F16 graph µs: 25.55 -> 25.18 at 4 blocks an SM, and with
+// PDL 24.92-24.97 at 4 -> 24.84-24.86 at 5; notes/rearrange.md). p.tiles_a/b
+// count kWideWordEdge-unit tiles.
+constexpr int kWideWordParts = 2, kWideWordEdge = kWideWordParts * kTileEdge<2>;
+constexpr int kWideWordBlocksPerSm = 5, kWideWordMinBlocksPerSm = 4;
 cudaError_t launchWideWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
                                bool pdl);
 // Skewed tiles (skew_tile.cuh, skew_word_tile.cuh): 2-byte transposes whose

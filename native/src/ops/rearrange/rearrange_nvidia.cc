@@ -256,7 +256,7 @@ struct NvidiaDesc final : Desc {
             w.div_tiles_a = FastDivU32(w.tiles_a);
             w.div_tiles_b = FastDivU32(w.tiles_b);
             const uint64_t wide_blocks = blocks / ((uint64_t)t.tiles_a * t.tiles_b) * w.tiles_a * w.tiles_b;
-            if (wide_blocks >= (uint64_t)kWideWordBlocksPerSm * (uint64_t)std::max(sm_count, 1)) {
+            if (wide_blocks >= (uint64_t)kWideWordMinBlocksPerSm * (uint64_t)std::max(sm_count, 1)) {
                 plan->wide_word_tile = w;
                 plan->wide_word_grid = (unsigned)wide_blocks;
             }

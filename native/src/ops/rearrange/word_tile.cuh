@@ -7,8 +7,9 @@ namespace infini::rearrange::nvidia {
 
 // A block moves the same 64 x 64 tile as tileKernel<uint16_t> with 256
 // threads (SA x SB such tiles, SA along a and SB along b, moved together:
-// src rows of SA x 128 bytes, dst rows of SB x 128; 1 x 1 in the library,
-// larger shapes measured by tools/rearr4_bench.cu). The plan allows it only
+// src rows of SA x 128 bytes, dst rows of SB x 128; the library takes 1 x 1
+// and, for large transposes, 2 x 2 (nvidia.h's wide word tiles; the shapes are
+// measured by tools/rearr4_bench.cu --shapes). The plan allows it only
 // when groups a and b run forwards with unit stride, both lengths are even and
 // every other stride is even, and Calculate only when both pointers are
 // 4-byte aligned: then every src row (fixed b) and every dst row (fixed a) of
