@@ -293,8 +293,9 @@ def test_skewed_tile_4097(device, rng, n, shifts):
     ((4096, 4096), (4096, 1), (1, 4096)),                    # whole 128-unit tiles
     ((3000, 3008), (3008, 1), (1, 3000)),                    # partial tiles along both, dst on sectors
     ((9, 1030, 1536), (1030 * 1536, 1536, 1), (1030 * 1536 + 4, 1, 1030)),  # batched, a gap in src
-    ((16, 512, 32, 36), (32 * 36 * 512, 1, 36 * 512, 512), (512 * 32 * 36, 32 * 36, 36, 1)),  # NCHW -> NHWC:
-], ids=["4096sq", "3000x3008", "batched", "nchw_nhwc"])                  # group a = (H, W)
+    # NCHW -> NHWC: group a = (H, W)
+    ((16, 512, 32, 36), (32 * 36 * 512, 1, 36 * 512, 512), (512 * 32 * 36, 32 * 36, 36, 1)),
+], ids=["4096sq", "3000x3008", "batched", "nchw_nhwc"])
 def test_wide_word_tiles(device, rng, dtype, case):
     """2-byte transposes large enough for the wide word tiles (128 x 128 units
     a block where their grid gives every SM 4 blocks: 132-SM H100s and smaller)

@@ -554,8 +554,8 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
 #ifdef INFINI_LP_NORM_STAGE_TRACE
 // LPN7_ONLY=trace / pipetrace (a build with -DINFINI_LP_NORM_STAGE_TRACE): one
 // launch of the default TwoPass / Pipe plan after a warm-up, then per row
-// iteration the stages of every block: pass 1 (row start -> its block summed;
-// Pipe: of which waiting for its tiles), merge (-> factor known), pass 2 (->
+// iteration the stages of every block: pass 1 (row start -> its block summed),
+// merge (-> factor known), pass 2 (->
 // its chunk written), from each SM's clock; and from the global timer when the
 // blocks started and ended each iteration.
 template <class PlanFn>
@@ -595,17 +595,16 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
     }
     say("\n%s %s %lldx%lld: %s; kernel span %.2f µs (global timer, first start to last end)\n", name, dtName(dt),
         (long long)rows, (long long)len, describe(plan).c_str(), (t_end - t0) / 1e3);
-    say("  iter blocks | pass 1 µs med [min max] | of it waiting [min max] | merge µs med [min max] | pass 2 µs med "
-        "[min max] | start µs [first last] | end µs [first last]\n");
+    say("  iter blocks | pass 1 µs med [min max] | merge µs med [min max] | pass 2 µs med [min max] | start µs "
+        "[first last] | end µs [first last]\n");
     for (int i = 0; i < kStageTraceRows; ++i) {
-        std::vector<double> p1, wt, mg, p2, st, en;
+        std::vector<double> p1, mg, p2, st, en;
         for (int b = 0; b < blocks; ++b) {
             const auto &r = t[b][i];
             if (r[3][0] == 0) {
                 continue;
             }
             p1.push_back((double)(r[1][1] - r[0][1]) / per_us);
-            wt.push_back((double)r[4][1] / per_us);
             mg.push_back((double)(r[2][1] - r[1][1]) / per_us);
             p2.push_back((double)(r[3][1] - r[2][1]) / per_us);
             st.push_back((r[0][0] - t0) / 1e3);
@@ -626,8 +625,8 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
             std::snprintf(buf, sizeof(buf), "[%6.2f %6.2f]", v.front(), v.back());
             return std::string(buf);
         };
-        say("  %4d %6zu | %s | %s | %s | %s | %s | %s\n", i, p1.size(), mm(p1).c_str(), mm(wt).c_str(), mm(mg).c_str(),
-            mm(p2).c_str(), ends(st).c_str(), ends(en).c_str());
+        say("  %4d %6zu | %s | %s | %s | %s | %s\n", i, p1.size(), mm(p1).c_str(), mm(mg).c_str(), mm(p2).c_str(),
+            ends(st).c_str(), ends(en).c_str());
     }
     CHECK_CUDA(cudaStreamDestroy(s));
     CHECK_CUDA(cudaFree(x));

@@ -101,19 +101,12 @@ struct HeldChunk {
     const uint4 *ring;
     uint64_t *full;
     int s0, from, to, count, slots;
-    int iter; // (the stage trace's row count)
 
     template <class F>
     __device__ __forceinline__ void forEach(F &&f) const {
         for (int t = from; t < to; ++t) {
             const int s = s0 + t, slot = s % slots;
-#ifdef INFINI_LP_NORM_STAGE_TRACE
-            const long long waited = clock64();
             bulkWait(&full[slot], (uint32_t)(s / slots) & 1u);
-            stageWaited(iter, clock64() - waited);
-#else
-            bulkWait(&full[slot], (uint32_t)(s / slots) & 1u);
-#endif
             const uint4 *tile = ring + (size_t)slot * kTilePacks;
 #pragma unroll
             for (int k = 0; k < kPacksPerThread; ++k) {
@@ -164,12 +157,12 @@ __global__ void __launch_bounds__(kPipeThreads, 1) pipeKernel(const Plan plan, c
     for (int k = 0; k < rows; ++k) {
         const int s0 = k * tiles;
         INFINI_STAGE_STAMP(k, 0);
-        const HeldChunk<T, VEC> chunk{ring, full, s0, 0, tiles, count, slots, k};
-        const HeldChunk<T, VEC> rest{ring, full, s0, done, tiles, count, slots, k};
+        const HeldChunk<T, VEC> chunk{ring, full, s0, 0, tiles, count, slots};
+        const HeldChunk<T, VEC> rest{ring, full, s0, done, tiles, count, slots};
         const A t = groupReduce(plainSumPart(rest, plan.p, carried), kPipeThreads, red_t, SumOp{});
         INFINI_STAGE_STAMP(k, 1);
         const bool next = ahead > 0 && k + 1 < rows;
-        const HeldChunk<T, VEC> next_tiles{ring, full, s0 + tiles, 0, ahead, count, slots, k + 1};
+        const HeldChunk<T, VEC> next_tiles{ring, full, s0 + tiles, 0, ahead, count, slots};
         A next_part = 0;
         const Factor<A> f = clusterFactorFrom(t, chunk, kPipeThreads, plan, red_m, red_s, exchange, [&] {
             if (next) {

@@ -4,11 +4,10 @@
 // -DINFINI_LP_NORM_STAGE_TRACE; never in the library). Thread 0 of each block
 // stamps the global timer and its SM's clock at a row's start (stage 0),
 // after its pass 1 (1), after the merge (2) and after pass 2 (3), for the
-// first kStageTraceRows rows of each block; slot 4 holds the SM clocks thread
-// 0 spent waiting for loads in the row's pass 1 (Pipe only).
+// first kStageTraceRows rows of each block.
 #ifdef INFINI_LP_NORM_STAGE_TRACE
 namespace infini::lp_norm::nvidia {
-constexpr int kStageTraceBlocks = 1024, kStageTraceRows = 8, kStageTraceSlots = 5;
+constexpr int kStageTraceBlocks = 1024, kStageTraceRows = 8, kStageTraceSlots = 4;
 __device__ unsigned long long g_stage_trace[kStageTraceBlocks][kStageTraceRows][kStageTraceSlots][2];
 __device__ __forceinline__ void stageStamp(int iter, int stage) {
     if (threadIdx.x == 0 && blockIdx.x < kStageTraceBlocks && iter < kStageTraceRows) {
@@ -16,11 +15,6 @@ __device__ __forceinline__ void stageStamp(int iter, int stage) {
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
         g_stage_trace[blockIdx.x][iter][stage][0] = global;
         g_stage_trace[blockIdx.x][iter][stage][1] = clock64();
-    }
-}
-__device__ __forceinline__ void stageWaited(int iter, long long clocks) {
-    if (threadIdx.x == 0 && blockIdx.x < kStageTraceBlocks && iter < kStageTraceRows) {
-        g_stage_trace[blockIdx.x][iter][4][1] += (unsigned long long)clocks;
     }
 }
 } // namespace infini::lp_norm::nvidia
