@@ -173,6 +173,21 @@ def test_ties(device, n, rng):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, ip.bfloat16, np.float32, np.float64],
+                         ids=["f16", "bf16", "f32", "f64"])
+@pytest.mark.parametrize("n", [214, 5000, 70000])
+def test_subnormal_temperatures(device, dtype, n, rng):
+    # log2(e) / T overflows F32 below T ~ 4.2e-39: the maximum (tied at three
+    # places) must still weigh 1 and the rest 0 (the GPU's vector sums gave NaN).
+    logits = (rng.standard_normal(n) * 0.5).astype(dtype)
+    top = np.asarray(logits).astype(np.float64).max() + 0.5
+    logits[rng.choice(n, 3, replace=False)] = top
+    for temp in (1.401298464324817e-45, 1e-40, 4e-39, 1e-38):
+        for params in [(0.75, 0.5, 0, temp), (0.3, 0.9, 50, temp), (0.999999, 1.0, 0, temp), (0.5, 1.0, 3, temp)]:
+            assert_sample(sample(logits, params, device), logits, params, device)
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_negative_zero_ties_positive_zero(device):
     logits = np.array([-1.0, -0.0, 0.0, -2.0], np.float32)
     assert sample(logits, (0.0, 1.0, 0, 1.0), device) == 1

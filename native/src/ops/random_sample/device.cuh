@@ -8,6 +8,7 @@
 #include "../../common/order_key.h"
 #include "nvidia.cuh"
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace infini::random_sample::nvidia {
@@ -400,9 +401,19 @@ struct Weigher {
         }
     }
 };
+// scale: log2(e) / T, at most the largest finite C. A temperature below
+// ~4.2e-39 (subnormal) would round it to +inf, and the maximum's own weight in
+// the vector sums, ex2(0 * inf), to NaN (the row then fell through to its last
+// index). Clamped, the maximum weighs 1 and any v at least 2^-100 below it
+// 0 (ex2 of less than -2^28), as exp((v - vmax) / T) does for such T; only
+// logits within ~2^-120 of the maximum (subnormal-sized ones) weigh more
+// than the definition gives them.
 template <class T>
 __device__ inline Weigher<T> makeWeigher(ComputeType<T> vmax, float temperature) {
-    return Weigher<T>{vmax, (ComputeType<T>)(1.4426950408889634 / (double)temperature), (double)temperature};
+    using C = ComputeType<T>;
+    const double scale = 1.4426950408889634 / (double)temperature;
+    const double most = (double)std::numeric_limits<C>::max();
+    return Weigher<T>{vmax, (C)(scale < most ? scale : most), (double)temperature};
 }
 
 // A row's mode, decided from its parameters alone.
