@@ -38,12 +38,19 @@
 // accesses with the evict-first hint (__ldcs / __stcs) instead of plain ones,
 // through the hooks of tile_index.cuh (the emulator's trace hooks). Session 11
 // (H100): no gain anywhere, loads +0.5 µs on 4096², +4 on 4097² and 4098².
+// 4 / 8: loads with an L2 prefetch size of 256 / 128 bytes (ld_prefetch.cuh).
+#include "common/cuda/ld_prefetch.cuh"
 #if defined(REARR_HINTS) && REARR_HINTS
 #define INFINI_REARRANGE_TRACE
 #include "ops/rearrange/nvidia.h"
 namespace infini::rearrange::nvidia {
 template <class T>
 __device__ __forceinline__ T loadGlobal(const T *p, int) {
+    if constexpr ((REARR_HINTS & 4) != 0) {
+        return infini::ldPrefetch<256>(p);
+    } else if constexpr ((REARR_HINTS & 8) != 0) {
+        return infini::ldPrefetch<128>(p);
+    }
     return (REARR_HINTS & 1) ? __ldcs(p) : *p;
 }
 template <class T>
@@ -282,14 +289,16 @@ Launch wordTileShape(const Case &c, bool pdl = false) {
 // The same bytes as a plain copy (dst's first rows*cols units from src's), as a
 // kernel of 16-byte vectors and as a memcpy node: the floor a transpose of this
 // size can reach. Not checked as a transpose (exact() is skipped for them).
+// PF: the loads' L2 prefetch size (0: plain loads).
+template <int PF>
 __global__ void copyKernel(uint4 *__restrict__ dst, const uint4 *__restrict__ src, size_t n) {
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += 2 * stride) {
-        const uint4 a = src[i];
+        const uint4 a = infini::ldPrefetch<PF>(src + i);
         const bool two = i + stride < n;
         uint4 b;
         if (two) {
-            b = src[i + stride];
+            b = infini::ldPrefetch<PF>(src + i + stride);
         }
         dst[i] = a;
         if (two) {
@@ -298,13 +307,15 @@ __global__ void copyKernel(uint4 *__restrict__ dst, const uint4 *__restrict__ sr
     }
 }
 
+template <int PF = 0>
 Launch copySameBytes(const Case &c, int blocks_per_sm) {
     int sms = 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     const size_t n = (size_t)c.rows * c.cols * 2 / 16;
     const unsigned grid = (unsigned)(sms * blocks_per_sm);
     return [n, grid](const Buffers &b, cudaStream_t s) {
-        copyKernel<<<grid, 256, 0, s>>>(reinterpret_cast<uint4 *>(b.dst), reinterpret_cast<const uint4 *>(b.src), n);
+        copyKernel<PF>
+            <<<grid, 256, 0, s>>>(reinterpret_cast<uint4 *>(b.dst), reinterpret_cast<const uint4 *>(b.src), n);
     };
 }
 
@@ -472,6 +483,9 @@ int main(int argc, char **argv) {
                 variants.push_back({"odd words span 1, 6 blocks/SM, PDL", oddWordTile<1, 6>(c, true)});
             }
             copies.push_back({"copy kernel, same bytes, 4 blocks/SM", copySameBytes(c, 4)});
+            copies.push_back({"copy kernel, same bytes, 4 blocks/SM, L2::128B", copySameBytes<128>(c, 4)});
+            copies.push_back({"copy kernel, same bytes, 4 blocks/SM, L2::256B", copySameBytes<256>(c, 4)});
+            copies.push_back({"memcpy node, same bytes", memcpySameBytes(c)});
         } else if (shapes) {
             variants.push_back({"word tile 1x1, 6/SM", wordTileShape<1, 1, 6>(c)});
             variants.push_back({"word tile 1x1, 8/SM", wordTileShape<1, 1, 8>(c)});

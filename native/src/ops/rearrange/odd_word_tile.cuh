@@ -109,11 +109,11 @@ __device__ __forceinline__ void moveOddWordTile(const TileParams &p,
             v[j] = 0;
             if (in) {
                 if (WHOLE || (u >= 0 && u + 1 < (int64_t)p.len_a)) {
-                    v[j] = loadGlobal(reinterpret_cast<const uint32_t *>(row - q) + x, j);
+                    v[j] = loadRun(reinterpret_cast<const uint32_t *>(row - q) + x, j);
                 } else if (u + 1 == 0) { // the row's first unit: the word's high half
-                    v[j] = (uint32_t)loadGlobal(row - q + 2 * x + 1, 100 + j) << 16;
+                    v[j] = (uint32_t)loadRun(row - q + 2 * x + 1, 100 + j) << 16;
                 } else if (u + 1 == (int64_t)p.len_a) { // the row's last unit: the low half
-                    v[j] = loadGlobal(row - q + 2 * x, 200 + j);
+                    v[j] = loadRun(row - q + 2 * x, 200 + j);
                 }
             }
         }

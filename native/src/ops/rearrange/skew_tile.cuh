@@ -123,7 +123,7 @@ __device__ __forceinline__ int loadRowWords(const uint16_t *row, int64_t stride,
 #pragma unroll
     for (int j = 0; j < N; ++j, words += step) {
         const int r = y + kTileThreadsY * j;
-        v[j] = r >= lo && r < hi ? loadGlobal(words, j) : 0u;
+        v[j] = r >= lo && r < hi ? loadRun(words, j) : 0u;
     }
     return odd;
 }
@@ -158,7 +158,7 @@ __device__ __forceinline__ void moveSkewTile(const TileParams &p,
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
             const int c = x + kTileThreadsX * i;
-            v[j][i] = row_in && (WHOLE || c < cols) ? loadGlobal(tile_src + sb + c, 2 * j + i) : (uint16_t)0;
+            v[j][i] = row_in && (WHOLE || c < cols) ? loadRun(tile_src + sb + c, 2 * j + i) : (uint16_t)0;
         }
     }
 #pragma unroll

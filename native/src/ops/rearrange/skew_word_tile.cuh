@@ -81,7 +81,7 @@ __device__ __forceinline__ void moveSkewWordTile(const TileParams &p,
         const int odd = loadRowWords(row, stride, lo, hi, v);
         const int r = y + kTileThreadsY * x;
         if (odd && x < S::kLoadRows && r >= lo && r < hi) {
-            last = loadGlobal(row + x * kTileThreadsY * stride + S::kEdge - 1, 300);
+            last = loadRun(row + x * kTileThreadsY * stride + S::kEdge - 1, 300);
         }
     } else {
 #pragma unroll
@@ -95,17 +95,17 @@ __device__ __forceinline__ void moveSkewWordTile(const TileParams &p,
             v[j] = 0;
             if (rowIn(r)) {
                 if (WHOLE || (c >= 0 && c + 1 < cols)) {
-                    v[j] = loadGlobal(words + x, j);
+                    v[j] = loadRun(words + x, j);
                 } else if (c + 1 == 0 || c + 1 == cols) { // one unit of the word in the tile: its high / low half
-                    v[j] = c + 1 == 0 ? (uint32_t)loadGlobal(row + c + 1, 100 + j) << 16
-                                      : (uint32_t)loadGlobal(row + c, 200 + j);
+                    v[j] = c + 1 == 0 ? (uint32_t)loadRun(row + c + 1, 100 + j) << 16
+                                      : (uint32_t)loadRun(row + c, 200 + j);
                 }
             }
         }
         const int r = y + kTileThreadsY * (x < S::kLoadRows ? x : 0);
         const uint16_t *row = tile_src + rowOffset(r);
         if (x < S::kLoadRows && rowIn(r) && (((uintptr_t)row >> 1) & 1) && (WHOLE || S::kEdge - 1 < cols)) {
-            last = loadGlobal(row + S::kEdge - 1, 300);
+            last = loadRun(row + S::kEdge - 1, 300);
         }
     }
     // Tile row y + 8 j is physical row physRow(y) + 4 j (same parity).

@@ -5,22 +5,46 @@
 #include "../../common/cuda/pdl_device.cuh"
 #include "nvidia.h"
 #include <cstdint>
+#ifndef INFINI_REARRANGE_TRACE // the host emulation brings its own loads
+#include "../../common/cuda/ld_prefetch.cuh"
+#endif
 
 namespace infini::rearrange::nvidia {
 
-// Global loads and stores of the 2-byte tile kernels. `slot` names the static
+// Global loads and stores of the tile kernels. `slot` names the static
 // instruction (distinct per unrolled access of a kernel) so that a host
 // emulation that defines INFINI_REARRANGE_TRACE can count the sectors of each
 // warp instruction (tools/rearr7_sectors.cc); on the device they are plain
-// accesses.
+// accesses. loadRun: the loads of the transposes whose src rows straddle
+// sectors (odd word, skewed word and skewed tiles: a warp reads a run of 64 or
+// more units of a src row that does not start on a sector); they ask L2 for
+// the whole aligned INFINI_REARRANGE_L2_PREFETCH bytes around each access
+// (ld_prefetch.cuh), so that the partial sectors at a run's ends, which the
+// next tile along a reads too, come from DRAM with the run. H100, library
+// calls in graphs (notes/rearrange.md, "Session 13"): 4097² F16 27.3 -> 26.9
+// µs, 4098² 27.0 -> 26.3, 4096² dst + 1 26.6 -> 26.3. The aligned word tiles
+// gain nothing from it (4096²: 24.8 either way; 2048², L2-resident: 6.9 -> 7.1)
+// and the unit tiles (any layout, gathers too) load plainly.
+#ifndef INFINI_REARRANGE_L2_PREFETCH
+#define INFINI_REARRANGE_L2_PREFETCH 256
+#endif
 #ifndef INFINI_REARRANGE_TRACE
 template <class T>
 __device__ __forceinline__ T loadGlobal(const T *p, int /*slot*/) {
     return *p;
 }
 template <class T>
+__device__ __forceinline__ T loadRun(const T *p, int /*slot*/) {
+    return ldPrefetch<INFINI_REARRANGE_L2_PREFETCH>(p);
+}
+template <class T>
 __device__ __forceinline__ void storeGlobal(T *p, T v, int /*slot*/) {
     *p = v;
+}
+#else
+template <class T>
+T loadRun(const T *p, int slot) { // the emulation's hook counts it as any load
+    return loadGlobal(p, slot);
 }
 #endif
 

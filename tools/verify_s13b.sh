@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Session 13, second device call (timeout_s 560), from the repository root after `source .gpu/setup.sh`:
+#   1. the library (make -j16; the word-family transposes' loads with an L2 prefetch of 256 bytes,
+#      INFINI_REARRANGE_L2_PREFETCH's default) and build/pf0: the same with plain loads (the Rearrange
+#      objects rebuilt with -DINFINI_REARRANGE_L2_PREFETCH=0, every other object copied);
+#      tools/rearr4_bench.cu against build/lib;
+#   2. rearr4_bench --library and --shapes on both libraries, interleaved, two rounds;
+#   3. bench_rearrange on both libraries;
+#   4. tests: test_rearrange.py + test_properties.py + test_fuzz.py on the default library.
+# Writes under $OUT: s13b_log.txt, s13b_rearr4_{pf,plain}.txt (both rounds), s13b_bench_{pf,plain}.txt.
+NAME=s13b
+END=${END:-540}
+source "$(dirname "$0")/verify_common.sh"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
+git log --oneline -1 >>"$LOG" 2>&1
+R=native/src/ops/rearrange
+objs=""
+for f in kernels_u1 kernels_u2 kernels_u4 kernels_u8 kernels_u16; do objs="$objs build/pf0/obj/$R/$f.cu.o"; done
+step "build: default library and build/pf0's Rearrange objects (plain loads), at the same time"
+rm -rf build/pf0 && mkdir -p build/pf0
+timeout -k 3 "$(cap 150)" make -j6 CUDA_ARCHS=90 BUILD=build/pf0 EXTRA_NVCCFLAGS=-DINFINI_REARRANGE_L2_PREFETCH=0 \
+    $objs >build/pf0_make.log 2>&1 &
+pf0=$!
+library_build
+wait "$pf0"
+echo "make (pf0 objects) rc=$?" | tee -a "$LOG"
+tail -n 3 build/pf0_make.log >>"$LOG"
+mkdir -p build/pf0/obj && cp -a -n build/obj/. build/pf0/obj/
+timeout -k 3 "$(cap 60)" make -j16 CUDA_ARCHS=90 BUILD=build/pf0 EXTRA_NVCCFLAGS=-DINFINI_REARRANGE_L2_PREFETCH=0 \
+    build/pf0/lib/libinfiniop.so build/pf0/lib/libinfinirt.so >>"$LOG" 2>&1
+echo "make (pf0 library) rc=$?" | tee -a "$LOG"
+rearr4_build
+for round in 1 2; do
+    for v in pf plain; do
+        lib=build/lib
+        [ "$v" = plain ] && lib=build/pf0/lib
+        step "rearr4_bench --library / --shapes, $v, round $round"
+        LD_LIBRARY_PATH=$lib timeout -k 3 "$(cap 40)" build/rearr4_bench --library >>"$OUT/s13b_rearr4_$v.txt" 2>&1
+        echo "library $v rc=$?" | tee -a "$LOG"
+        LD_LIBRARY_PATH=$lib timeout -k 3 "$(cap 40)" build/rearr4_bench --shapes >>"$OUT/s13b_rearr4_$v.txt" 2>&1
+        echo "shapes $v rc=$?" | tee -a "$LOG"
+    done
+done
+for v in pf plain; do
+    lib=$PWD/build/lib/libinfiniop.so
+    [ "$v" = plain ] && lib=$PWD/build/pf0/lib/libinfiniop.so
+    step "bench_rearrange, $v"
+    INFINIOP_LIBRARY=$lib timeout -k 3 "$(cap 90)" $PY -m infiniop_py.bench.bench_rearrange >"$OUT/s13b_bench_$v.txt" 2>&1
+    echo "bench $v rc=$?" | tee -a "$LOG"
+done
+step "tests (default library)"
+timeout -k 3 "$(cap 200)" $PY -m pytest tests/test_rearrange.py tests/test_properties.py tests/test_fuzz.py -q \
+    -p no:cacheprovider -x >build/s13b_tests.txt 2>&1
+echo "tests rc=$?" | tee -a "$LOG"
+tail -n 2 build/s13b_tests.txt | tee -a "$LOG"
+step "done"
