@@ -282,10 +282,12 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             vs.push_back({"twopass", t});
         }
     }
-    {
+    for (int pdl : {0, 1}) { // plain launches, then PDL in graphs too (PdlPolicy::Always)
         Plan t = base;
-        if (planPipe(h, t)) {
-            vs.push_back({"pipe", t});
+        PipeTuning tune;
+        tune.pdl = pdl ? (int)infini::PdlPolicy::Always : (int)infini::PdlPolicy::Never;
+        if (planPipe(h, t, tune)) {
+            vs.push_back({pdl ? "pipe pdl" : "pipe", t});
         }
     }
     {

@@ -58,7 +58,8 @@ struct Plan {
     // Grid
     unsigned grid_x = 1, grid_y = 1;
     size_t smem_max = 0; // Stream: the kernel's shared-memory limit; Pipe: its dynamic shared memory
-    bool pdl_ok = false; // Stream: the kernel on this device waits for real (kernelHonoursPdl)
+    bool pdl_ok = false; // Stream, Pipe: the kernel on this device waits for real (kernelHonoursPdl)
+    PdlPolicy pdl = PdlPolicy::Never; // Pipe: when its launches use PDL
     int hints = 0;       // TwoPass: a TwoPassHints
     int64_t prefetch = 0; // TwoPass: bytes of its next row a block prefetches into L2 before each merge
     size_t workspace = 0;
@@ -107,6 +108,7 @@ struct PipeTuning {
     int slots = 0;
     int slack = 6; // in 16 KB, whatever the tile size
     int cluster = 0, clusters = 0;
+    int pdl = -1; // a PdlPolicy, or -1: the build's (INFINI_LP_NORM_PIPE_PDL)
 };
 // Turn a Rows/Split plan (16-byte packs) into a Pipe plan (sm_90 code on an
 // sm_90 device, the row held by at most 16 blocks, enough clusters to fill

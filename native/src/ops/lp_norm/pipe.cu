@@ -22,6 +22,7 @@
 // the merge and writes of row i (the Cluster plan held rows on chip too, but
 // loaded, reduced and stored each wave in turn).
 #include "../../common/cuda/bulk_copy.cuh"
+#include "../../common/cuda/pdl.cuh"
 #include "cluster_launch.cuh"
 #include "row_stats.cuh"
 #include "stage_trace.cuh"
@@ -53,6 +54,20 @@ constexpr int kMaxSlots = 32;
 #define INFINI_LP_NORM_PIPE_AHEAD 1
 #endif
 constexpr size_t kBarrierBytes = 8 * kMaxSlots; // the slots' barriers, before the ring
+// When Pipe's launches use programmatic dependent launch (PipeTuning::pdl -1):
+// 0 never, 1 eager calls only, 2 in graphs too. Its clusters are resident for
+// the whole kernel, and in its last round only some of them have rows left
+// (32 rows on 7 clusters: 4); with PDL the next call's clusters take the
+// GPCs that the others leave and wait there, so the launch is not on the
+// critical path. H100, graph µs (tools/lpn7_bench.cu, bench_lp_norm; notes/lp_norm.md,
+// "Session 13"): 16x1M BF16 37.4 -> 35.9, 64x1M 116.5 -> 110.3, 32x1M 61.1 -> 61.0
+// (harness) and 62.9 -> 61.7 (bench).
+#ifndef INFINI_LP_NORM_PIPE_PDL
+#define INFINI_LP_NORM_PIPE_PDL 2
+#endif
+constexpr PdlPolicy kPipePdl = INFINI_LP_NORM_PIPE_PDL == 2   ? PdlPolicy::Always
+                               : INFINI_LP_NORM_PIPE_PDL == 1 ? PdlPolicy::NotCapturing
+                                                              : PdlPolicy::Never;
 
 size_t pipeSmem(int slots) { return kBarrierBytes + (size_t)slots * kTileBytes; }
 
@@ -127,6 +142,11 @@ __global__ void __launch_bounds__(kPipeThreads, 1) pipeKernel(const Plan plan, c
     using A = ComputeType<T>;
     extern __shared__ __align__(128) unsigned char smem[];
     __shared__ A red_t[32], red_m[32], red_s[32];
+    // Launched with PDL, the clusters of this call take the GPCs that the
+    // previous call's clusters leave, then wait here: nothing global before
+    // (that kernel may still write x or read y).
+    pdlWaitPrevious();
+    pdlAllowNext();
     uint64_t *full = reinterpret_cast<uint64_t *>(smem);
     uint4 *ring = reinterpret_cast<uint4 *>(smem + kBarrierBytes);
     const int slots = plan.items;
@@ -274,6 +294,11 @@ bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune) {
     c.grid_x = (unsigned)(clusters * size);
     c.smem_max = pipeSmem((int)slots);
     c.workspace = 0;
+    withPipeKernel(plan.dtype, [&](auto kernel, auto) {
+        c.pdl_ok = kernelHonoursPdl(kernel);
+        return INFINI_STATUS_SUCCESS;
+    });
+    c.pdl = tune.pdl < 0 ? kPipePdl : (PdlPolicy)tune.pdl;
     plan = c;
     return true;
 }
@@ -281,8 +306,10 @@ bool planPipe(const InfiniopHandle &h, Plan &plan, const PipeTuning &tune) {
 infiniStatus_t launchPipe(const Plan &plan, const void *x, void *y, void *, void *stream) {
     return withPipeKernel(plan.dtype, [&](auto kernel, auto t) {
         using T = decltype(t);
-        LaunchConfig config(dim3(plan.grid_x), dim3(kPipeThreads), plan.smem_max, (cudaStream_t)stream);
-        CUDA_TRY(cudaLaunchKernelEx(config.cluster((unsigned)plan.chunks).get(), kernel, plan, (const T *)x, (T *)y));
+        const cudaStream_t st = (cudaStream_t)stream;
+        LaunchConfig config(dim3(plan.grid_x), dim3(kPipeThreads), plan.smem_max, st);
+        config.cluster((unsigned)plan.chunks).pdl(plan.pdl_ok && pdlWanted(plan.pdl, st));
+        CUDA_TRY(cudaLaunchKernelEx(config.get(), kernel, plan, (const T *)x, (T *)y));
         return INFINI_STATUS_SUCCESS;
     });
 }
