@@ -481,6 +481,8 @@ int main(int argc, char **argv) {
             } else {
                 variants.push_back({"odd words span 1, 6 blocks/SM", oddWordTile<1, 6>(c)});
                 variants.push_back({"odd words span 1, 6 blocks/SM, PDL", oddWordTile<1, 6>(c, true)});
+                variants.push_back({"odd words span 1, 5 blocks/SM, PDL", oddWordTile<1, 5>(c, true)});
+                variants.push_back({"odd words span 1, 7 blocks/SM, PDL", oddWordTile<1, 7>(c, true)});
             }
             copies.push_back({"copy kernel, same bytes, 4 blocks/SM", copySameBytes(c, 4)});
             copies.push_back({"copy kernel, same bytes, 4 blocks/SM, L2::128B", copySameBytes<128>(c, 4)});

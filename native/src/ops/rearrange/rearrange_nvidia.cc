@@ -237,6 +237,21 @@ struct NvidiaDesc final : Desc {
         if (plan->outer.size() <= (size_t)kMaxDims) {
             std::copy(plan->outer.begin(), plan->outer.end(), t.outer);
         }
+        // `t` cut into other tiles (the wide, skewed and odd word tiles):
+        // their counts along a and b, with their dividers, and the grid.
+        const uint64_t outer_blocks = blocks / ((uint64_t)t.tiles_a * t.tiles_b);
+        struct Retiled {
+            TileParams p;
+            uint64_t blocks;
+        };
+        auto retile = [&](uint64_t tiles_a, uint64_t tiles_b) {
+            Retiled r{t, outer_blocks * tiles_a * tiles_b};
+            r.p.tiles_a = (uint32_t)tiles_a;
+            r.p.tiles_b = (uint32_t)tiles_b;
+            r.p.div_tiles_a = FastDivU32(r.p.tiles_a);
+            r.p.div_tiles_b = FastDivU32(r.p.tiles_b);
+            return r;
+        };
         // Word tiles for 2-byte units: a and b run forwards with unit stride,
         // even lengths, every other stride even (then every row of every tile
         // starts on a word when the pointers do; Calculate checks them).
@@ -250,15 +265,11 @@ struct NvidiaDesc final : Desc {
         // Wide word tiles where their grid still gives every SM its blocks
         // (small transposes keep the 64-unit tiles' parallelism).
         if (words && len_a <= UINT32_MAX - kWideWordEdge && len_b <= UINT32_MAX - kWideWordEdge) {
-            TileParams w = t;
-            w.tiles_a = (uint32_t)((len_a + kWideWordEdge - 1) / kWideWordEdge);
-            w.tiles_b = (uint32_t)((len_b + kWideWordEdge - 1) / kWideWordEdge);
-            w.div_tiles_a = FastDivU32(w.tiles_a);
-            w.div_tiles_b = FastDivU32(w.tiles_b);
-            const uint64_t wide_blocks = blocks / ((uint64_t)t.tiles_a * t.tiles_b) * w.tiles_a * w.tiles_b;
-            if (wide_blocks >= (uint64_t)kWideWordMinBlocksPerSm * (uint64_t)std::max(sm_count, 1)) {
-                plan->wide_word_tile = w;
-                plan->wide_word_grid = (unsigned)wide_blocks;
+            const Retiled w =
+                retile((len_a + kWideWordEdge - 1) / kWideWordEdge, (len_b + kWideWordEdge - 1) / kWideWordEdge);
+            if (w.blocks >= (uint64_t)kWideWordMinBlocksPerSm * (uint64_t)std::max(sm_count, 1)) {
+                plan->wide_word_tile = w.p;
+                plan->wide_word_grid = (unsigned)w.blocks;
             }
         }
         // dst rows on 32-byte sectors (with a sector-aligned dst pointer):
@@ -275,20 +286,15 @@ struct NvidiaDesc final : Desc {
         // Skewed tiles for the other 2-byte transposes whose a and b run
         // forwards with unit stride (odd pitches, pointers off a word).
         const uint64_t index_room = UINT32_MAX - 2 * (uint64_t)std::max({kSkewSpanUnits, kSkewWordSpanUnits, kOddWordSpanUnits});
-        const uint64_t skew_blocks = blocks / t.tiles_b * skewTilesB(len_b, kSkewSpanUnits);
-        const uint64_t skew_word_blocks = blocks / t.tiles_b * skewTilesB(len_b, kSkewWordSpanUnits);
+        const Retiled skew = retile(t.tiles_a, skewTilesB(len_b, kSkewSpanUnits));
+        const Retiled skew_word = retile(t.tiles_a, skewTilesB(len_b, kSkewWordSpanUnits)); // (fewer blocks)
         plan->skew = plan->unit == 2 && ss[a] == 1 && ds[b] == 1 && len_a <= index_room && len_b <= index_room &&
-                     skew_blocks <= (uint64_t)INT32_MAX; // b0 + span, a0 + 64 and block indices in 32 bits
+                     skew.blocks <= (uint64_t)INT32_MAX; // b0 + span, a0 + 64 and block indices in 32 bits
         if (plan->skew) {
-            auto skewed = [&](int span_units, TileParams *out) {
-                *out = t;
-                out->tiles_b = (uint32_t)skewTilesB(len_b, span_units);
-                out->div_tiles_b = FastDivU32(out->tiles_b);
-            };
-            skewed(kSkewSpanUnits, &plan->skew_tile);
-            skewed(kSkewWordSpanUnits, &plan->skew_word_tile);
-            plan->skew_grid = (unsigned)skew_blocks;
-            plan->skew_word_grid = (unsigned)skew_word_blocks;
+            plan->skew_tile = skew.p;
+            plan->skew_word_tile = skew_word.p;
+            plan->skew_grid = (unsigned)skew.blocks;
+            plan->skew_word_grid = (unsigned)skew_word.blocks;
             // Src rows (one per b index) start on words when every src stride
             // outside group a is even (and the pointer is on a word).
             bool src_words = INFINI_REARRANGE_SKEW_WORDS != 0;
@@ -297,13 +303,10 @@ struct NvidiaDesc final : Desc {
             }
             plan->skew_src_words = src_words;
 #if INFINI_REARRANGE_ODD_WORDS
-            const uint64_t odd_blocks = blocks / ((uint64_t)t.tiles_a * t.tiles_b) * oddWordTilesA(len_a) *
-                                        skewTilesB(len_b, kOddWordSpanUnits);
-            if (odd_blocks <= (uint64_t)INT32_MAX) {
-                skewed(kOddWordSpanUnits, &plan->odd_word_tile);
-                plan->odd_word_tile.tiles_a = (uint32_t)oddWordTilesA(len_a);
-                plan->odd_word_tile.div_tiles_a = FastDivU32(plan->odd_word_tile.tiles_a);
-                plan->odd_word_grid = (unsigned)odd_blocks;
+            const Retiled odd = retile(oddWordTilesA(len_a), skewTilesB(len_b, kOddWordSpanUnits));
+            if (odd.blocks <= (uint64_t)INT32_MAX) {
+                plan->odd_word_tile = odd.p;
+                plan->odd_word_grid = (unsigned)odd.blocks;
             }
 #endif
         }
