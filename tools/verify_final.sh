@@ -10,7 +10,8 @@
 # Options: BENCHES="rearrange lp_norm ..." runs those per-operator benchmarks
 # (python -m infiniop_py.bench.bench_NAME, their CUDA-graph rows included; bench_NAME.txt)
 # instead of the end-to-end one; SCRIPTS="sanitize_lpn" picks the sanitizer scripts, and
-# REARRANGE_MEMCHECK=1 adds memcheck on the wide word tile tests of test_rearrange.py.
+# REARRANGE_MEMCHECK=1 adds memcheck on the wide word tile tests of test_rearrange.py (another
+# selection: REARRANGE_MEMCHECK_K="pytest -k expression").
 MODE=${1:?suite or sanitize}
 NAME=final
 if [ "$MODE" = suite ]; then END=${END:-570}; else END=${END:-430}; fi
@@ -35,10 +36,11 @@ if [ "$MODE" = suite ]; then
     fi
 else
     if [ "${REARRANGE_MEMCHECK:-0}" = 1 ]; then
-        step "compute-sanitizer memcheck, the wide word tile tests"
-        echo "== memcheck test_rearrange.py -k 'wide_word and nvidia'" >>"$OUT/sanitize.txt"
+        sel=${REARRANGE_MEMCHECK_K:-wide_word and nvidia}
+        step "compute-sanitizer memcheck, test_rearrange.py -k '$sel'"
+        echo "== memcheck test_rearrange.py -k '$sel'" >>"$OUT/sanitize.txt"
         timeout -k 3 "$(cap 120)" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
-            $PY -m pytest tests/test_rearrange.py -q -p no:cacheprovider -k "wide_word and nvidia" >>"$OUT/sanitize.txt" 2>&1
+            $PY -m pytest tests/test_rearrange.py -q -p no:cacheprovider -k "$sel" >>"$OUT/sanitize.txt" 2>&1
         echo "memcheck rearrange rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG" "$OUT/sanitize.txt"
     fi
     for script in ${SCRIPTS:-sanitize_lpn sanitize_rs}; do
