@@ -6,6 +6,7 @@
 #   2. LPN7_ONLY=pipe (every check on each, then graph µs);
 #   3. bench_lp_norm on both libraries;
 #   4. the LPNorm long-row, graph, dependent and chained tests on build/pdl2.
+# Not kept (notes/lp_norm.md, "PDL for TwoPass"): on main the knob is gone and both builds are the same.
 # Writes under $OUT: s13f_log.txt, s13f_pipe.txt, s13f_bench_{plain,pdl}.txt, s13f_tests.txt.
 NAME=s13f
 END=${END:-540}
