@@ -6,6 +6,8 @@
 #      kernels' loads plain, L2::256B (REARR_HINTS=4) and L2::128B (8);
 #   2. LPN7_ONLY=pipe (every Pipe check on both, then graph µs); pipetrace with LPN7_PIPE_CLAIM=1;
 #   3. rearr4_bench --pdl on the three builds; pdlmul_bench on the two.
+# Not kept: the Mul prefetch knob and Pipe's rows claimed at run time (that code is on dev/pipe-claim); on main
+# the mul builds are the same and lpn7_bench has no "pipe claim" row.
 # Writes under $OUT: s13a_log.txt, s13a_pipe.txt, s13a_trace.txt, s13a_rearr{0,4,8}.txt, s13a_mul{0,256}.txt.
 NAME=s13a
 END=${END:-540}

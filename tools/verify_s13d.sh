@@ -6,6 +6,7 @@
 #   2. LPN7_ONLY=pipe (every Pipe check on both, then graph µs);
 #   3. bench_lp_norm on both libraries;
 #   4. the LPNorm long-row, graph, dependent and chained tests on build/pdl2.
+# Merged since: INFINI_LP_NORM_PIPE_PDL defaults to 2, so on main build/ launches Pipe with PDL too.
 # Writes under $OUT: s13d_log.txt, s13d_pipe.txt, s13d_bench_{plain,pdl}.txt, s13d_tests.txt.
 NAME=s13d
 END=${END:-540}
