@@ -38,15 +38,32 @@
 // accesses with the evict-first hint (__ldcs / __stcs) instead of plain ones,
 // through the hooks of tile_index.cuh (the emulator's trace hooks). Session 11
 // (H100): no gain anywhere, loads +0.5 µs on 4096², +4 on 4097² and 4098².
-// 4 / 8: loads with an L2 prefetch size of 256 / 128 bytes (ld_prefetch.cuh).
+// 4 / 8: loads with an L2 prefetch size of 256 / 128 bytes (ld_prefetch.cuh); 16: the same
+// through the read-only path (.nc).
 #include "common/cuda/ld_prefetch.cuh"
 #if defined(REARR_HINTS) && REARR_HINTS
 #define INFINI_REARRANGE_TRACE
 #include "ops/rearrange/nvidia.h"
 namespace infini::rearrange::nvidia {
+// 16: through the read-only path too (ld.global.nc.L2::256B).
+template <class T>
+__device__ __forceinline__ T ldNcPrefetch(const T *p) {
+    if constexpr (sizeof(T) == 4) {
+        uint32_t v;
+        asm volatile("ld.global.nc.L2::256B.u32 %0, [%1];" : "=r"(v) : "l"(p));
+        return v;
+    } else {
+        static_assert(sizeof(T) == 2, "the tile kernels' loads");
+        unsigned short v;
+        asm volatile("ld.global.nc.L2::256B.u16 %0, [%1];" : "=h"(v) : "l"(p));
+        return v;
+    }
+}
 template <class T>
 __device__ __forceinline__ T loadGlobal(const T *p, int) {
-    if constexpr ((REARR_HINTS & 4) != 0) {
+    if constexpr ((REARR_HINTS & 16) != 0) {
+        return ldNcPrefetch(p);
+    } else if constexpr ((REARR_HINTS & 4) != 0) {
         return infini::ldPrefetch<256>(p);
     } else if constexpr ((REARR_HINTS & 8) != 0) {
         return infini::ldPrefetch<128>(p);

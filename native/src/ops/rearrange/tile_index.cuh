@@ -43,7 +43,7 @@ __device__ __forceinline__ void storeGlobal(T *p, T v, int /*slot*/) {
 }
 #else
 template <class T>
-T loadRun(const T *p, int slot) { // the emulation's hook counts it as any load
+__device__ __forceinline__ T loadRun(const T *p, int slot) { // the tracing hook's load, as any other
     return loadGlobal(p, slot);
 }
 #endif
