@@ -34,5 +34,17 @@ class Workspace:
 
         self.cdata = ffi.cast("void *", self.ptr)  # what Calculate takes, cast once
 
+    def release_on(self, stream_ptr: int) -> None:
+        """Give the memory back in the order of stream `stream_ptr` (0: the legacy
+        default stream) when this workspace is released, rather than on the stream
+        it was allocated on (which its owner may destroy first). Nothing for CPU
+        workspaces."""
+        if self.device == "cpu" or self._memory is None:
+            return
+        from cuda.core import LEGACY_DEFAULT_STREAM, Stream
+
+        self._memory._buffer.set_deallocation_stream(Stream.from_handle(stream_ptr) if stream_ptr
+                                                     else LEGACY_DEFAULT_STREAM)
+
     def __repr__(self) -> str:
         return f"Workspace(device={self.device!r}, size={self.size}, device_id={self.device_id})"

@@ -565,19 +565,11 @@ def _dependent_chain(dx, dx2, y1, y2, stream):
         ip.lp_norm(src, axis=1, out=dst, stream=stream)
 
 
-@pytest.mark.gpu
-@pytest.mark.parametrize("dtype", ["f16", "bf16", "f32"])
-def test_dependent_calls_back_to_back_gpu(rng, dtype):
-    # Rows that the Stream plan takes on sm_90, whose kernel may start while the
-    # previous one drains and must wait for it before touching x or y: calls
-    # that depend on each other, queued without a sync (eagerly and as a CUDA
-    # graph), after a Mul kernel that writes x; outputs poisoned before. Each
-    # step is checked against float64 when run alone, and the queued chains
-    # must give the same bits. The library's policy (stream.cu's kStreamPdl)
-    # decides which of these calls use PDL (by default the eager ones, not the
-    # captured ones); the chains cover both and their mix.
-    dtype = DTYPES[dtype]
-    shape = (2500, 2056)
+def _check_dependent_chains(rng, dtype, shape):
+    """The chain of _dependent_chain after a Mul kernel that writes x, queued
+    without a sync (eagerly and as a CUDA graph; outputs poisoned before):
+    each step is checked against float64 when run alone, and the queued chains
+    must give the same bits."""
     x = random_input(rng, shape, dtype)
     x2 = (random_input(rng, shape, dtype).astype(np.float64) * 1e-2).astype(dtype)
     # A row of ones: x = src * ones broadcast takes Mul's strided path, a plain launch.
@@ -609,3 +601,23 @@ def test_dependent_calls_back_to_back_gpu(rng, dtype):
         assert np.array_equal(got_y1.view(np.uint8), want_y1), f"{what}: y1 = N(x2) differs"
 
     queue_dependent_chains(queue, poison, check)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "f32"])
+def test_dependent_calls_back_to_back_gpu(rng, dtype):
+    # Rows that the Stream plan takes on sm_90, whose kernel may start while the
+    # previous one drains and must wait for it before touching x or y. The
+    # library's policy (stream.cu's kStreamPdl) decides which of these calls
+    # use PDL (by default the eager ones, not the captured ones); the chains
+    # cover both and their mix.
+    _check_dependent_chains(rng, DTYPES[dtype], (2500, 2056))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+def test_dependent_long_rows_back_to_back_gpu(rng, dtype):
+    # Long 2-byte rows that the Pipe plan takes on sm_90 (clusters holding
+    # their rows on chip), launched with PDL in graphs too (pipe.cu's
+    # kPipePdl): the next call's clusters wait on GPCs the last round leaves.
+    _check_dependent_chains(rng, DTYPES[dtype], (16, 1 << 20))

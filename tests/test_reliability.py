@@ -2,6 +2,9 @@
 CUDA graph capture in the strict (global) mode, create/destroy cycles with flat
 memory, and several GPUs at once."""
 import os
+import subprocess
+import sys
+import textwrap
 import threading
 
 import numpy as np
@@ -187,6 +190,42 @@ def test_create_destroy_cycles_keep_memory_flat(device):
     if free_device:
         lost = dev0 - free_device()
         assert lost < 4 << 20, f"device memory shrank by {lost / 2**20:.1f} MiB over {CYCLES} cycles"
+
+
+# A process that calls the functional API on a stream of its own, destroys the
+# stream and exits. The workspace cached for that stream must not be freed on
+# the dead stream at exit (cuda.core then reported "cuMemFreeAsync failed during
+# resource destruction (CUDA error 709)").
+_WORKSPACE_AFTER_STREAM = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import infiniop_py as ip
+    from infiniop_py._cuda import check_cu, driver
+    from infiniop_py.ops._base import _cache
+
+    x = ip.DeviceArray.from_numpy(np.random.default_rng(7).standard_normal((4, 1 << 16)).astype(np.float32))
+    y = ip.DeviceArray.empty(x.shape, "float32")  # (the device's context is current from here)
+    drv = driver()
+    stream = check_cu(drv.cuStreamCreate(drv.CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate")
+    s = int(stream)
+    ip.lp_norm(x, axis=1, out=y, stream=s)
+    made = [w.size for k, w in _cache("workspaces").items() if k[2] == s]
+    check_cu(drv.cuStreamSynchronize(stream), "cuStreamSynchronize")
+    check_cu(drv.cuStreamDestroy(stream), "cuStreamDestroy")
+    row = y.to_numpy()[0].astype(np.float64)
+    if not made or made[0] == 0:
+        sys.exit("no workspace was cached for the stream: the case does not test what it should")
+    if abs(np.sum(row * row) - 1.0) > 1e-4:
+        sys.exit(f"wrong result: row norm^2 {np.sum(row * row)}")
+    print("ok", made)
+""")
+
+
+@pytest.mark.gpu
+def test_workspace_cached_for_a_destroyed_stream_exits_cleanly():
+    r = subprocess.run([sys.executable, "-c", _WORKSPACE_AFTER_STREAM], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout.startswith("ok"), r.stdout + r.stderr
+    assert "error" not in r.stderr.lower() and "warning" not in r.stderr.lower(), r.stderr
 
 
 @pytest.mark.gpu

@@ -159,12 +159,20 @@ _made_lock = threading.Lock()  # (so that the count only ever grows)
 
 
 def workspace_for(device: str, device_id: int, size: int, stream_ptr: int) -> Workspace:
-    """A workspace of at least `size` bytes, reused by calls on the same stream."""
+    """A workspace of at least `size` bytes, reused by calls on the same stream.
+
+    Made on that stream (ready in its order, no synchronisation). The cache may
+    outlive the stream (the caller may destroy it), so the memory goes back on
+    the legacy default stream when the cache lets it go at exit; one replaced
+    by a larger workspace goes back on the stream, after the calls queued there."""
     workspaces = _cache("workspaces")
     key = (device, device_id, stream_ptr)
     ws = workspaces.get(key)
     if ws is None or ws.size < size:
+        if ws is not None:
+            ws.release_on(stream_ptr)
         ws = workspaces[key] = Workspace(device, size, device_id, stream_ptr or None)
+        ws.release_on(0)
         with _made_lock:
             WORKSPACES_MADE[0] += 1
     return ws
