@@ -41,10 +41,12 @@ class Workspace:
         workspaces."""
         if self.device == "cpu" or self._memory is None:
             return
+        move = getattr(self._memory._buffer, "set_deallocation_stream", None)
+        if move is None:  # a cuda.core without it (before 1.x): freed on the allocation stream, as before
+            return
         from cuda.core import LEGACY_DEFAULT_STREAM, Stream
 
-        self._memory._buffer.set_deallocation_stream(Stream.from_handle(stream_ptr) if stream_ptr
-                                                     else LEGACY_DEFAULT_STREAM)
+        move(Stream.from_handle(stream_ptr) if stream_ptr else LEGACY_DEFAULT_STREAM)
 
     def __repr__(self) -> str:
         return f"Workspace(device={self.device!r}, size={self.size}, device_id={self.device_id})"
