@@ -42,7 +42,7 @@ class Workspace:
         if self.device == "cpu" or self._memory is None:
             return
         move = getattr(self._memory._buffer, "set_deallocation_stream", None)
-        if move is None:  # a cuda.core without it (before 1.x): freed on the allocation stream, as before
+        if move is None:  # an older cuda.core without it: freed on the allocation stream, as before
             return
         from cuda.core import LEGACY_DEFAULT_STREAM, Stream
 
