@@ -29,6 +29,12 @@ enum class PdlPolicy {
     NotCapturing,
 };
 
+// The policy a three-way build knob names: 0 Never, 1 NotCapturing (eager
+// calls only), 2 Always (INFINI_REARRANGE_PDL, INFINI_LP_NORM_PIPE_PDL).
+constexpr PdlPolicy pdlPolicyOfKnob(int knob) {
+    return knob == 2 ? PdlPolicy::Always : knob == 1 ? PdlPolicy::NotCapturing : PdlPolicy::Never;
+}
+
 inline bool pdlWanted(PdlPolicy policy, cudaStream_t stream) {
     return policy == PdlPolicy::Always || (policy == PdlPolicy::NotCapturing && !streamMayBeCapturing(stream));
 }

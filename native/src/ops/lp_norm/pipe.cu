@@ -65,9 +65,7 @@ constexpr size_t kBarrierBytes = 8 * kMaxSlots; // the slots' barriers, before t
 #ifndef INFINI_LP_NORM_PIPE_PDL
 #define INFINI_LP_NORM_PIPE_PDL 2
 #endif
-constexpr PdlPolicy kPipePdl = INFINI_LP_NORM_PIPE_PDL == 2   ? PdlPolicy::Always
-                               : INFINI_LP_NORM_PIPE_PDL == 1 ? PdlPolicy::NotCapturing
-                                                              : PdlPolicy::Never;
+constexpr PdlPolicy kPipePdl = pdlPolicyOfKnob(INFINI_LP_NORM_PIPE_PDL);
 
 size_t pipeSmem(int slots) { return kBarrierBytes + (size_t)slots * kTileBytes; }
 

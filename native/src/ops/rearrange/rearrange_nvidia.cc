@@ -44,9 +44,7 @@ constexpr size_t kKernelCopyMax = 1 << 20;
 #ifndef INFINI_REARRANGE_PDL
 #define INFINI_REARRANGE_PDL 2
 #endif
-constexpr PdlPolicy kRearrangePdl = INFINI_REARRANGE_PDL == 2   ? PdlPolicy::Always
-                                    : INFINI_REARRANGE_PDL == 1 ? PdlPolicy::NotCapturing
-                                                                : PdlPolicy::Never;
+constexpr PdlPolicy kRearrangePdl = pdlPolicyOfKnob(INFINI_REARRANGE_PDL);
 
 enum class Kind { None, Memcpy, Generic, Tile };
 
