@@ -43,30 +43,35 @@ harness_build() {
         -Inative/src -DINFINI_WITH_NVIDIA "$1" -o "$2" >>"$LOG" 2>&1
     echo "harness build rc=$?" | tee -a "$LOG"
 }
-# build_rs_pair DIR FLAGS: the default library (build/) and, beside it, DIR: the same tree with
-# EXTRA_NVCCFLAGS=FLAGS in the RandomSample objects (compiled alongside the default build), every
-# other object copied from build/ (the A/B builds of the RandomSample verify scripts).
-build_rs_pair() {
-    local dir=$1 flags=$2 rs=native/src/ops/random_sample pid
-    local objs="$dir/obj/$rs/kernel_f16.cu.o $dir/obj/$rs/kernel_bf16.cu.o $dir/obj/$rs/kernel_f32.cu.o"
-    objs="$objs $dir/obj/$rs/kernel_f64.cu.o $dir/obj/$rs/nvidia.cu.o"
-    step "build: default library and, at the same time, the RandomSample objects of $dir ($flags)"
+# build_variant_pair DIR FLAGS SOURCE...: the default library (build/) and, beside it, DIR: the same
+# tree with EXTRA_NVCCFLAGS=FLAGS in the objects of the given sources (compiled alongside the default
+# build), every other object copied from build/ (the A/B builds of the verify scripts).
+build_variant_pair() {
+    local dir=$1 flags=$2 src objs="" pid
+    shift 2
+    for src in "$@"; do objs="$objs $dir/obj/$src.o"; done
+    step "build: default library and, at the same time, the objects of $dir ($flags)"
     nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
     git log --oneline -1 >>"$LOG" 2>&1
-    rm -rf "$dir"; mkdir -p build
+    rm -rf "$dir"; mkdir -p build "$dir"
     timeout -k 3 "$(cap 110)" make -j5 CUDA_ARCHS=90 BUILD="$dir" EXTRA_NVCCFLAGS="$flags" $objs \
         >"${dir}_make.log" 2>&1 &
     pid=$!
     timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
     echo "make (default) rc=$?" | tee -a "$LOG"
     wait "$pid"
-    echo "make ($dir RandomSample objects) rc=$?" | tee -a "$LOG"
+    echo "make ($dir objects) rc=$?" | tee -a "$LOG"
     tail -n 3 "${dir}_make.log" >>"$LOG"
     step "build: $dir library (every other object copied from build/, not overwriting $dir's)"
     mkdir -p "$dir/obj" && cp -a -n build/obj/. "$dir/obj/"
     timeout -k 3 "$(cap 60)" make -j16 CUDA_ARCHS=90 BUILD="$dir" EXTRA_NVCCFLAGS="$flags" \
         "$dir/lib/libinfiniop.so" "$dir/lib/libinfinirt.so" "$dir/lib/build_info.json" >>"$LOG" 2>&1
     echo "make ($dir library) rc=$?" | tee -a "$LOG"
+}
+# build_rs_pair DIR FLAGS: build_variant_pair for the RandomSample objects.
+build_rs_pair() {
+    local rs=native/src/ops/random_sample
+    build_variant_pair "$1" "$2" $rs/kernel_f16.cu $rs/kernel_bf16.cu $rs/kernel_f32.cu $rs/kernel_f64.cu $rs/nvidia.cu
 }
 # rearr4_build: tools/rearr4_bench.cu linked against the library in build/lib (after library_build).
 rearr4_build() {

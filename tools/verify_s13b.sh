@@ -11,24 +11,9 @@
 NAME=s13b
 END=${END:-540}
 source "$(dirname "$0")/verify_common.sh"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
-git log --oneline -1 >>"$LOG" 2>&1
 R=native/src/ops/rearrange
-objs=""
-for f in kernels_u1 kernels_u2 kernels_u4 kernels_u8 kernels_u16; do objs="$objs build/pf0/obj/$R/$f.cu.o"; done
-step "build: default library and build/pf0's Rearrange objects (plain loads), at the same time"
-rm -rf build/pf0 && mkdir -p build/pf0
-timeout -k 3 "$(cap 150)" make -j6 CUDA_ARCHS=90 BUILD=build/pf0 EXTRA_NVCCFLAGS=-DINFINI_REARRANGE_L2_PREFETCH=0 \
-    $objs >build/pf0_make.log 2>&1 &
-pf0=$!
-library_build
-wait "$pf0"
-echo "make (pf0 objects) rc=$?" | tee -a "$LOG"
-tail -n 3 build/pf0_make.log >>"$LOG"
-mkdir -p build/pf0/obj && cp -a -n build/obj/. build/pf0/obj/
-timeout -k 3 "$(cap 60)" make -j16 CUDA_ARCHS=90 BUILD=build/pf0 EXTRA_NVCCFLAGS=-DINFINI_REARRANGE_L2_PREFETCH=0 \
-    build/pf0/lib/libinfiniop.so build/pf0/lib/libinfinirt.so >>"$LOG" 2>&1
-echo "make (pf0 library) rc=$?" | tee -a "$LOG"
+build_variant_pair build/pf0 -DINFINI_REARRANGE_L2_PREFETCH=0 \
+    $R/kernels_u1.cu $R/kernels_u2.cu $R/kernels_u4.cu $R/kernels_u8.cu $R/kernels_u16.cu
 rearr4_build
 for round in 1 2; do
     for v in pf plain; do
