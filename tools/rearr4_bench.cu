@@ -353,11 +353,12 @@ Launch skewTile(const Case &c) {
 }
 
 template <int SPAN, int MIN_BLOCKS>
-Launch skewWordTile(const Case &c) {
+Launch skewWordTile(const Case &c, bool pdl = false) {
     const TileParams p = params2d(c.rows, c.cols, skewTilesB(c.cols, SPAN * 64));
     const unsigned grid = p.tiles_a * p.tiles_b;
-    return [p, grid](const Buffers &b, cudaStream_t s) {
-        skewWordTileKernel<true, SPAN, MIN_BLOCKS><<<grid, kBlock, 0, s>>>(p, b.dst, b.src);
+    return [p, grid, pdl](const Buffers &b, cudaStream_t s) {
+        CHECK_CUDA(infini::launchKernel(skewWordTileKernel<true, SPAN, MIN_BLOCKS>, dim3(grid), kBlock, 0, s, pdl, p,
+                                        b.dst, (const uint16_t *)b.src));
     };
 }
 
@@ -395,11 +396,11 @@ Library library(infiniopHandle_t handle, const Case &c) {
 
 } // namespace
 
-// --ncu: one checked launch each (for `ncu -k regex:Tile -c 7 --metrics ...`),
-// no timing: on 4097² session 5's skewed tile, the skewed word tiles of span 2
-// and 1, the odd word tiles of span 2 (6 blocks/SM) and 1 (8); on 4096² the word
-// tile (the aligned reference); on 4098² the skewed word tiles of span 2 (even
-// src pitch: no odd rows).
+// --ncu: one checked launch each (for `ncu -c 7 --metrics ...`), no timing: on
+// 4097² the odd word tiles of span 1 and 2 (6 blocks/SM); on 4096² the wide word
+// tile (the aligned reference) and the 64-unit word tile; on 4098² the skewed
+// word tiles of span 2 (even src pitch: no odd rows); a copy kernel of 4097²'s
+// and of 4096²'s bytes. (The copies are not checked: their dst is no transpose.)
 int main(int argc, char **argv) {
     const bool ncu = argc > 1 && std::strcmp(argv[1], "--ncu") == 0;
     const bool library_only = argc > 1 && std::strcmp(argv[1], "--library") == 0;
@@ -409,6 +410,9 @@ int main(int argc, char **argv) {
     // --pdl: the library's kernels for 4096², 4097² and 8192² launched plainly and with
     // programmatic dependent launch, graphs and eager, and the library call (its policy).
     const bool pdl_mode = argc > 1 && std::strcmp(argv[1], "--pdl") == 0;
+    // --skew: the misaligned cases' kernels with PDL at their spans and blocks an SM (odd word tiles
+    // on odd src rows, skewed word tiles on even pitches off sectors), and the library call.
+    const bool skew_mode = argc > 1 && std::strcmp(argv[1], "--skew") == 0;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     CHECK_CUDA(cudaSetDevice(0));
     cudaDeviceProp prop;
@@ -423,24 +427,32 @@ int main(int argc, char **argv) {
         Case w = makeCase("transpose 4096² F16", 4096, 4096, 0, 0);
         Case e = makeCase("transpose 4098² F16", 4098, 4098, 0, 0);
         bool ok = true;
-        const std::pair<const Case *, Launch> runs[] = {{&c, skewTile<6>(c)},       {&c, skewWordTile<2, 5>(c)},
-                                                        {&c, skewWordTile<1, 6>(c)}, {&c, oddWordTile<2, 6>(c)},
-                                                        {&c, oddWordTile<1, 8>(c)},  {&w, wordTile(w)},
-                                                        {&e, skewWordTile<2, 5>(e)}};
-        for (const auto &[cs, run] : runs) {
+        // Session 14: the kernels the library runs on each case, one launch each (ncu flushes the
+        // caches before every launch), and the same bytes copied.
+        struct NcuRun {
+            const Case *cs;
+            Launch run;
+            bool transpose; // checked against the host transpose
+        };
+        const NcuRun runs[] = {{&c, oddWordTile<1, 6>(c), true},      {&c, oddWordTile<2, 6>(c), true},
+                               {&w, wordTileShape<2, 2, 5>(w), true}, {&w, wordTileShape<1, 1, 6>(w), true},
+                               {&e, skewWordTile<2, 5>(e), true},     {&c, copySameBytes(c, 4), false},
+                               {&w, copySameBytes(w, 4), false}};
+        for (const auto &[cs, run, transpose] : runs) {
             CHECK_CUDA(cudaMemsetAsync(cs->dst_base[0], 0xFF, cs->dst_n * 2, stream));
             run(cs->set(0), stream);
             CHECK_CUDA(cudaGetLastError());
             CHECK_CUDA(cudaStreamSynchronize(stream));
             std::vector<uint16_t> got(cs->dst_n);
             CHECK_CUDA(cudaMemcpy(got.data(), cs->dst_base[0], cs->dst_n * 2, cudaMemcpyDeviceToHost));
-            ok = ok && std::memcmp(got.data(), cs->want.data(), cs->dst_n * 2) == 0;
+            ok = ok && (!transpose || std::memcmp(got.data(), cs->want.data(), cs->dst_n * 2) == 0);
         }
         freeCase(c);
         freeCase(w);
         freeCase(e);
-        std::printf("ncu mode: 4097² skewed (session 5), skewed words span 2, span 1, odd words span 2, span 1; "
-                    "4096² word tile; 4098² skewed words span 2: %s\n",
+        std::printf("ncu mode: 4097² odd words span 1 (6/SM), span 2 (6/SM); 4096² wide word tile 2x2 (5/SM), "
+                    "word tile 1x1 (6/SM); 4098² skewed words span 2 (5/SM); copy kernel of 4097²'s and 4096²'s "
+                    "bytes: %s\n",
                     ok ? "all exact" : "NOT EXACT");
         return ok ? 0 : 1;
     }
@@ -475,7 +487,11 @@ int main(int argc, char **argv) {
     };
     bool all_exact = true;
     for (const Spec &s : specs) {
-        if (pdl_mode ? !(s.rows == s.cols && s.dst_shift == 0 && s.src_shift == 0 && s.rows != 4098 &&
+        if (skew_mode) {
+            if (s.shapes_only || (s.rows == 4096 && s.dst_shift == 0)) {
+                continue;
+            }
+        } else if (pdl_mode ? !(s.rows == s.cols && s.dst_shift == 0 && s.src_shift == 0 && s.rows != 4098 &&
                          s.rows != 2048 && s.rows != 3072)
                      : shapes ? !s.words : s.shapes_only) {
             continue;
@@ -484,7 +500,23 @@ int main(int argc, char **argv) {
         Library lib = library(handle, c);
         std::vector<std::pair<const char *, Launch>> variants;
         std::vector<std::pair<const char *, Launch>> copies;
-        if (pdl_mode) {
+        if (skew_mode) {
+            if (s.rows % 2 != 0 || s.src_shift % 2 != 0) { // odd src rows
+                variants.push_back({"odd words span 1, 5/SM, PDL", oddWordTile<1, 5>(c, true)});
+                variants.push_back({"odd words span 1, 6/SM, PDL (library)", oddWordTile<1, 6>(c, true)});
+                variants.push_back({"odd words span 1, 7/SM, PDL", oddWordTile<1, 7>(c, true)});
+                variants.push_back({"odd words span 1, 8/SM, PDL", oddWordTile<1, 8>(c, true)});
+                variants.push_back({"odd words span 2, 4/SM, PDL", oddWordTile<2, 4>(c, true)});
+                variants.push_back({"odd words span 2, 5/SM, PDL", oddWordTile<2, 5>(c, true)});
+                variants.push_back({"odd words span 2, 6/SM, PDL", oddWordTile<2, 6>(c, true)});
+            } else {
+                variants.push_back({"skewed words span 1, 6/SM, PDL", skewWordTile<1, 6>(c, true)});
+                variants.push_back({"skewed words span 1, 8/SM, PDL", skewWordTile<1, 8>(c, true)});
+                variants.push_back({"skewed words span 2, 4/SM, PDL", skewWordTile<2, 4>(c, true)});
+                variants.push_back({"skewed words span 2, 5/SM, PDL (library)", skewWordTile<2, 5>(c, true)});
+                variants.push_back({"skewed words span 2, 6/SM, PDL", skewWordTile<2, 6>(c, true)});
+            }
+        } else if (pdl_mode) {
             if (s.words) {
                 variants.push_back({"word tile 2x2, 4/SM", wordTileShape<2, 2, 4>(c)});
                 variants.push_back({"word tile 2x2, 4/SM, PDL", wordTileShape<2, 2, 4>(c, true)});

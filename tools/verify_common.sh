@@ -44,8 +44,9 @@ harness_build() {
     echo "harness build rc=$?" | tee -a "$LOG"
 }
 # build_variant_pair DIR FLAGS SOURCE...: the default library (build/) and, beside it, DIR: the same
-# tree with EXTRA_NVCCFLAGS=FLAGS in the objects of the given sources (compiled alongside the default
-# build), every other object copied from build/ (the A/B builds of the verify scripts).
+# tree with EXTRA_NVCCFLAGS=FLAGS (and EXTRA_CXXFLAGS=$VARIANT_CXXFLAGS, for host sources) in the
+# objects of the given sources (compiled alongside the default build), every other object copied from
+# build/ (the A/B builds of the verify scripts).
 build_variant_pair() {
     local dir=$1 flags=$2 src objs="" pid
     shift 2
@@ -54,7 +55,8 @@ build_variant_pair() {
     nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
     git log --oneline -1 >>"$LOG" 2>&1
     rm -rf "$dir"; mkdir -p build "$dir"
-    timeout -k 3 "$(cap 110)" make -j5 CUDA_ARCHS=90 BUILD="$dir" EXTRA_NVCCFLAGS="$flags" $objs \
+    timeout -k 3 "$(cap 110)" make -j5 CUDA_ARCHS=90 BUILD="$dir" EXTRA_NVCCFLAGS="$flags" \
+        EXTRA_CXXFLAGS="${VARIANT_CXXFLAGS:-}" $objs \
         >"${dir}_make.log" 2>&1 &
     pid=$!
     timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
@@ -65,7 +67,7 @@ build_variant_pair() {
     step "build: $dir library (every other object copied from build/, not overwriting $dir's)"
     mkdir -p "$dir/obj" && cp -a -n build/obj/. "$dir/obj/"
     timeout -k 3 "$(cap 60)" make -j16 CUDA_ARCHS=90 BUILD="$dir" EXTRA_NVCCFLAGS="$flags" \
-        "$dir/lib/libinfiniop.so" "$dir/lib/libinfinirt.so" "$dir/lib/build_info.json" >>"$LOG" 2>&1
+        EXTRA_CXXFLAGS="${VARIANT_CXXFLAGS:-}" "$dir/lib/libinfiniop.so" "$dir/lib/libinfinirt.so" "$dir/lib/build_info.json" >>"$LOG" 2>&1
     echo "make ($dir library) rc=$?" | tee -a "$LOG"
 }
 # build_rs_pair DIR FLAGS: build_variant_pair for the RandomSample objects.

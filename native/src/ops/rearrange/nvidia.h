@@ -96,13 +96,15 @@ cudaError_t launchWideWordTile(const TileParams &p, unsigned grid, void *dst, co
 // outside group a, word-aligned src), the skewed word tiles (word loads, spans
 // of kSkewWordSpan tiles: 4096^2 dst+1 26.9 us, 4098^2 27.4, against 28.5 and
 // 29.7); otherwise session 5's skewed tiles (2-byte loads, one tile per block:
-// 4097^2 30.0 us, the word tiles' gathered odd rows 34.0).
+// 4097^2 30.0 us, the word tiles' gathered odd rows 34.0). Span 1 since session
+// 14: with the whole-row stores (storeWholeSkewRows) one tile a block at 6 an SM
+// beats two at 5 (H100, graph µs: 4098^2 26.3 -> 25.6, 4096^2 dst+1 26.3 -> 25.75).
 // INFINI_REARRANGE_SKEW_WORDS=0 never takes the word tiles (for A/B).
 #ifndef INFINI_REARRANGE_SKEW_WORDS
 #define INFINI_REARRANGE_SKEW_WORDS 1
 #endif
 #ifndef INFINI_REARRANGE_SKEW_SPAN
-#define INFINI_REARRANGE_SKEW_SPAN 2
+#define INFINI_REARRANGE_SKEW_SPAN 1
 #endif
 constexpr int kSkewSector = 16; // 2-byte units in a 32-byte sector
 constexpr int kSkewWordSpan = INFINI_REARRANGE_SKEW_SPAN; // tiles along b per block of skewed word tiles

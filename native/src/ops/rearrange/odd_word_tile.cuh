@@ -76,7 +76,10 @@ __device__ __forceinline__ void moveOddWordTile(const TileParams &p,
     // rows are warp-uniform, so neither the row checks nor q diverge.
     if constexpr (ONE && WHOLE) {
         const int64_t stride = p.b.dims[0].src_stride;
-        const int q = loadRowWords(tile_src + (first + y) * stride, stride, lo, hi, v);
+        // Every row where dst rows have varied sector offsets (the general case).
+        const uint16_t *const row = tile_src + (first + y) * stride;
+        const int q = INFINI_REARRANGE_WHOLE_ROWS && lo == 0 && hi == S::kRows ? loadRowWords<S::kLoadRows, true>(row, stride, lo, hi, v)
+                                                : loadRowWords(row, stride, lo, hi, v);
         if (q) {
 #pragma unroll
             for (int j = 0; j < S::kLoadRows; ++j) {
@@ -131,23 +134,27 @@ __device__ __forceinline__ void moveOddWordTile(const TileParams &p,
         reinterpret_cast<uint32_t *>(my_rows + j * kStep)[x] = v[j];
     }
     __syncthreads();
+    if constexpr (ONE && WHOLE && INFINI_REARRANGE_WHOLE_ROWS) {
+        storeWholeSkewRows<S>(p, tile, tile_dst + da0, b0, [](int) { return int2{0, 0}; });
+    } else {
 #pragma unroll
-    for (int j = 0; j < S::kStoreRows; ++j) {
-        const int c = y + kTileThreadsY * j; // dst row a0 + c
-        if ((!WHOLE || j == S::kStoreRows - 1) && c >= cols) { // WHOLE: only c = 63 (warp 7's last row)
-            continue;
-        }
-        uint16_t *row = skewDstRow<ONE, WHOLE>(p, tile_dst, da0, a0, c);
-        const int e = (int)(((uintptr_t)row >> 1) & (S::kSector - 1));
-        // Unit b of segment k comes from tile rows r = 16 - e + 64 k + 2x and
-        // r + 1: physical rows physRow(16 - e) + 32 k + x and physRow(17 - e) + 32 k + x.
-        const uint16_t *lo_row = &tile[S::physRow(S::kSector - e) + x][c];
-        const uint16_t *hi_row = &tile[S::physRow(S::kSector + 1 - e) + x][c];
+        for (int j = 0; j < S::kStoreRows; ++j) {
+            const int c = y + kTileThreadsY * j; // dst row a0 + c
+            if ((!WHOLE || j == S::kStoreRows - 1) && c >= cols) { // WHOLE: only c = 63 (warp 7's last row)
+                continue;
+            }
+            uint16_t *row = skewDstRow<ONE, WHOLE>(p, tile_dst, da0, a0, c);
+            const int e = (int)(((uintptr_t)row >> 1) & (S::kSector - 1));
+            // Unit b of segment k comes from tile rows r = 16 - e + 64 k + 2x and
+            // r + 1: physical rows physRow(16 - e) + 32 k + x and physRow(17 - e) + 32 k + x.
+            const uint16_t *lo_row = &tile[S::physRow(S::kSector - e) + x][c];
+            const uint16_t *hi_row = &tile[S::physRow(S::kSector + 1 - e) + x][c];
 #pragma unroll
-        for (int k = 0; k < SPAN; ++k) {
-            constexpr int kSegment = kTileEdge<2> / 2 * S::kRowUnits; // units between segments' physical rows
-            const int64_t b = (int64_t)b0 - e + kTileEdge<2> * k + 2 * x;
-            storeSkewPair<WHOLE>(p, row, b, lo_row[k * kSegment], hi_row[k * kSegment], 400 + SPAN * j + k);
+            for (int k = 0; k < SPAN; ++k) {
+                constexpr int kSegment = kTileEdge<2> / 2 * S::kRowUnits; // units between segments' physical rows
+                const int64_t b = (int64_t)b0 - e + kTileEdge<2> * k + 2 * x;
+                storeSkewPair<WHOLE>(p, row, b, lo_row[k * kSegment], hi_row[k * kSegment], 400 + SPAN * j + k);
+            }
         }
     }
 }

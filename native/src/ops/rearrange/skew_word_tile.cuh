@@ -32,9 +32,10 @@ struct SkewWordTile {
     static constexpr int kRowUnits = kEdge + 2;            // 33 words: unit c of a row at c + parity
     static constexpr int kLoadRows = kRows / kTileThreadsY; // src rows per warp
     static constexpr int kStoreRows = kEdge / kTileThreadsY; // dst rows per warp
-    // Resident blocks per SM: 5 leaves 48 registers (span 2, sm_90: no spill;
-    // at 6, 40 registers, grouped layouts spill), 95 KB of shared memory.
-    static constexpr int kMinBlocks = 5;
+    // Resident blocks per SM: span 1 at 6 (40 registers, no spill; with the
+    // whole-row stores the fastest on the H100, notes/rearrange.md "Session 14");
+    // span 2 at 5 (48 registers; at 6 grouped layouts spill), 95 KB of shared memory.
+    static constexpr int kMinBlocks = SPAN == 1 ? 6 : 5;
     static_assert(kEdge == 2 * kTileThreadsX, "a warp loads one src row as 32 words, stores 32 dst words");
     static_assert(kRows % kTileThreadsY == 0 && kLoadRows <= kTileThreadsX, "one gathered load per warp");
 
@@ -125,33 +126,40 @@ __device__ __forceinline__ void moveSkewWordTile(const TileParams &p,
     // For single dims a row's parity follows from its b: src offset b * stride.
     const int base_parity = (int)(((uintptr_t)tile_src >> 1) & 1);
     const int stride_parity = ONE ? (int)(p.b.dims[0].src_stride & 1) : 0;
+    if constexpr (ONE && WHOLE && INFINI_REARRANGE_WHOLE_ROWS) {
+        storeWholeSkewRows<S>(p, tile, tile_dst + da0, b0, [&](int e) {
+            const int o0 = (base_parity + (int)((first + S::kSector - e) & 1) * stride_parity) & 1;
+            return int2{o0, o0 ^ stride_parity};
+        });
+    } else {
 #pragma unroll
-    for (int j = 0; j < S::kStoreRows; ++j) {
-        const int c = y + kTileThreadsY * j; // dst row a0 + c
-        if (!WHOLE && c >= cols) {
-            continue;
-        }
-        uint16_t *row = skewDstRow<ONE, WHOLE>(p, tile_dst, da0, a0, c);
-        const int e = (int)(((uintptr_t)row >> 1) & (S::kSector - 1));
-        // Unit b of segment k comes from tile rows r = 16 - e + 64 k + 2x and
-        // r + 1: physical rows physRow(16 - e) + 32 k + x and physRow(17 - e) + 32 k + x.
-        int o0 = 0, o1 = 0;
-        if (ONE) { // a row's parity: its src offset b * stride (r - 2x: even steps keep it)
-            o0 = (base_parity + (int)((first + S::kSector - e) & 1) * stride_parity) & 1;
-            o1 = o0 ^ stride_parity;
-        }
-        const uint16_t *lo_row = &tile[S::physRow(S::kSector - e) + x][c];
-        const uint16_t *hi_row = &tile[S::physRow(S::kSector + 1 - e) + x][c];
-#pragma unroll
-        for (int k = 0; k < SPAN; ++k) {
-            const int r = S::kSector - e + S::kEdge * k + 2 * x; // tile row of unit b
-            const int64_t b = (int64_t)b0 - e + S::kEdge * k + 2 * x;
-            if (!ONE) {
-                o0 = parity[r];
-                o1 = parity[r + 1];
+        for (int j = 0; j < S::kStoreRows; ++j) {
+            const int c = y + kTileThreadsY * j; // dst row a0 + c
+            if (!WHOLE && c >= cols) {
+                continue;
             }
-            constexpr int kSegment = S::kEdge / 2 * S::kRowUnits; // units between segments' physical rows
-            storeSkewPair<WHOLE>(p, row, b, lo_row[k * kSegment + o0], hi_row[k * kSegment + o1], 400 + SPAN * j + k);
+            uint16_t *row = skewDstRow<ONE, WHOLE>(p, tile_dst, da0, a0, c);
+            const int e = (int)(((uintptr_t)row >> 1) & (S::kSector - 1));
+            // Unit b of segment k comes from tile rows r = 16 - e + 64 k + 2x and
+            // r + 1: physical rows physRow(16 - e) + 32 k + x and physRow(17 - e) + 32 k + x.
+            int o0 = 0, o1 = 0;
+            if (ONE) { // a row's parity: its src offset b * stride (r - 2x: even steps keep it)
+                o0 = (base_parity + (int)((first + S::kSector - e) & 1) * stride_parity) & 1;
+                o1 = o0 ^ stride_parity;
+            }
+            const uint16_t *lo_row = &tile[S::physRow(S::kSector - e) + x][c];
+            const uint16_t *hi_row = &tile[S::physRow(S::kSector + 1 - e) + x][c];
+#pragma unroll
+            for (int k = 0; k < SPAN; ++k) {
+                const int r = S::kSector - e + S::kEdge * k + 2 * x; // tile row of unit b
+                const int64_t b = (int64_t)b0 - e + S::kEdge * k + 2 * x;
+                if (!ONE) {
+                    o0 = parity[r];
+                    o1 = parity[r + 1];
+                }
+                constexpr int kSegment = S::kEdge / 2 * S::kRowUnits; // units between segments' physical rows
+                storeSkewPair<WHOLE>(p, row, b, lo_row[k * kSegment + o0], hi_row[k * kSegment + o1], 400 + SPAN * j + k);
+            }
         }
     }
 }
