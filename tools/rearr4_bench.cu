@@ -396,11 +396,11 @@ Library library(infiniopHandle_t handle, const Case &c) {
 
 } // namespace
 
-// --ncu: one checked launch each (for `ncu -c 7 --metrics ...`), no timing: on
-// 4097² the odd word tiles of span 1 and 2 (6 blocks/SM); on 4096² the wide word
-// tile (the aligned reference) and the 64-unit word tile; on 4098² the skewed
-// word tiles of span 2 (even src pitch: no odd rows); a copy kernel of 4097²'s
-// and of 4096²'s bytes. (The copies are not checked: their dst is no transpose.)
+// --ncu: one checked launch each (for `ncu -c 6 --metrics ...`), no timing: the
+// odd word tiles of span 1 (6 blocks/SM) on 4097², 4098² and 4098² src + 1 (every
+// src row on an odd unit); the skewed word tiles of span 1 on 4098²; the wide word
+// tile on 4096² (the aligned reference); a copy kernel of 4097²'s bytes (not
+// checked: its dst is no transpose).
 int main(int argc, char **argv) {
     const bool ncu = argc > 1 && std::strcmp(argv[1], "--ncu") == 0;
     const bool library_only = argc > 1 && std::strcmp(argv[1], "--library") == 0;
@@ -434,10 +434,10 @@ int main(int argc, char **argv) {
             Launch run;
             bool transpose; // checked against the host transpose
         };
-        const NcuRun runs[] = {{&c, oddWordTile<1, 6>(c), true},      {&c, oddWordTile<2, 6>(c), true},
-                               {&w, wordTileShape<2, 2, 5>(w), true}, {&w, wordTileShape<1, 1, 6>(w), true},
-                               {&e, skewWordTile<2, 5>(e), true},     {&c, copySameBytes(c, 4), false},
-                               {&w, copySameBytes(w, 4), false}};
+        Case o = makeCase("transpose 4098² F16, src +1 unit", 4098, 4098, 0, 1);
+        const NcuRun runs[] = {{&c, oddWordTile<1, 6>(c), true},      {&e, oddWordTile<1, 6>(e), true},
+                               {&o, oddWordTile<1, 6>(o), true},      {&e, skewWordTile<1, 6>(e), true},
+                               {&w, wordTileShape<2, 2, 5>(w), true}, {&c, copySameBytes(c, 4), false}};
         for (const auto &[cs, run, transpose] : runs) {
             CHECK_CUDA(cudaMemsetAsync(cs->dst_base[0], 0xFF, cs->dst_n * 2, stream));
             run(cs->set(0), stream);
@@ -450,9 +450,9 @@ int main(int argc, char **argv) {
         freeCase(c);
         freeCase(w);
         freeCase(e);
-        std::printf("ncu mode: 4097² odd words span 1 (6/SM), span 2 (6/SM); 4096² wide word tile 2x2 (5/SM), "
-                    "word tile 1x1 (6/SM); 4098² skewed words span 2 (5/SM); copy kernel of 4097²'s and 4096²'s "
-                    "bytes: %s\n",
+        freeCase(o);
+        std::printf("ncu mode: odd words span 1 (6/SM) on 4097², 4098² and 4098² src + 1; skewed words span 1 "
+                    "(6/SM) on 4098²; 4096² wide word tile 2x2 (5/SM); a copy kernel of 4097²'s bytes: %s\n",
                     ok ? "all exact" : "NOT EXACT");
         return ok ? 0 : 1;
     }
@@ -510,6 +510,7 @@ int main(int argc, char **argv) {
                 variants.push_back({"odd words span 2, 5/SM, PDL", oddWordTile<2, 5>(c, true)});
                 variants.push_back({"odd words span 2, 6/SM, PDL", oddWordTile<2, 6>(c, true)});
             } else {
+                variants.push_back({"odd words span 1, 6/SM, PDL (63-unit tiles, no odd rows)", oddWordTile<1, 6>(c, true)});
                 variants.push_back({"skewed words span 1, 6/SM, PDL", skewWordTile<1, 6>(c, true)});
                 variants.push_back({"skewed words span 1, 8/SM, PDL", skewWordTile<1, 8>(c, true)});
                 variants.push_back({"skewed words span 2, 4/SM, PDL", skewWordTile<2, 4>(c, true)});
