@@ -8,7 +8,7 @@
 #   3. rearr4_bench --skew on both harnesses (now also the odd word tiles on the even-pitch cases);
 #   4. test_rearrange.py + test_properties.py + test_fuzz.py on build/ (GPU required);
 #   5. compute-sanitizer memcheck on the odd-pitch / skewed Rearrange tests; 6. bench_rearrange.
-# Outcome (H100): no difference (4097² 26.6 µs either way); the raw rows were not kept (the patch is in
+# Outcome (H100): no difference (4097² 26.6 µs either way); the raw rows were not kept (branch dev/odd-raw;
 # notes/rearrange.md, "Session 14"), so on main this script builds two equal libraries.
 # Writes under $OUT: s14e_log.txt, s14e_lib.txt, s14e_skew.txt, s14e_tests.txt, s14e_bench.txt.
 NAME=s14e
