@@ -277,6 +277,27 @@ def test_skewed_tile_batched(device, rng, shifts):
                src_shift=shifts[0], dst_shift=shifts[1])
 
 
+# Skewed transposes with rows running backwards: dst rows reversed (group a's
+# dst stride negative: the whole-row stores step back by 16 strides), src rows
+# reversed (group b's src stride negative), both; odd and even pitches, whole
+# tiles included.
+FLIPPED = [
+    ((300, 301), (-301, 1), (1, 300)),
+    ((257, 516), (-516, 1), (1, 257)),
+    ((300, 302), (302, 1), (1, -300)),
+    ((259, 515), (515, 1), (1, -259)),
+    ((301, 300), (-300, 1), (1, -301)),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
+@pytest.mark.parametrize("case", FLIPPED, ids=str)
+@pytest.mark.parametrize("shifts", [(0, 0), (1, 0), (0, 1)], ids=str)
+def test_skewed_tile_flipped_rows(device, rng, dtype, case, shifts):
+    check_copy(device, rng, *case, dtype, src_shift=shifts[0], dst_shift=shifts[1])
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("n", [4097, 4098], ids=str)
 @pytest.mark.parametrize("shifts", [(0, 0), (1, 0), (0, 1)], ids=str)

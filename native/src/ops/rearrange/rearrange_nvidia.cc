@@ -48,6 +48,13 @@ constexpr PdlPolicy kRearrangePdl = pdlPolicyOfKnob(INFINI_REARRANGE_PDL);
 
 enum class Kind { None, Memcpy, Generic, Tile };
 
+// A transpose cut into other tiles than the plan's `tile` (wide, skewed, odd
+// word tiles): that kernel's parameters and grid; grid 0 when not planned.
+struct Tiling {
+    TileParams p{};
+    unsigned grid = 0;
+};
+
 struct Plan {
     Kind kind = Kind::None;
     size_t unit = 0;
@@ -59,13 +66,11 @@ struct Plan {
     bool skew = false;                        // Tile: skewed tiles otherwise
     bool dst_sectored = false;                // Tile: every dst row offset a multiple of 32 bytes
     bool skew_src_words = false;              // Tile: every src row offset even (skewed word tiles allowed)
-    unsigned wide_word_grid = 0;              // Tile: wide word tiles instead of word tiles when not 0
-    TileParams wide_word_tile{};              // `tile` with kWideWordEdge-unit tiles
-    unsigned skew_grid = 0, skew_word_grid = 0;
-    TileParams skew_tile{};                   // `tile` with skewTilesB(len_b, kSkewSpanUnits) tiles along b
-    TileParams skew_word_tile{};              // and with skewTilesB(len_b, kSkewWordSpanUnits)
-    unsigned odd_word_grid = 0;               // INFINI_REARRANGE_ODD_WORDS: odd word tiles where skew_word_tile
-    TileParams odd_word_tile{};               // does not apply (63-unit tiles along a)
+    Tiling wide_word;                         // Tile: kWideWordEdge-unit tiles instead of word tiles when planned
+    Tiling skewed;                            // skewTilesB(len_b, kSkewSpanUnits) tiles along b (with `skew`)
+    Tiling skew_word;                         // skewTilesB(len_b, kSkewWordSpanUnits) tiles along b (with `skew`)
+    Tiling odd_word;                          // INFINI_REARRANGE_ODD_WORDS: 63-unit tiles along a, where
+                                              // skew_word does not apply
     std::vector<Dim> outer;                   // Tile, while planning
     unsigned grid = 0;
     GenericParams generic{};
@@ -266,8 +271,7 @@ struct NvidiaDesc final : Desc {
             const Retiled w =
                 retile((len_a + kWideWordEdge - 1) / kWideWordEdge, (len_b + kWideWordEdge - 1) / kWideWordEdge);
             if (w.blocks >= (uint64_t)kWideWordMinBlocksPerSm * (uint64_t)std::max(sm_count, 1)) {
-                plan->wide_word_tile = w.p;
-                plan->wide_word_grid = (unsigned)w.blocks;
+                plan->wide_word = {w.p, (unsigned)w.blocks};
             }
         }
         // dst rows on 32-byte sectors (with a sector-aligned dst pointer):
@@ -289,10 +293,8 @@ struct NvidiaDesc final : Desc {
         plan->skew = plan->unit == 2 && ss[a] == 1 && ds[b] == 1 && len_a <= index_room && len_b <= index_room &&
                      skew.blocks <= (uint64_t)INT32_MAX; // b0 + span, a0 + 64 and block indices in 32 bits
         if (plan->skew) {
-            plan->skew_tile = skew.p;
-            plan->skew_word_tile = skew_word.p;
-            plan->skew_grid = (unsigned)skew.blocks;
-            plan->skew_word_grid = (unsigned)skew_word.blocks;
+            plan->skewed = {skew.p, (unsigned)skew.blocks};
+            plan->skew_word = {skew_word.p, (unsigned)skew_word.blocks};
             // Src rows (one per b index) start on words when every src stride
             // outside group a is even (and the pointer is on a word).
             bool src_words = INFINI_REARRANGE_SKEW_WORDS != 0;
@@ -303,8 +305,7 @@ struct NvidiaDesc final : Desc {
 #if INFINI_REARRANGE_ODD_WORDS
             const Retiled odd = retile(oddWordTilesA(len_a), skewTilesB(len_b, kOddWordSpanUnits));
             if (odd.blocks <= (uint64_t)INT32_MAX) {
-                plan->odd_word_tile = odd.p;
-                plan->odd_word_grid = (unsigned)odd.blocks;
+                plan->odd_word = {odd.p, (unsigned)odd.blocks};
             }
 #endif
         }
@@ -314,10 +315,9 @@ struct NvidiaDesc final : Desc {
     infiniStatus_t uploadDeep(Plan *plan) {
         if (plan->outer.size() > (size_t)kMaxDims) {
             INFINI_TRY(upload(plan->outer, &plan->tile.deep));
-            plan->wide_word_tile.deep = plan->tile.deep;
-            plan->skew_tile.deep = plan->tile.deep;
-            plan->skew_word_tile.deep = plan->tile.deep;
-            plan->odd_word_tile.deep = plan->tile.deep;
+            for (Tiling *t : {&plan->wide_word, &plan->skewed, &plan->skew_word, &plan->odd_word}) {
+                t->p.deep = plan->tile.deep;
+            }
         }
         return INFINI_STATUS_SUCCESS;
     }
@@ -429,17 +429,17 @@ struct NvidiaDesc final : Desc {
                 const bool pdl = p.pdl && pdlWanted(kRearrangePdl, stream);
                 if (p.words && ((uintptr_t)d | (uintptr_t)s) % 4 == 0 &&
                     (!p.skew || (p.dst_sectored && (uintptr_t)d % 32 == 0))) {
-                    CUDA_TRY(p.wide_word_grid != 0
-                                 ? launchWideWordTile(p.wide_word_tile, p.wide_word_grid, d, s, stream, pdl)
+                    CUDA_TRY(p.wide_word.grid != 0
+                                 ? launchWideWordTile(p.wide_word.p, p.wide_word.grid, d, s, stream, pdl)
                                  : launchWordTile(p.tile, p.grid, d, s, stream, pdl));
                 } else if (p.skew && p.skew_src_words && (uintptr_t)s % 4 == 0) {
-                    CUDA_TRY(launchSkewWordTile(p.skew_word_tile, p.skew_word_grid, d, s, stream, pdl));
+                    CUDA_TRY(launchSkewWordTile(p.skew_word.p, p.skew_word.grid, d, s, stream, pdl));
 #if INFINI_REARRANGE_ODD_WORDS
-                } else if (p.skew && p.odd_word_grid != 0) {
-                    CUDA_TRY(launchOddWordTile(p.odd_word_tile, p.odd_word_grid, d, s, stream, pdl));
+                } else if (p.skew && p.odd_word.grid != 0) {
+                    CUDA_TRY(launchOddWordTile(p.odd_word.p, p.odd_word.grid, d, s, stream, pdl));
 #endif
                 } else if (p.skew) {
-                    CUDA_TRY(launchSkewTile(p.skew_tile, p.skew_grid, d, s, stream, pdl));
+                    CUDA_TRY(launchSkewTile(p.skewed.p, p.skewed.grid, d, s, stream, pdl));
                 } else {
                     CUDA_TRY(launchUnit(p.unit, [&](auto u) {
                         return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream, pdl);
