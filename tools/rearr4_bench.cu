@@ -509,6 +509,10 @@ int main(int argc, char **argv) {
                 variants.push_back({"odd words span 2, 4/SM, PDL", oddWordTile<2, 4>(c, true)});
                 variants.push_back({"odd words span 2, 5/SM, PDL", oddWordTile<2, 5>(c, true)});
                 variants.push_back({"odd words span 2, 6/SM, PDL", oddWordTile<2, 6>(c, true)});
+                variants.push_back({"skewed words span 1, 6/SM, PDL (odd rows: a gathered 64th unit)",
+                                    skewWordTile<1, 6>(c, true)});
+                variants.push_back({"skewed words span 2, 5/SM, PDL (odd rows: a gathered 64th unit)",
+                                    skewWordTile<2, 5>(c, true)});
             } else {
                 variants.push_back({"odd words span 1, 6/SM, PDL (63-unit tiles, no odd rows)", oddWordTile<1, 6>(c, true)});
                 variants.push_back({"skewed words span 1, 6/SM, PDL", skewWordTile<1, 6>(c, true)});
