@@ -83,3 +83,32 @@ rearr4_build() {
         -o build/rearr4_bench >>"$LOG" 2>&1
     echo "rearr4_bench build rc=$?" | tee -a "$LOG"
 }
+# rearrange_library_ab BASE FILE: rearr4_bench --library on BASE/lib and build/lib, two rounds
+# interleaved, appended to FILE (after rearr4_build).
+rearrange_library_ab() {
+    local round lib
+    for round in 1 2; do
+        for lib in "$1/lib" build/lib; do
+            step "rearr4_bench --library, $lib, round $round"
+            echo "== $lib, round $round" >>"$2"
+            LD_LIBRARY_PATH=$lib timeout -k 3 "$(cap 40)" build/rearr4_bench --library >>"$2" 2>&1
+            echo "rc=$?" | tee -a "$LOG" "$2"
+        done
+    done
+}
+# rearrange_gpu_checks FILE: test_rearrange.py + test_properties.py + test_fuzz.py on build/ (GPU
+# required), then compute-sanitizer memcheck on the odd-pitch / skewed Rearrange tests, into FILE.
+rearrange_gpu_checks() {
+    step "Rearrange GPU tests"
+    timeout -k 3 "$(cap 150)" $PY -m pytest -q -x -p no:cacheprovider tests/test_rearrange.py tests/test_properties.py \
+        tests/test_fuzz.py >"$1" 2>&1
+    echo "tests rc=$?" | tee -a "$LOG"
+    tail -n 3 "$1" >>"$LOG"
+    step "memcheck, odd pitches and skewed tiles"
+    timeout -k 3 "$(cap 120)" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
+        $PY -m pytest -q -x -p no:cacheprovider tests/test_rearrange.py \
+        -k "(odd or skew or 4097 or 4098 or misaligned) and nvidia" >>"$1" 2>&1
+    echo "memcheck rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG"
+    tail -n 3 "$1" >>"$LOG"
+}
+

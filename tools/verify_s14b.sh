@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Session 14, second device call (timeout_s 400), from the repository root after `source .gpu/setup.sh`:
+# Session 14, second and sixth device calls (timeout_s 400), from the repository root after
+# `source .gpu/setup.sh` (NAME=s14f for the sixth: the --ncu list below as it is now):
 # where 4097²'s odd word tiles lose against 4096²'s word tiles. The library (make -j16) and
 # tools/rearr4_bench.cu, then ncu on `rearr4_bench --ncu` (one launch each, caches flushed: odd word
 # tiles span 1 and 2 on 4097², wide word and 64-unit word tiles on 4096², skewed word tiles on 4098²,
 # a copy kernel of 4097²'s and 4096²'s bytes): DRAM and L2 bytes, L1 requests and sectors, occupancy,
 # warp stall reasons, and the SpeedOfLight / MemoryWorkloadAnalysis / WarpStateStats sections.
-# Writes under $OUT: s14b_log.txt, s14b_ncu.txt (metrics), s14b_ncu_sections.txt.
-NAME=s14b
+# Call 6 ran rearr4_bench's later --ncu list: the odd word tiles on 4097², 4098² and 4098² src + 1,
+# skewed word tiles span 1 on 4098², the wide word tile on 4096², a copy kernel of 4097²'s bytes.
+# Writes under $OUT: ${NAME}_log.txt, _ncu.txt (metrics), _ncu_sections.txt.
+NAME=${NAME:-s14b}
 END=${END:-380}
 source "$(dirname "$0")/verify_common.sh"
 library_build
@@ -25,11 +28,11 @@ M=$M,smsp__average_warps_issue_stalled_drain_per_issue_active.ratio
 M=$M,smsp__average_warps_issue_stalled_membar_per_issue_active.ratio
 M=$M,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
 step "ncu metrics"
-LD_LIBRARY_PATH=build/lib timeout -k 3 "$(cap 150)" ncu --metrics "$M" -c 7 build/rearr4_bench --ncu \
-    >"$OUT/s14b_ncu.txt" 2>&1
+LD_LIBRARY_PATH=build/lib timeout -k 3 "$(cap 150)" ncu --metrics "$M" -c 8 build/rearr4_bench --ncu \
+    >"$OUT/${NAME}_ncu.txt" 2>&1
 echo "ncu metrics rc=$?" | tee -a "$LOG"
 step "ncu sections"
 LD_LIBRARY_PATH=build/lib timeout -k 3 "$(cap 150)" ncu --section SpeedOfLight --section MemoryWorkloadAnalysis \
-    --section WarpStateStats --section Occupancy -c 7 build/rearr4_bench --ncu >"$OUT/s14b_ncu_sections.txt" 2>&1
+    --section WarpStateStats --section Occupancy -c 8 build/rearr4_bench --ncu >"$OUT/${NAME}_ncu_sections.txt" 2>&1
 echo "ncu sections rc=$?" | tee -a "$LOG"
 step "done"

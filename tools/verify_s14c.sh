@@ -15,27 +15,10 @@ END=${END:-540}
 source "$(dirname "$0")/verify_common.sh"
 build_variant_pair build/rows0 "-DINFINI_REARRANGE_WHOLE_ROWS=0" native/src/ops/rearrange/kernels_u2.cu
 rearr4_build
-for round in 1 2; do
-    for lib in build/rows0/lib build/lib; do
-        step "rearr4_bench --library, $lib, round $round"
-        echo "== $lib, round $round" >>"$OUT/s14c_lib.txt"
-        LD_LIBRARY_PATH=$lib timeout -k 3 "$(cap 40)" build/rearr4_bench --library >>"$OUT/s14c_lib.txt" 2>&1
-        echo "rc=$?" | tee -a "$LOG" "$OUT/s14c_lib.txt"
-    done
-done
+rearrange_library_ab build/rows0 "$OUT/s14c_lib.txt"
 step "rearr4_bench --skew"
 LD_LIBRARY_PATH=build/lib timeout -k 3 "$(cap 90)" build/rearr4_bench --skew >"$OUT/s14c_skew.txt" 2>&1
 echo "rearr4_bench --skew rc=$?" | tee -a "$LOG"
-step "Rearrange GPU tests"
-timeout -k 3 "$(cap 150)" $PY -m pytest -q -x -p no:cacheprovider tests/test_rearrange.py tests/test_properties.py \
-    tests/test_fuzz.py >"$OUT/s14c_tests.txt" 2>&1
-echo "tests rc=$?" | tee -a "$LOG"
-tail -n 3 "$OUT/s14c_tests.txt" >>"$LOG"
-step "memcheck, odd pitches and skewed tiles"
-timeout -k 3 "$(cap 120)" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
-    $PY -m pytest -q -x -p no:cacheprovider tests/test_rearrange.py \
-    -k "(odd or skew or 4097 or misaligned) and nvidia" >>"$OUT/s14c_tests.txt" 2>&1
-echo "memcheck rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG"
-tail -n 3 "$OUT/s14c_tests.txt" >>"$LOG"
+rearrange_gpu_checks "$OUT/s14c_tests.txt"
 bench_if_time infiniop_py.bench.bench_rearrange "$OUT/s14c_bench.txt" 90
 step "done"
