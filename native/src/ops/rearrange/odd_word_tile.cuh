@@ -134,8 +134,8 @@ __device__ __forceinline__ void moveOddWordTile(const TileParams &p,
         reinterpret_cast<uint32_t *>(my_rows + j * kStep)[x] = v[j];
     }
     __syncthreads();
-    if constexpr (ONE && WHOLE && INFINI_REARRANGE_WHOLE_ROWS) {
-        storeWholeSkewRows<S>(p, tile, tile_dst + da0, b0, [](int) { return int2{0, 0}; });
+    if constexpr (ONE && INFINI_REARRANGE_WHOLE_ROWS) {
+        storeSkewRows<S, WHOLE>(p, tile, tile_dst + da0, b0, cols, [](int) { return int2{0, 0}; });
     } else {
 #pragma unroll
         for (int j = 0; j < S::kStoreRows; ++j) {

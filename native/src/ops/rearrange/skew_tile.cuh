@@ -89,7 +89,7 @@ __device__ __forceinline__ void storeSkewPair(const TileParams &p, uint16_t *row
     }
 }
 
-// The dst side of a whole skewed word tile of single dims (odd_word_tile.cuh,
+// The dst side of a skewed word tile of single dims (odd_word_tile.cuh,
 // skew_word_tile.cuh): dst row a0 + c lies c * s units after row a0 (s: group
 // a's dst stride), so the rows y + 8 j of a thread have only two sector
 // offsets, e0 for even j and e1 for odd j (16 strides keep a row's offset in
@@ -99,19 +99,21 @@ __device__ __forceinline__ void storeSkewPair(const TileParams &p, uint16_t *row
 // 4097² F16: 16.4M warp instructions, issue 73% busy; notes/rearrange.md,
 // "Session 14"). units(e): the units added to the two tile rows a dst word
 // reads for a row of offset e (the skewed word tiles' src parity), as int2.
+// WHOLE: every dst row of the tile and every word lie in the tensor; else rows
+// c >= cols are skipped and words at a row's ends are cut (storeSkewPair).
 // INFINI_REARRANGE_WHOLE_ROWS=0: the general loop there too, and whole odd word
 // tiles load their rows with the per-row check (the A/B of session 14).
 #ifndef INFINI_REARRANGE_WHOLE_ROWS
 #define INFINI_REARRANGE_WHOLE_ROWS 1
 #endif
-template <class S, class Units>
-__device__ __forceinline__ void storeWholeSkewRows(const TileParams &p, const uint16_t (&tile)[S::kRows][S::kRowUnits],
-                                                   uint16_t *row_a0, uint32_t b0, Units units) {
+template <class S, bool WHOLE, class Units>
+__device__ __forceinline__ void storeSkewRows(const TileParams &p, const uint16_t (&tile)[S::kRows][S::kRowUnits],
+                                              uint16_t *row_a0, uint32_t b0, int cols, Units units) {
     const int x = threadIdx.x, y = threadIdx.y;
     const int64_t s = p.a.dims[0].dst_stride;
     uint16_t *const row[2] = {row_a0 + y * s, row_a0 + (y + kTileThreadsY) * s}; // dst rows a0 + y, a0 + y + 8
     const uint16_t *lo[2], *hi[2];
-    uint32_t *out[2];
+    int64_t b[2]; // unit b of lane x's first word in dst rows a0 + y (+ 8)
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
         const int e = (int)(((uintptr_t)row[h] >> 1) & (S::kSector - 1));
@@ -119,22 +121,23 @@ __device__ __forceinline__ void storeWholeSkewRows(const TileParams &p, const ui
         // Unit b of segment k comes from tile rows r = 16 - e + 64 k + 2x and r + 1.
         lo[h] = &tile[S::physRow(S::kSector - e) + x][y + u.x];
         hi[h] = &tile[S::physRow(S::kSector + 1 - e) + x][y + u.y];
-        out[h] = reinterpret_cast<uint32_t *>(row[h] + (int64_t)b0 - e + 2 * x);
+        b[h] = (int64_t)b0 - e + 2 * x;
     }
     const int64_t step = 2 * kTileThreadsY * s; // units from dst row c to c + 16
 #pragma unroll
     for (int j = 0; j < S::kStoreRows; ++j) {
-        if (S::kEdge % kTileThreadsY != 0 && j == S::kStoreRows - 1 && y + kTileThreadsY * j >= S::kEdge) {
-            continue; // a tile of 63 rows: warp 7 has 7
+        const int c = y + kTileThreadsY * j; // dst row a0 + c
+        if (WHOLE ? S::kEdge % kTileThreadsY != 0 && j == S::kStoreRows - 1 && c >= S::kEdge : c >= cols) {
+            continue; // (a whole tile of 63 rows: warp 7 has 7)
         }
         const int h = j & 1;
-        uint32_t *const o = reinterpret_cast<uint32_t *>(reinterpret_cast<uint16_t *>(out[h]) + (j >> 1) * step);
+        uint16_t *const dst_row = row[h] + (j >> 1) * step;
 #pragma unroll
         for (int k = 0; k < S::kSpan / kTileEdge<2>; ++k) {
             constexpr int kSegment = kTileEdge<2> / 2 * S::kRowUnits; // units between segments' physical rows
             const int i = kTileThreadsY * j + k * kSegment;
-            storeGlobal(o + kTileEdge<2> / 2 * k, (uint32_t)lo[h][i] | ((uint32_t)hi[h][i] << 16),
-                        400 + S::kSpan / kTileEdge<2> * j + k);
+            storeSkewPair<WHOLE>(p, dst_row, b[h] + kTileEdge<2> * k, lo[h][i], hi[h][i],
+                                 400 + S::kSpan / kTileEdge<2> * j + k);
         }
     }
 }

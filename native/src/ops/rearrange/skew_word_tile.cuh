@@ -126,8 +126,8 @@ __device__ __forceinline__ void moveSkewWordTile(const TileParams &p,
     // For single dims a row's parity follows from its b: src offset b * stride.
     const int base_parity = (int)(((uintptr_t)tile_src >> 1) & 1);
     const int stride_parity = ONE ? (int)(p.b.dims[0].src_stride & 1) : 0;
-    if constexpr (ONE && WHOLE && INFINI_REARRANGE_WHOLE_ROWS) {
-        storeWholeSkewRows<S>(p, tile, tile_dst + da0, b0, [&](int e) {
+    if constexpr (ONE && INFINI_REARRANGE_WHOLE_ROWS) {
+        storeSkewRows<S, WHOLE>(p, tile, tile_dst + da0, b0, cols, [&](int e) {
             const int o0 = (base_parity + (int)((first + S::kSector - e) & 1) * stride_parity) & 1;
             return int2{o0, o0 ^ stride_parity};
         });
