@@ -50,6 +50,13 @@ struct OddWordTile {
     __device__ static constexpr int physRow(int r) { return (r >> 1) + (r & 1) * (kRows / 2); }
 };
 
+// Edge tiles along b of single dims, whole along a, load as whole tiles do
+// (rows by constant steps, checked against b's range) instead of row by row
+// with per-lane checks. 0: the general path there (A/B, session 14).
+#ifndef INFINI_REARRANGE_EDGE_LOADS
+#define INFINI_REARRANGE_EDGE_LOADS INFINI_REARRANGE_WHOLE_ROWS
+#endif
+
 // Word w (lane x's) of a row whose unit a0 is the high half of its word
 // (q = 1), moved down one unit: units 2x, 2x + 1 of the tile. Every lane of
 // the warp calls it (q is warp-uniform); lane 31's high half is past the tile.
@@ -73,20 +80,33 @@ __device__ __forceinline__ void moveOddWordTile(const TileParams &p,
     int64_t unused;
     uint32_t v[S::kLoadRows];
     // Every load is issued before the first shuffle and shared-memory store;
-    // rows are warp-uniform, so neither the row checks nor q diverge.
-    if constexpr (ONE && WHOLE) {
-        const int64_t stride = p.b.dims[0].src_stride;
-        // Every row where dst rows have varied sector offsets (the general case).
-        const uint16_t *const row = tile_src + (first + y) * stride;
-        const int q = INFINI_REARRANGE_WHOLE_ROWS && lo == 0 && hi == S::kRows ? loadRowWords<S::kLoadRows, true>(row, stride, lo, hi, v)
-                                                : loadRowWords(row, stride, lo, hi, v);
-        if (q) {
-#pragma unroll
-            for (int j = 0; j < S::kLoadRows; ++j) {
-                v[j] = shiftRowWord(v[j]);
+    // rows are warp-uniform, so neither the row checks nor q diverge. Single
+    // dims and a tile whole along a (the edge tiles along b too, with rows
+    // checked against b's range): a thread's rows by constant steps, one q.
+    bool loaded = false;
+    if constexpr (ONE) {
+        if (WHOLE || (INFINI_REARRANGE_EDGE_LOADS && a0 > 0 && a0 + S::kEdge + 1 <= p.len_a)) {
+            const int64_t stride = p.b.dims[0].src_stride;
+            const uint16_t *const row = tile_src + (first + y) * stride;
+            int q;
+            if (!WHOLE) {
+                q = loadRowWords<S::kLoadRows, false, true>(row, stride, lo, hi, v, first, p.len_b);
+            } else if (INFINI_REARRANGE_WHOLE_ROWS && lo == 0 && hi == S::kRows) {
+                // Every row where dst rows have varied sector offsets (the general case).
+                q = loadRowWords<S::kLoadRows, true>(row, stride, lo, hi, v);
+            } else {
+                q = loadRowWords(row, stride, lo, hi, v);
             }
+            if (q) {
+#pragma unroll
+                for (int j = 0; j < S::kLoadRows; ++j) {
+                    v[j] = shiftRowWord(v[j]);
+                }
+            }
+            loaded = true;
         }
-    } else {
+    }
+    if (!(ONE && WHOLE) && !loaded) {
         // bit j: row j's unit a0 is the high half of its word. Single dims: a
         // thread's rows share one q (also for rows out of the tensor: zeros).
         uint32_t shift_rows = 0;

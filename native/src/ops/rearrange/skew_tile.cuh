@@ -167,9 +167,12 @@ __device__ __forceinline__ SkewStart skewStart(const TileParams &p, const uint16
 // first + y) and every 8th after it, which lie 8 src strides apart (one
 // parity, constant steps), 0 for rows outside [lo, hi). Returns the rows'
 // parity (1: each row's unit 0 is the high half of its first word). ALL: the
-// caller knows [lo, hi) holds every row (no per-row predicate).
-template <int N, bool ALL = false>
-__device__ __forceinline__ int loadRowWords(const uint16_t *row, int64_t stride, int lo, int hi, uint32_t (&v)[N]) {
+// caller knows [lo, hi) holds every row (no per-row predicate). EDGE_B: tile
+// row r is src row `first` + r, and rows outside [0, len_b) are 0 too (a tile
+// at either end along b, whole along a).
+template <int N, bool ALL = false, bool EDGE_B = false>
+__device__ __forceinline__ int loadRowWords(const uint16_t *row, int64_t stride, int lo, int hi, uint32_t (&v)[N],
+                                            int64_t first = 0, int64_t len_b = 0) {
     const int x = threadIdx.x, y = threadIdx.y;
     const int odd = (int)(((uintptr_t)row >> 1) & 1);
     const uint32_t *words = reinterpret_cast<const uint32_t *>(row - odd) + x;
@@ -177,7 +180,8 @@ __device__ __forceinline__ int loadRowWords(const uint16_t *row, int64_t stride,
 #pragma unroll
     for (int j = 0; j < N; ++j, words += step) {
         const int r = y + kTileThreadsY * j;
-        v[j] = ALL || (r >= lo && r < hi) ? loadRun(words, j) : 0u;
+        const bool in = ALL || (r >= lo && r < hi && (!EDGE_B || (first + r >= 0 && first + r < len_b)));
+        v[j] = in ? loadRun(words, j) : 0u;
     }
     return odd;
 }
