@@ -50,13 +50,6 @@ struct OddWordTile {
     __device__ static constexpr int physRow(int r) { return (r >> 1) + (r & 1) * (kRows / 2); }
 };
 
-// Edge tiles along b of single dims, whole along a, load as whole tiles do
-// (rows by constant steps, checked against b's range) instead of row by row
-// with per-lane checks. 0: the general path there (A/B, session 14).
-#ifndef INFINI_REARRANGE_EDGE_LOADS
-#define INFINI_REARRANGE_EDGE_LOADS INFINI_REARRANGE_WHOLE_ROWS
-#endif
-
 // Word w (lane x's) of a row whose unit a0 is the high half of its word
 // (q = 1), moved down one unit: units 2x, 2x + 1 of the tile. Every lane of
 // the warp calls it (q is warp-uniform); lane 31's high half is past the tile.

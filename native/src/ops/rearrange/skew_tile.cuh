@@ -106,6 +106,13 @@ __device__ __forceinline__ void storeSkewPair(const TileParams &p, uint16_t *row
 #ifndef INFINI_REARRANGE_WHOLE_ROWS
 #define INFINI_REARRANGE_WHOLE_ROWS 1
 #endif
+// Edge tiles along b of single dims, whole along a (odd and skewed word
+// tiles), load as whole tiles do (rows by constant steps, checked against b's
+// range) instead of row by row with per-lane checks. 0: the general path
+// there (A/B, session 14).
+#ifndef INFINI_REARRANGE_EDGE_LOADS
+#define INFINI_REARRANGE_EDGE_LOADS INFINI_REARRANGE_WHOLE_ROWS
+#endif
 template <class S, bool WHOLE, class Units>
 __device__ __forceinline__ void storeSkewRows(const TileParams &p, const uint16_t (&tile)[S::kRows][S::kRowUnits],
                                               uint16_t *row_a0, uint32_t b0, int cols, Units units) {

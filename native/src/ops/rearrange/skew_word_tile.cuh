@@ -75,16 +75,25 @@ __device__ __forceinline__ void moveSkewWordTile(const TileParams &p,
     uint32_t odd_rows = 0; // bit j: row j's start is the high half of its first word
     uint16_t last = 0;     // unit 63 of an odd row, past its 32 words: lane j fetches it for row j of this warp
     // Every load is issued before the first shared-memory store; rows are
-    // warp-uniform, so the row checks do not diverge.
-    if constexpr (ONE && WHOLE) {
-        const int64_t stride = p.b.dims[0].src_stride;
-        const uint16_t *row = tile_src + (first + y) * stride;
-        const int odd = loadRowWords(row, stride, lo, hi, v);
-        const int r = y + kTileThreadsY * x;
-        if (odd && x < S::kLoadRows && r >= lo && r < hi) {
-            last = loadRun(row + x * kTileThreadsY * stride + S::kEdge - 1, 300);
+    // warp-uniform, so the row checks do not diverge. Single dims and a tile
+    // whole along a (the edge tiles along b too, rows checked against b's
+    // range): a thread's rows by constant steps, one parity.
+    bool loaded = false;
+    if constexpr (ONE) {
+        if (WHOLE || (INFINI_REARRANGE_EDGE_LOADS && a0 > 0 && a0 + S::kEdge <= p.len_a)) {
+            const int64_t stride = p.b.dims[0].src_stride;
+            const uint16_t *row = tile_src + (first + y) * stride;
+            const int odd = WHOLE ? loadRowWords(row, stride, lo, hi, v)
+                                  : loadRowWords<S::kLoadRows, false, true>(row, stride, lo, hi, v, first, p.len_b);
+            const int r = y + kTileThreadsY * x;
+            if (odd && x < S::kLoadRows && r >= lo && r < hi &&
+                (WHOLE || (first + r >= 0 && first + r < (int64_t)p.len_b))) {
+                last = loadRun(row + x * kTileThreadsY * stride + S::kEdge - 1, 300);
+            }
+            loaded = true;
         }
-    } else {
+    }
+    if (!(ONE && WHOLE) && !loaded) {
 #pragma unroll
         for (int j = 0; j < S::kLoadRows; ++j) {
             const int r = y + kTileThreadsY * j;
