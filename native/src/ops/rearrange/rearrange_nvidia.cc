@@ -289,7 +289,7 @@ struct NvidiaDesc final : Desc {
         // forwards with unit stride (odd pitches, pointers off a word).
         const uint64_t index_room = UINT32_MAX - 2 * (uint64_t)std::max({kSkewSpanUnits, kSkewWordSpanUnits, kOddWordSpanUnits});
         const Retiled skew = retile(t.tiles_a, skewTilesB(len_b, kSkewSpanUnits));
-        const Retiled skew_word = retile(t.tiles_a, skewTilesB(len_b, kSkewWordSpanUnits)); // (fewer blocks)
+        const Retiled skew_word = retile(t.tiles_a, skewTilesB(len_b, kSkewWordSpanUnits));
         plan->skew = plan->unit == 2 && ss[a] == 1 && ds[b] == 1 && len_a <= index_room && len_b <= index_room &&
                      skew.blocks <= (uint64_t)INT32_MAX; // b0 + span, a0 + 64 and block indices in 32 bits
         if (plan->skew) {
