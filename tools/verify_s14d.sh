@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Session 14, fourth and fifth device calls (timeout_s 560), from the repository root after
-# `source .gpu/setup.sh`: a Rearrange A/B of the default library against build/base.
+# Session 14, third, fourth, fifth and tenth device calls (timeout_s 560), from the repository root
+# after `source .gpu/setup.sh`: a Rearrange A/B of the default library against build/base.
+# Call 3: NAME=s14c BASE_FLAGS="-DINFINI_REARRANGE_WHOLE_ROWS=0" BASE_CXXFLAGS= (the whole-row stores
+# against the general loops, skewed word tiles at span 2). Call 10: NAME=s14j
+# BASE_FLAGS="-DINFINI_REARRANGE_EDGE_LOADS=0" BASE_CXXFLAGS= (odd word edge tiles' loads).
 # Call 4 (as is): the whole-row stores (storeWholeSkewRows) with the skewed word tiles at span 1, 6
 # blocks an SM, against BASE_FLAGS="-DINFINI_REARRANGE_WHOLE_ROWS=0 -DINFINI_REARRANGE_SKEW_SPAN=2"
 # (kernels_u2.cu) and BASE_CXXFLAGS="-DINFINI_REARRANGE_SKEW_SPAN=2" (rearrange_nvidia.cc): session
