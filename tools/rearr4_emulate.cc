@@ -10,6 +10,7 @@
 //
 //   g++ -O2 -std=c++20 -pthread -Inative/src -Inative/include -isystem /usr/local/cuda/include
 //       tools/rearr4_emulate.cc -o build/rearr4_emulate && build/rearr4_emulate [--small]
+// Views may have negative strides (the fixed cases include rows running backwards).
 // --small leaves out 4097 x 4097; --fuzz N: N random 2-D, batched and grouped
 // layouts with pointer shifts of 0..17 units; --kernel old|span1|span2|span3|odd1|odd2|odd3
 // (default: old, span1, span2, odd2; odd N: the odd word tiles of span N) picks the kernel;
@@ -104,12 +105,19 @@ uint64_t prod(const std::vector<D> &v) {
     return n;
 }
 
-// Largest offset + 1 of a side (all strides positive here).
-uint64_t extent(const Case &c, bool dst) {
-    uint64_t e = 1;
+// The smallest offset of a side (<= 0: strides may be negative) and the
+// number of elements from it to the largest offset.
+int64_t firstOffset(const Case &c, bool dst) {
+    int64_t f = 0;
     for (auto *v : {&c.outer, &c.a, &c.b})
-        for (const D &d : *v) e += (d.size - 1) * (dst ? d.ds : d.ss);
-    return e;
+        for (const D &d : *v) f += std::min<int64_t>(0, (int64_t)(d.size - 1) * (dst ? d.ds : d.ss));
+    return f;
+}
+uint64_t extent(const Case &c, bool dst) {
+    int64_t e = 1;
+    for (auto *v : {&c.outer, &c.a, &c.b})
+        for (const D &d : *v) e += std::abs((int64_t)(d.size - 1) * (dst ? d.ds : d.ss));
+    return (uint64_t)e;
 }
 
 void forEach(const std::vector<D> &dims, const std::function<void(int64_t, int64_t)> &f) {
@@ -210,9 +218,11 @@ bool run(Kernel kernel, const Case &c, std::mt19937 &rng, bool broken = false, b
     // 64-byte aligned storage: the pointer's sector offsets are the GPU's.
     std::vector<uint16_t> dst_store(dst_n + 32, poison), want_store(dst_n + 32, poison), src_store(src_n + 32);
     auto align = [](uint16_t *p) { return (uint16_t *)(((uintptr_t)p + 63) & ~(uintptr_t)63); };
-    uint16_t *dst = align(dst_store.data()) + c.dst_shift, *want = align(want_store.data()) + c.dst_shift;
-    uint16_t *src = align(src_store.data()) + c.src_shift;
-    for (uint64_t i = 0; i < src_n; ++i) src[i - c.src_shift] = (uint16_t)(rng() % 60000 + 1); // never the poison
+    // Element 0 of each view, past the room its negative strides reach back into.
+    const int64_t dst_at = c.dst_shift - firstOffset(c, true), src_at = c.src_shift - firstOffset(c, false);
+    uint16_t *dst = align(dst_store.data()) + dst_at, *want = align(want_store.data()) + dst_at;
+    uint16_t *src = align(src_store.data()) + src_at;
+    for (uint64_t i = 0; i < src_n; ++i) align(src_store.data())[i] = (uint16_t)(rng() % 60000 + 1); // never the poison
     std::vector<D> all(c.outer);
     all.insert(all.end(), c.a.begin(), c.a.end());
     all.insert(all.end(), c.b.begin(), c.b.end());
@@ -236,8 +246,8 @@ bool run(Kernel kernel, const Case &c, std::mt19937 &rng, bool broken = false, b
     const unsigned grid = (unsigned)(p.tiles_a * p.tiles_b * prod(c.outer));
     const bool one = c.a.size() == 1 && c.b.size() == 1;
     auto body = [&](uint16_t *d) { one ? runKernel<true>(kernel, p, d, src) : runKernel<false>(kernel, p, d, src); };
-    emu::load_lo = (uintptr_t)src; // every load inside the src view's extent
-    emu::load_hi = (uintptr_t)(src + extent(c, false));
+    emu::load_lo = (uintptr_t)(src + firstOffset(c, false)); // every load inside the src view's extent
+    emu::load_hi = (uintptr_t)(src + firstOffset(c, false) + extent(c, false));
     emu::loads_outside = 0;
     launch(grid, [&] { body(dst); }, 0, sectors);
     const uint64_t outside = emu::loads_outside;
@@ -251,7 +261,7 @@ bool run(Kernel kernel, const Case &c, std::mt19937 &rng, bool broken = false, b
         uint64_t partial = 0, sectors = 0;
         for (unsigned blk = 0; blk < grid; ++blk) {
             std::fill(alone.begin(), alone.end(), poison);
-            launch(blk + 1, [&] { body(a0 + c.dst_shift); }, blk);
+            launch(blk + 1, [&] { body(a0 + dst_at); }, blk);
             for (uint64_t s = 0; s < (dst_n + 15) / 16; ++s) {
                 int n = 0;
                 for (int k = 0; k < 16 && 16 * s + k < dst_n; ++k) n += a0[16 * s + k] != poison;
@@ -383,6 +393,11 @@ int main(int argc, char **argv) {
             Case{"grouped a 3x64 b 5x60, odd src strides", {}, {{3, 300, 64}, {64, 900, 1}}, {{5, 60, 193 * 60}, {60, 1, 193}}},
             Case{"grouped a 3x64 b 5x60, odd, dst+1 src+1", {}, {{3, 300, 64}, {64, 900, 1}}, {{5, 60, 193 * 60 + 1}, {60, 1, 193}}, 1, 1},
             Case{"batched 2x200x301 odd outer", {{2, 60200, 60201}}, {{200, 301, 1}}, {{301, 1, 200}}},
+            // rows running backwards (negative strides through the single-dim paths)
+            Case{"300x301 dst rows reversed", {}, {{300, -301, 1}}, {{301, 1, 300}}},
+            Case{"257x516 dst rows reversed", {}, {{257, -516, 1}}, {{516, 1, 257}}},
+            Case{"300x302 src rows reversed", {}, {{300, 302, 1}}, {{302, 1, -300}}},
+            Case{"301x300 both reversed, dst+1", {}, {{301, -300, 1}}, {{300, 1, -301}}, 1, 0},
         };
         if (big) cases.push_back(transpose2d("4097x4097", 4097, 4097));
         for (const Case &c : cases) ok = run(kernel, c, rng) && ok;
