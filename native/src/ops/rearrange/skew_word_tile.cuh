@@ -133,13 +133,16 @@ __device__ __forceinline__ void moveSkewWordTile(const TileParams &p,
     }
     __syncthreads();
     // For single dims a row's parity follows from its b: src offset b * stride.
+    // The two tile rows a dst word of a row with sector offset e reads (16 - e
+    // + 2x and the next; even steps keep the parity): their parities.
     const int base_parity = (int)(((uintptr_t)tile_src >> 1) & 1);
     const int stride_parity = ONE ? (int)(p.b.dims[0].src_stride & 1) : 0;
+    auto oneParities = [&](int e) {
+        const int o0 = (base_parity + (int)((first + S::kSector - e) & 1) * stride_parity) & 1;
+        return int2{o0, o0 ^ stride_parity};
+    };
     if constexpr (ONE && INFINI_REARRANGE_WHOLE_ROWS) {
-        storeSkewRows<S, WHOLE>(p, tile, tile_dst + da0, b0, cols, [&](int e) {
-            const int o0 = (base_parity + (int)((first + S::kSector - e) & 1) * stride_parity) & 1;
-            return int2{o0, o0 ^ stride_parity};
-        });
+        storeSkewRows<S, WHOLE>(p, tile, tile_dst + da0, b0, cols, oneParities);
     } else {
 #pragma unroll
         for (int j = 0; j < S::kStoreRows; ++j) {
@@ -152,9 +155,10 @@ __device__ __forceinline__ void moveSkewWordTile(const TileParams &p,
             // Unit b of segment k comes from tile rows r = 16 - e + 64 k + 2x and
             // r + 1: physical rows physRow(16 - e) + 32 k + x and physRow(17 - e) + 32 k + x.
             int o0 = 0, o1 = 0;
-            if (ONE) { // a row's parity: its src offset b * stride (r - 2x: even steps keep it)
-                o0 = (base_parity + (int)((first + S::kSector - e) & 1) * stride_parity) & 1;
-                o1 = o0 ^ stride_parity;
+            if (ONE) {
+                const int2 o = oneParities(e);
+                o0 = o.x;
+                o1 = o.y;
             }
             const uint16_t *lo_row = &tile[S::physRow(S::kSector - e) + x][c];
             const uint16_t *hi_row = &tile[S::physRow(S::kSector + 1 - e) + x][c];
