@@ -515,10 +515,10 @@ int main(int argc, char **argv) {
                                     skewWordTile<2, 5>(c, true)});
             } else {
                 variants.push_back({"odd words span 1, 6/SM, PDL (63-unit tiles, no odd rows)", oddWordTile<1, 6>(c, true)});
-                variants.push_back({"skewed words span 1, 6/SM, PDL", skewWordTile<1, 6>(c, true)});
+                variants.push_back({"skewed words span 1, 6/SM, PDL (library)", skewWordTile<1, 6>(c, true)});
                 variants.push_back({"skewed words span 1, 8/SM, PDL", skewWordTile<1, 8>(c, true)});
                 variants.push_back({"skewed words span 2, 4/SM, PDL", skewWordTile<2, 4>(c, true)});
-                variants.push_back({"skewed words span 2, 5/SM, PDL (library)", skewWordTile<2, 5>(c, true)});
+                variants.push_back({"skewed words span 2, 5/SM, PDL (session 13's library)", skewWordTile<2, 5>(c, true)});
                 variants.push_back({"skewed words span 2, 6/SM, PDL", skewWordTile<2, 6>(c, true)});
             }
         } else if (pdl_mode) {

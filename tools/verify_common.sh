@@ -111,4 +111,15 @@ rearrange_gpu_checks() {
     echo "memcheck rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG"
     tail -n 3 "$1" >>"$LOG"
 }
-
+# bench_libraries MODULE PREFIX NAME=LIBDIR...: `python -m MODULE` on each library (INFINIOP_LIBRARY=
+# LIBDIR/libinfiniop.so), in the order given, into PREFIX_NAME.txt.
+bench_libraries() {
+    local module=$1 prefix=$2 pair
+    shift 2
+    for pair in "$@"; do
+        step "${module##*.}, ${pair%%=*}"
+        INFINIOP_LIBRARY=$PWD/${pair#*=}/libinfiniop.so timeout -k 3 "$(cap 90)" $PY -m "$module" \
+            >"${prefix}_${pair%%=*}.txt" 2>&1
+        echo "bench ${pair%%=*} rc=$?" | tee -a "$LOG"
+    done
+}

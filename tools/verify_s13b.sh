@@ -26,13 +26,7 @@ for round in 1 2; do
         echo "shapes $v rc=$?" | tee -a "$LOG"
     done
 done
-for v in pf plain; do
-    lib=$PWD/build/lib/libinfiniop.so
-    [ "$v" = plain ] && lib=$PWD/build/pf0/lib/libinfiniop.so
-    step "bench_rearrange, $v"
-    INFINIOP_LIBRARY=$lib timeout -k 3 "$(cap 90)" $PY -m infiniop_py.bench.bench_rearrange >"$OUT/s13b_bench_$v.txt" 2>&1
-    echo "bench $v rc=$?" | tee -a "$LOG"
-done
+bench_libraries infiniop_py.bench.bench_rearrange "$OUT/s13b_bench" pf=build/lib plain=build/pf0/lib
 step "tests (default library)"
 timeout -k 3 "$(cap 200)" $PY -m pytest tests/test_rearrange.py tests/test_properties.py tests/test_fuzz.py -q \
     -p no:cacheprovider -x >build/s13b_tests.txt 2>&1

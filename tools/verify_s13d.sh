@@ -29,13 +29,7 @@ echo "lpn7 build rc=$?" | tee -a "$LOG"
 step "LPN7_ONLY=pipe"
 LPN7_ONLY=pipe timeout -k 3 "$(cap 120)" build/lpn7 "$OUT/s13d_pipe.txt" >>"$LOG" 2>&1
 echo "pipe rc=$? (1: a check FAILED; 124: stopped at its cap)" | tee -a "$LOG"
-for v in plain pdl; do
-    lib=$PWD/build/lib/libinfiniop.so
-    [ "$v" = pdl ] && lib=$PWD/build/pdl2/lib/libinfiniop.so
-    step "bench_lp_norm, $v"
-    INFINIOP_LIBRARY=$lib timeout -k 3 "$(cap 90)" $PY -m infiniop_py.bench.bench_lp_norm >"$OUT/s13d_bench_$v.txt" 2>&1
-    echo "bench $v rc=$?" | tee -a "$LOG"
-done
+bench_libraries infiniop_py.bench.bench_lp_norm "$OUT/s13d_bench" plain=build/lib pdl=build/pdl2/lib
 step "LPNorm tests on build/pdl2"
 INFINIOP_LIBRARY=$PWD/build/pdl2/lib/libinfiniop.so timeout -k 3 "$(cap 150)" $PY -m pytest tests/test_lp_norm.py -q \
     -p no:cacheprovider -k "long or two_pass or graph or dependent or chained or nonfinite" >"$OUT/s13d_tests.txt" 2>&1
