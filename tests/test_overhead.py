@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -82,7 +83,14 @@ def test_the_cache_follows_a_layout_changed_in_place():
     a = np.arange(16, dtype=np.float32).reshape(4, 4)
     out = np.empty((4, 4), np.float32)
     ip.mul(a, a, out=out)
-    a.shape, out.shape = (16,), (16,)  # same objects, new layouts: a new descriptor
+    # Same objects, new layouts: a new descriptor. NumPy 2.5 deprecates setting
+    # the shape (users' code that still does it is what this guards).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            a.shape, out.shape = (16,), (16,)
+        except AttributeError:
+            pytest.skip("this NumPy no longer lets an array's shape change in place")
     ip.mul(a, a, out=out)
     assert np.array_equal(out, np.arange(16, dtype=np.float32) ** 2)
 
