@@ -18,6 +18,8 @@
 // (main, TwoPass's default and the Pipe variants; tools/verify_lpn9.sh).
 // LPN7_ONLY=grid: only the cases the Grid plan (grid.cu) takes, with its lag
 // and ring sweep instead of the others' (tools/verify_grid.sh).
+// LPN7_ONLY=split: only the cases main's planner gives the Split plan, with
+// its apply kernel launched plainly and with PDL (eager only, always).
 #include "../native/src/ops/lp_norm/rows.cu"
 #include "../native/src/ops/lp_norm/stream.cu"
 #include "../native/src/ops/lp_norm/two_pass.cu"
@@ -123,6 +125,7 @@ Plan mainPlan(const InfiniopHandle &h, const Plan &base) {
         c.chunks = (nv + 2047) / 2048;
         c.grid_x = (unsigned)(base.rows * c.chunks);
         c.workspace = (size_t)c.grid_x * 2 * (base.dtype == INFINI_DTYPE_F64 ? 8 : 4);
+        planSplitPdl(c);
         return c;
     }
     if (planStream(h, c)) {
@@ -276,6 +279,17 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
     const Plan base = basePlan(h, cs.dt, cs.rows, cs.len, cs.p, cs.eps);
     std::vector<Variant> vs;
     vs.push_back({"main", mainPlan(h, base)});
+    if (vs[0].plan.kind == Kind::Split && (g_mode == "split" || cs.sweep)) { // Split's apply kernel with and without PDL
+        using infini::PdlPolicy;
+        for (PdlPolicy pol : {PdlPolicy::Never, PdlPolicy::NotCapturing, PdlPolicy::Always}) {
+            Plan t = vs[0].plan;
+            t.pdl = pol;
+            const char *name = pol == PdlPolicy::Never    ? "split plain"
+                               : pol == PdlPolicy::Always ? "split pdl"
+                                                          : "split pdl eager";
+            vs.push_back({name, t});
+        }
+    }
     {
         Plan t = base;
         if (planTwoPass(h, t)) {
@@ -732,6 +746,9 @@ int main(int argc, char **argv) {
         {BF, 16, M, 2, 1e-12f, R, 1.0, true, false},
         {BF, 8, M, 2, 1e-12f, R, 1.0, true, false},
         {BF, 2, M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 4, M, 2, 1e-12f, R, 1.0, true, false},       // Split in the library (too few rows for a cluster plan)
+        {BF, 1, 16 * M, 2, 1e-12f, R, 1.0, true, false},  // one long vector: Split
+        {F32, 2, 2 * M, 2, 1e-12f, R, 1.0, true, false},  // Split
         {BF, 16, 2 * M, 2, 1e-12f, R, 1.0, true, false},
         {BF, 4096, 4096, 2, 1e-12f, R, 1.0, true, false},
         {F32, 32, M, 2, 1e-12f, R, 1.0, true, true},
@@ -771,7 +788,10 @@ int main(int argc, char **argv) {
         for (const Case &c : cases) {
             Plan pipe = basePlan(h, c.dt, c.rows, c.len, c.p, c.eps);
             Plan grid = pipe;
-            if (mode == "pipe" ? planPipe(h, pipe) : mode == "grid" ? planGrid(h, grid) : mode != "sweep" || c.sweep) {
+            if (mode == "pipe"    ? planPipe(h, pipe)
+                : mode == "grid"  ? planGrid(h, grid)
+                : mode == "split" ? mainPlan(h, pipe).kind == Kind::Split
+                                  : mode != "sweep" || c.sweep) {
                 runCase(h, c);
             }
         }

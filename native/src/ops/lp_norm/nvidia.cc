@@ -141,6 +141,7 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         INFINI_REQUIRE(blocks < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
         plan.grid_x = (unsigned)blocks;
         plan.workspace = (size_t)blocks * 2 * computeSize(in.dtype);
+        planSplitPdl(plan);
         return INFINI_STATUS_SUCCESS;
     }
     if (planStream(h, plan)) {

@@ -58,8 +58,8 @@ struct Plan {
     // Grid
     unsigned grid_x = 1, grid_y = 1;
     size_t smem_max = 0; // Stream: the kernel's shared-memory limit; Pipe: its dynamic shared memory
-    bool pdl_ok = false; // Stream, Pipe: the kernel on this device waits for real (kernelHonoursPdl)
-    PdlPolicy pdl = PdlPolicy::Never; // Pipe: when its launches use PDL
+    bool pdl_ok = false; // Stream, Pipe, Split: the (dependent) kernel on this device waits for real (kernelHonoursPdl)
+    PdlPolicy pdl = PdlPolicy::Never; // Pipe: when its launches use PDL; Split: when its apply kernel does
     int hints = 0;       // TwoPass: a TwoPassHints
     int64_t prefetch = 0; // TwoPass: bytes of its next row a block prefetches into L2 before each merge
     size_t workspace = 0;
@@ -75,6 +75,9 @@ infiniStatus_t launchTwoPass(const Plan &plan, const void *x, void *y, void *wor
 infiniStatus_t launchPipe(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchGrid(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
+// A Split plan's PDL fields: whether its apply kernel waits for real on this
+// device (pdl_ok), and the build's policy (INFINI_LP_NORM_SPLIT_PDL, rows.cu).
+void planSplitPdl(Plan &plan);
 // Turn a Rows/Split plan (vector packs) into a Cluster plan when the device
 // can run one cluster per row; false leaves the plan as it is.
 bool planCluster(const InfiniopHandle &h, Plan &plan);

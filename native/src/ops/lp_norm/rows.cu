@@ -9,6 +9,7 @@
 //            into the workspace, then a second kernel merges them and scales.
 // (On sm_90 the planner tries two_pass.cu's TwoPass plan for long rows first;
 // the row statistics both use are in row_stats.cuh.)
+#include "../../common/cuda/pdl.cuh"
 #include "cluster_launch.cuh"
 #include "row_stats.cuh"
 
@@ -29,6 +30,19 @@ constexpr int maxThreads(Mode m) {
     return m == Mode::Rows ? 1024 : m == Mode::Cluster ? kClusterThreads : kSplitThreads;
 }
 constexpr int minBlocks(Mode m) { return m == Mode::Apply ? 3 : 1; }
+
+// Split: the apply kernel is the stats kernel's programmatic dependent (when
+// plan.pdl_ok and plan.pdl allow): its blocks are scheduled once every stats
+// block has started, and wait there for the statistics, so its launch is off
+// the call's critical path. The stats kernel is launched plainly (it waits
+// for the previous kernel as any kernel does). Knob: a PdlPolicy knob (0
+// never, 1 eager only, 2 in graphs too). H100, plain -> PDL, graph µs: 2x1M
+// BF16 16.8 -> 15.8, 1x16M BF16 63.7 -> 62.9, 2x2M F32 20.4 -> 19.8, 4x1M
+// BF16 19.9 -> 20.2; eager (bench timing) 2x1M 28.5 -> 26.6, 1x16M 67.8 ->
+// 65.3 (notes/lp_norm.md, "Session 15").
+#ifndef INFINI_LP_NORM_SPLIT_PDL
+#define INFINI_LP_NORM_SPLIT_PDL 2
+#endif
 
 // The packs of one thread's slice: pack lane + k * tpr is reg[k] for k < ITEMS,
 // then (Cluster) sm[(k - ITEMS) * kClusterThreads] in shared memory, which
@@ -97,6 +111,11 @@ __global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
     using A = ComputeType<T>;
     using P = Pack<T, VEC>;
     __shared__ A red_t[32], red_m[32], red_s[32];
+    if constexpr (MODE == Mode::Stats) {
+        pdlAllowNext(); // the apply kernel may be scheduled (it waits for our statistics)
+    } else if constexpr (MODE == Mode::Apply) {
+        pdlWaitPrevious(); // nothing global before: the stats kernel is still writing `stats`
+    }
     // The chunked modes know their block size at compile time: the packs'
     // addresses are then one base plus constant offsets (fewer registers).
     const int tpr = MODE == Mode::Rows ? plan.tpr : maxThreads(MODE);
@@ -165,8 +184,13 @@ __global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
 }
 
 template <class T, int VEC, int ITEMS, Mode MODE>
-infiniStatus_t launch(const Plan &plan, const void *x, void *y, void *workspace, cudaStream_t stream) {
+infiniStatus_t launch(const Plan &plan, const void *x, void *y, void *workspace, cudaStream_t stream, bool pdl = false) {
     auto *stats = static_cast<Stats<ComputeType<T>> *>(workspace);
+    if (pdl) {
+        CUDA_TRY(launchKernel(rowsKernel<T, VEC, ITEMS, MODE>, dim3(plan.grid_x), dim3(plan.threads), 0, stream, true,
+                              plan, (const T *)x, (T *)y, stats));
+        return INFINI_STATUS_SUCCESS;
+    }
     rowsKernel<T, VEC, ITEMS, MODE><<<plan.grid_x, plan.threads, 0, stream>>>(plan, (const T *)x, (T *)y, stats);
     CUDA_TRY_LAUNCH();
     return INFINI_STATUS_SUCCESS;
@@ -252,8 +276,18 @@ infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *works
         using T = decltype(t);
         constexpr int V = decltype(vec)::value;
         INFINI_TRY((launch<T, V, kSplitItems, Mode::Stats>(plan, x, y, workspace, s)));
-        return launch<T, V, kSplitItems, Mode::Apply>(plan, x, y, workspace, s);
+        return launch<T, V, kSplitItems, Mode::Apply>(plan, x, y, workspace, s, plan.pdl_ok && pdlWanted(plan.pdl, s));
     });
+}
+
+void planSplitPdl(Plan &plan) {
+    withType(plan, [&](auto t, auto vec) {
+        using T = decltype(t);
+        constexpr int V = decltype(vec)::value;
+        plan.pdl_ok = kernelHonoursPdl(rowsKernel<T, V, kSplitItems, Mode::Apply>);
+        return INFINI_STATUS_SUCCESS;
+    });
+    plan.pdl = pdlPolicyOfKnob(INFINI_LP_NORM_SPLIT_PDL);
 }
 
 infiniStatus_t launchCluster(const Plan &plan, const void *x, void *y, void *, void *stream) {
