@@ -487,6 +487,36 @@ def test_long_rows_chained_gpu(rng, dtype, shape):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape", [("bf16", (1, 16 << 20)), ("bf16", (2, (1 << 20) + 8)),
+                                         ("f16", (3, 3 << 19)), ("f32", (2, 2 << 20)), ("f32", (1, 40000)),
+                                         ("f64", (4, (1 << 19) - 2)), ("bf16", (5, 66000))], ids=str)
+def test_few_long_rows_gpu(rng, dtype, shape):
+    # Too few long rows for a cluster plan (sm_90: the Sweep plan, each row
+    # cut into chunks over every SM, statistics merged by a second kernel;
+    # Split elsewhere): uneven last chunks, p 1 / 2 / 3, in place, non-finite
+    # rows, and three calls queued back to back each reading the previous
+    # output (the workspace is written by every call before it is read).
+    dtype = DTYPES[dtype]
+    x = random_input(rng, shape, dtype)
+    for p in (2, 1, 3):
+        run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
+    xn = nonfinite_input(rng, shape, 1, dtype)
+    for p, eps in ((2, 1e-12), (1, 0.0)):
+        ya, _ = poisoned(shape, dtype, "nvidia")
+        ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=1, p=p, eps=eps, out=ya)
+        assert_nonfinite(to_host(ya), reference(xn, 1, p, eps), 1, dtype)
+    dx = ip.DeviceArray.from_numpy(x)
+    y1, _ = poisoned(shape, dtype, "nvidia")
+    y2, _ = poisoned(shape, dtype, "nvidia")
+    ip.lp_norm(dx, axis=1, out=y1)
+    ip.lp_norm(y1, axis=1, out=y2)
+    ip.lp_norm(y2, axis=1, out=y2)
+    h1 = to_host(y1)
+    assert_close(h1, reference(x, 1, 2, 1e-12), 1, dtype)
+    assert_close(to_host(y2), reference(h1, 1, 2, 1e-12), 1, dtype)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_many_rows_streamed_gpu(rng, dtype):
     # Many rows of 4-14 KB (sm_90: each warp streams its rows through shared

@@ -19,12 +19,15 @@
 // LPN7_ONLY=grid: only the cases the Grid plan (grid.cu) takes, with its lag
 // and ring sweep instead of the others' (tools/verify_grid.sh).
 // LPN7_ONLY=split: only the cases main's planner gives the Split plan, with
-// its apply kernel launched plainly and with PDL (eager only, always).
+// its apply kernel launched plainly and with PDL (eager only, always), beside Sweep.
+// LPN7_ONLY=sweep: only the cases the Sweep plan (sweep.cu) takes, every case
+// with all of its variants (L2 budget, blocks an SM, PDL).
 #include "../native/src/ops/lp_norm/rows.cu"
 #include "../native/src/ops/lp_norm/stream.cu"
 #include "../native/src/ops/lp_norm/two_pass.cu"
 #include "../native/src/ops/lp_norm/pipe.cu"
 #include "../native/src/ops/lp_norm/grid.cu"
+#include "../native/src/ops/lp_norm/sweep.cu"
 
 #include <algorithm>
 #include <cmath>
@@ -149,6 +152,7 @@ const char *kindName(Kind k) {
     case Kind::TwoPass: return "twopass";
     case Kind::Pipe: return "pipe";
     case Kind::Grid: return "grid";
+    case Kind::Sweep: return "sweep";
     default: return "?";
     }
 }
@@ -163,6 +167,7 @@ void launchPlan(const Plan &plan, const void *x, void *y, void *ws, cudaStream_t
         break;
     case Kind::Pipe: st = launchPipe(plan, x, y, ws, s); break;
     case Kind::Grid: st = launchGrid(plan, x, y, ws, s); break;
+    case Kind::Sweep: st = launchSweep(plan, x, y, ws, s); break;
     case Kind::Cluster: st = launchCluster(plan, x, y, ws, s); break;
     case Kind::Split: st = launchSplit(plan, x, y, ws, s); break;
     case Kind::Stream: st = launchStream(plan, x, y, ws, s); break;
@@ -198,6 +203,10 @@ std::string describe(const Plan &p) {
     } else if (p.kind == Kind::Grid) {
         std::snprintf(b, sizeof b, "grid (%u blocks, %d slots of %lld packs, lag %d, depth %d, %d copies, %zu KB workspace)",
                       p.grid_x, p.items, (long long)p.chunk_vecs, p.tpr, p.by, p.bx, p.workspace >> 10);
+    } else if (p.kind == Kind::Sweep) {
+        std::snprintf(b, sizeof b, "sweep (%u blocks, %lld chunks a row of %lld packs (%d tiles), %d slots, %lld kept in L2, pdl %d)",
+                      p.grid_x, (long long)p.chunks, (long long)p.chunk_vecs, p.tpr, p.items, (long long)p.prefetch,
+                      (int)p.pdl);
     } else if (p.kind == Kind::Cluster) {
         std::snprintf(b, sizeof b, "cluster of %lld (%u blocks)", (long long)p.chunks, p.grid_x);
     } else {
@@ -304,10 +313,36 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             vs.push_back({pdl ? "pipe pdl" : "pipe", t});
         }
     }
-    {
+    if (g_mode != "sweep" && g_mode != "split") {
         Plan t = base;
         if (planGrid(h, t)) {
             vs.push_back({"grid", t});
+        }
+    }
+    { // Sweep: the default, and its L2 budget, blocks an SM and PDL varied
+        struct SweepTweak {
+            const char *name;
+            SweepTuning tune;
+        };
+        const SweepTweak sts[] = {
+            {"sweep", {}},
+            {"sweep keep 0", {1, 0.0, -1, 0}},
+            {"sweep keep .8", {1, 0.8, -1, 0}},
+            {"sweep keep all", {1, 100.0, -1, 0}},
+            {"sweep 4 slots", {1, 0.6, -1, 4}},
+            {"sweep 2/SM", {2, 0.6, -1, 0}},
+            {"sweep no pdl", {1, 0.6, (int)infini::PdlPolicy::Never, 0}},
+        };
+        for (const SweepTweak &st : sts) {
+            if (!cs.sweep && g_mode != "sweep" && g_mode != "split" && std::string(st.name) != "sweep") {
+                continue;
+            }
+            Plan t = base;
+            if (planSweep(h, t, st.tune)) {
+                vs.push_back({st.name, t});
+            } else {
+                say("  (%s refused by the planner)\n", st.name);
+            }
         }
     }
     if (cs.sweep && g_mode == "grid") { // Grid: the lag and the ring's depth
@@ -497,7 +532,8 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
         launchPlan(v.plan, xs[0], ys[0], ws, stream);
         CHECK_CUDA(cudaStreamSynchronize(stream));
         verify(v.name);
-        if (v.plan.kind != Kind::TwoPass && v.plan.kind != Kind::Pipe && v.plan.kind != Kind::Grid) {
+        if (v.plan.kind != Kind::TwoPass && v.plan.kind != Kind::Pipe && v.plan.kind != Kind::Grid &&
+            v.plan.kind != Kind::Sweep) {
             continue;
         }
         // Deterministic: a second call, and one in place, give the same bits.
@@ -582,17 +618,21 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
         return;
     }
     const size_t bytes = (size_t)rows * len * elemSize(dt);
-    void *x = nullptr, *y = nullptr;
+    void *x = nullptr, *y = nullptr, *ws = nullptr, *scratch = nullptr;
+    constexpr size_t kScratch = 256 << 20; // written before the traced launch: L2 holds none of x, as in graphs
     CHECK_CUDA(cudaMalloc(&x, bytes));
     CHECK_CUDA(cudaMalloc(&y, bytes));
+    CHECK_CUDA(cudaMalloc(&ws, std::max<size_t>(plan.workspace, 256)));
+    CHECK_CUDA(cudaMalloc(&scratch, kScratch));
     CHECK_CUDA(cudaMemset(x, 0x3c, bytes)); // finite values in every dtype: the one-pass path
     cudaStream_t s;
     CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     using Trace = unsigned long long[kStageTraceBlocks][kStageTraceRows][kStageTraceSlots][2];
     static Trace zero, t;
     for (int warm = 0; warm < 3; ++warm) { // the last launch is the one read back
+        CHECK_CUDA(cudaMemsetAsync(scratch, warm, kScratch, s));
         CHECK_CUDA(cudaMemcpyToSymbolAsync(g_stage_trace, zero, sizeof(zero), 0, cudaMemcpyHostToDevice, s));
-        launchPlan(plan, x, y, nullptr, s);
+        launchPlan(plan, x, y, ws, s);
     }
     CHECK_CUDA(cudaStreamSynchronize(s));
     CHECK_CUDA(cudaMemcpyFromSymbol(t, g_stage_trace, sizeof(t)));
@@ -609,7 +649,7 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
             t_end = std::max(t_end, t[b][i][3][0]);
         }
     }
-    say("\n%s %s %lldx%lld: %s; kernel span %.2f µs (global timer, first start to last end)\n", name, dtName(dt),
+    say("\n%s %s %lldx%lld: %s; kernel span %.2f µs (global timer, first start to last end; L2 flushed before)\n", name, dtName(dt),
         (long long)rows, (long long)len, describe(plan).c_str(), (t_end - t0) / 1e3);
     say("  iter blocks | pass 1 µs med [min max] | merge µs med [min max] | pass 2 µs med [min max] | start µs "
         "[first last] | end µs [first last]\n");
@@ -647,6 +687,8 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
     CHECK_CUDA(cudaStreamDestroy(s));
     CHECK_CUDA(cudaFree(x));
     CHECK_CUDA(cudaFree(y));
+    CHECK_CUDA(cudaFree(ws));
+    CHECK_CUDA(cudaFree(scratch));
 }
 #endif
 
@@ -754,12 +796,22 @@ int main(int argc, char **argv) {
         {F32, 32, M, 2, 1e-12f, R, 1.0, true, true},
     };
     // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
-    // LPN7_ONLY=sweep: the cases with the variant sweep only; LPN7_ONLY=ncu: two cases
+    // LPN7_ONLY=variants: the cases with the variant sweep only; LPN7_ONLY=sweep: the cases the
+    // Sweep plan (sweep.cu) takes, with all its variants; LPN7_ONLY=ncu: two cases
     // checked, untimed (for `ncu -k regex:twoPassKernel`: three launches each, 16x1M then 32x1M BF16).
     const char *only = std::getenv("LPN7_ONLY");
     g_mode = only != nullptr ? only : "";
     const std::string &mode = g_mode;
 #ifdef INFINI_LP_NORM_STAGE_TRACE
+    if (mode == "sweeptrace") { // iteration 0: the stats kernel (start, first tile, last tile, record); 1: apply
+        auto plan_fn = [](const InfiniopHandle &hh, Plan &p) { return planSweep(hh, p); };
+        traceCase(h, BF, 8, M, "Sweep", plan_fn);
+        traceCase(h, BF, 16, M, "Sweep", plan_fn);
+        traceCase(h, BF, 32, M, "Sweep", plan_fn);
+        auto pipe_fn = [](const InfiniopHandle &hh, Plan &p) { return planPipe(hh, p); };
+        traceCase(h, BF, 32, M, "Pipe", pipe_fn);
+        return 0;
+    }
     if (mode == "trace" || mode == "pipetrace") {
         const bool pipe = mode == "pipetrace";
         auto plan_fn = [pipe](const InfiniopHandle &hh, Plan &p) { return pipe ? planPipe(hh, p) : planTwoPass(hh, p); };
@@ -788,10 +840,12 @@ int main(int argc, char **argv) {
         for (const Case &c : cases) {
             Plan pipe = basePlan(h, c.dt, c.rows, c.len, c.p, c.eps);
             Plan grid = pipe;
+            Plan sweep = pipe;
             if (mode == "pipe"    ? planPipe(h, pipe)
                 : mode == "grid"  ? planGrid(h, grid)
                 : mode == "split" ? mainPlan(h, pipe).kind == Kind::Split
-                                  : mode != "sweep" || c.sweep) {
+                : mode == "sweep" ? planSweep(h, sweep)
+                                  : mode != "variants" || c.sweep) {
                 runCase(h, c);
             }
         }

@@ -9,7 +9,7 @@
 #   - the stage trace (-DINFINI_RS_TRACE build; tools/rs_trace.py: 64x151936, top-p only, ...);
 #   - ncu (SpeedOfLight, WarpStateStats, SchedulerStats, Occupancy) of one sampling launch of
 #     64x151936 k=50, 1x151936 k=50 and 1x151936 top-p only;
-#   - tools/lpn7_bench.cu with LPN7_ONLY=sweep (LPNorm TwoPass grids, issue 13).
+#   - tools/lpn7_bench.cu with LPN7_ONLY=variants (LPNorm TwoPass grids, issue 13).
 # Everything lands in $OUT/s9b.tgz; the A/B summary is printed last.
 NAME=s9b
 END=440
@@ -64,7 +64,7 @@ for c in sample_64x151936 sample_151936 sample_topp_151936; do
     echo "ncu $c rc=$?" | tee -a "$LOG"
 done
 step "lpn7 sweep"
-LPN7_ONLY=sweep timeout -k 3 "$(cap 120)" build/lpn7_bench "$OUT/lpn7_sweep_full.txt" >"$OUT/lpn7_sweep.txt" 2>&1
+LPN7_ONLY=variants timeout -k 3 "$(cap 120)" build/lpn7_bench "$OUT/lpn7_sweep_full.txt" >"$OUT/lpn7_sweep.txt" 2>&1
 echo "lpn7 sweep rc=$?" | tee -a "$LOG"
 step "done"
 tar czf "$FINAL_OUT/s9b.tgz" -C "$OUT" .

@@ -38,6 +38,15 @@ __device__ inline void bulkCopy(void *dst_shared, const void *src_global, uint32
                  : "memory");
 }
 
+// The same with an L2 cache policy (createpolicy) for the lines it reads.
+__device__ inline void bulkCopyHint(void *dst_shared, const void *src_global, uint32_t bytes, uint64_t *bar,
+                                    uint64_t policy) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], "
+                 "%4;" ::"r"(sharedAddress(dst_shared)),
+                 "l"(src_global), "r"(bytes), "r"(sharedAddress(bar)), "l"(policy)
+                 : "memory");
+}
+
 // Waits until the phase of parity `parity` of the barrier has completed.
 __device__ inline void bulkWait(uint64_t *bar, uint32_t parity) {
     uint32_t done = 0;

@@ -36,6 +36,18 @@
 #define INFINI_LP_NORM_GRID 0
 #endif
 
+// Long rows on sm_90 that no cluster plan takes (too few of them: 1-4 rows of
+// 1M BF16, one long vector), 2-byte elements: 1 = the Sweep plan (sweep.cu:
+// chunk statistics over the whole GPU, then merge and scale in a second
+// kernel) before Split; 0 = Split, as before it. H100, library calls in
+// graphs, Split (with PDL) -> Sweep: 2x1M BF16 15.3 -> 12.5 µs, 4x1M 20.3 ->
+// 15.9, 1x16M 62.5 -> 37.9; but 2x2M F32 19.8 -> 22.0, hence 2-byte elements
+// only (notes/lp_norm.md, "Session 15"). tools/lpn7_bench.cu (LPN7_ONLY=split)
+// times both.
+#ifndef INFINI_LP_NORM_SWEEP
+#define INFINI_LP_NORM_SWEEP 1
+#endif
+
 namespace infini::lp_norm::nvidia {
 
 namespace {
@@ -129,6 +141,9 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
             return INFINI_STATUS_SUCCESS;
         }
         if (planCluster(h, plan)) { // sm_90: each element read once
+            return INFINI_STATUS_SUCCESS;
+        }
+        if (INFINI_LP_NORM_SWEEP && dtypeSize(plan.dtype) == 2 && planSweep(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
         plan.kind = Kind::Split;
@@ -290,6 +305,7 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::TwoPass: return launchTwoPass(plan, xp, yp, workspace, stream);
         case Kind::Pipe: return launchPipe(plan, xp, yp, workspace, stream);
         case Kind::Grid: return launchGrid(plan, xp, yp, workspace, stream);
+        case Kind::Sweep: return launchSweep(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;
     }

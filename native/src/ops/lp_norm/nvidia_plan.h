@@ -31,6 +31,7 @@ enum class Kind {
     TwoPass, // long rows on sm_90: a cluster per row streams it twice (stats, then scale), nothing held
     Pipe,    // long rows on sm_90: a cluster per row holds it in a ring of bulk-copied tiles, rows pipelined
     Grid,    // long rows on sm_90: every block (one an SM, all resident) owns a chunk of every row, stats via workspace
+    Sweep,   // few long rows on sm_90: two kernels over the whole GPU (chunk statistics, then merge and scale)
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
 };
 
@@ -61,7 +62,8 @@ struct Plan {
     bool pdl_ok = false; // Stream, Pipe, Split: the (dependent) kernel on this device waits for real (kernelHonoursPdl)
     PdlPolicy pdl = PdlPolicy::Never; // Pipe: when its launches use PDL; Split: when its apply kernel does
     int hints = 0;       // TwoPass: a TwoPassHints
-    int64_t prefetch = 0; // TwoPass: bytes of its next row a block prefetches into L2 before each merge
+    int64_t prefetch = 0; // TwoPass: bytes of its next row a block prefetches into L2 before each merge;
+                          // Sweep: packs at the end of each chunk the first kernel keeps in L2
     size_t workspace = 0;
 };
 
@@ -74,6 +76,7 @@ infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *work
 infiniStatus_t launchTwoPass(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchPipe(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchGrid(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+infiniStatus_t launchSweep(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
 // A Split plan's PDL fields: whether its apply kernel waits for real on this
 // device (pdl_ok), and the build's policy (INFINI_LP_NORM_SPLIT_PDL, rows.cu).
@@ -132,6 +135,20 @@ struct GridTuning {
 // sm_90 device with cooperative launch and at most 160 SMs, one block an SM,
 // chunks of 2-35 KB a block); false leaves the plan as it is.
 bool planGrid(const InfiniopHandle &h, Plan &plan, const GridTuning &tune = GridTuning{});
+// How the Sweep planner (sweep.cu) shapes its two kernels: about
+// blocks_per_sm blocks an SM (each row cut into that many chunks over the
+// rows), each with a ring of `slots` bulk-copied tiles, l2_fraction of L2
+// kept for the second read of x (evict-last copies in the first kernel), and
+// when the launches use PDL (a PdlPolicy, or -1: always, graphs too).
+struct SweepTuning {
+    int blocks_per_sm = 1;
+    double l2_fraction = 0.6;
+    int pdl = -1;
+    int slots = 0; // ring slots a block (32 KB each; 0: as many as its share of shared memory takes)
+};
+// Turn a Rows/Split plan (16-byte packs) into a Sweep plan (sm_90 code on an
+// sm_90 device); false leaves it as it is.
+bool planSweep(const InfiniopHandle &h, Plan &plan, const SweepTuning &tune = SweepTuning{});
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);

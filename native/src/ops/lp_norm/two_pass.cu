@@ -15,6 +15,7 @@
 // G x blocks = about one block per SM, and the rows balanced over the rounds.
 // Compare the Cluster plan (rows.cu): each element read once, but one block
 // of 160 KB per SM and a row per cluster, so 32 rows ran in 3 waves.
+#include "cached_load.cuh"
 #include "cluster_launch.cuh"
 #include "row_stats.cuh"
 #include "stage_trace.cuh"
@@ -34,38 +35,6 @@ constexpr int kThreads = INFINI_LP_NORM_TP_THREADS, kMaxClusterSize = 16;
 template <class T>
 constexpr int kUnroll = sizeof(T) == 8 ? 4 : 8;
 
-// How a 16-byte load is cached: plain; evict-first (`ld.global.cs`); with an
-// L2 evict-last or evict-first policy (createpolicy, sm_80+).
-enum class Load { Plain, Streaming, KeepL2, DropL2 };
-
-// 16 bytes as words, so that the forms meet as words (meeting as 16-bit
-// elements made BF16 kernels hold each element in its own register and spill).
-template <Load HOW>
-__device__ __forceinline__ uint4 ldWords(const void *p) {
-    const uint4 *q = reinterpret_cast<const uint4 *>(p);
-    uint4 w;
-    if constexpr (HOW == Load::Plain) {
-        w = *q;
-    } else if constexpr (HOW == Load::Streaming) {
-        w = __ldcs(q);
-    } else {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-        unsigned long long pol;
-        if constexpr (HOW == Load::KeepL2) {
-            asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
-        } else {
-            asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-        }
-        asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-                     : "=r"(w.x), "=r"(w.y), "=r"(w.z), "=r"(w.w)
-                     : "l"(q), "l"(pol));
-#else
-        w = *q;
-#endif
-    }
-    return w;
-}
-
 // The loads of each pass and whether stores stream, by TwoPassHints (see nvidia_plan.h).
 template <TwoPassHints H>
 struct HintsOf {
@@ -76,14 +45,6 @@ struct HintsOf {
                                                                     : Load::Streaming;
     static constexpr bool kStreamStores = H != TwoPassHints::None;
 };
-
-template <class T, int VEC>
-__device__ __forceinline__ Pack<T, VEC> asPack(const uint4 &w) {
-    static_assert(sizeof(Pack<T, VEC>) == 16, "16-byte packs only");
-    Pack<T, VEC> r;
-    memcpy(&r, &w, 16);
-    return r;
-}
 
 // `bytes` (a multiple of 16) from p into L2, without waiting (sm_90).
 __device__ __forceinline__ void prefetchL2(const void *p, unsigned bytes) {
