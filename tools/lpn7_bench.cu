@@ -791,6 +791,12 @@ int main(int argc, char **argv) {
         {BF, 4, M, 2, 1e-12f, R, 1.0, true, false},       // Split in the library (too few rows for a cluster plan)
         {BF, 1, 16 * M, 2, 1e-12f, R, 1.0, true, false},  // one long vector: Split
         {F32, 2, 2 * M, 2, 1e-12f, R, 1.0, true, false},  // Split
+        // Shorter rows that reach Split / Sweep (too few for a cluster plan; LPN7_ONLY=split):
+        {BF, 1, M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 4, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 8, M / 8, 2, 1e-12f, R, 1.0, true, false},
+        {F16, 5, 66000, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 200, 70000, 2, 1e-12f, R, 1.0, true, false},
         {BF, 16, 2 * M, 2, 1e-12f, R, 1.0, true, false},
         {BF, 4096, 4096, 2, 1e-12f, R, 1.0, true, false},
         {F32, 32, M, 2, 1e-12f, R, 1.0, true, true},
