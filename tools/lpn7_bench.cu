@@ -326,12 +326,12 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
         };
         const SweepTweak sts[] = {
             {"sweep", {}},
-            {"sweep keep 0", {1, 0.0, -1, 0}},
-            {"sweep keep .8", {1, 0.8, -1, 0}},
-            {"sweep keep all", {1, 100.0, -1, 0}},
-            {"sweep 4 slots", {1, 0.6, -1, 4}},
+            {"sweep keep 0", {1, 0.0, -1, 4}},
+            {"sweep keep .8", {1, 0.8, -1, 4}},
+            {"sweep keep all", {1, 100.0, -1, 4}},
+            {"sweep 7 slots", {1, 0.6, -1, 7}},
             {"sweep 2/SM", {2, 0.6, -1, 0}},
-            {"sweep no pdl", {1, 0.6, (int)infini::PdlPolicy::Never, 0}},
+            {"sweep no pdl", {1, 0.6, (int)infini::PdlPolicy::Never, 4}},
         };
         for (const SweepTweak &st : sts) {
             if (!cs.sweep && g_mode != "sweep" && g_mode != "split" && std::string(st.name) != "sweep") {

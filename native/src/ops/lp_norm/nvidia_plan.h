@@ -144,7 +144,11 @@ struct SweepTuning {
     int blocks_per_sm = 1;
     double l2_fraction = 0.6;
     int pdl = -1;
-    int slots = 0; // ring slots a block (32 KB each; 0: as many as its share of shared memory takes)
+    // Ring slots a block (32 KB each; 0: as many as its share of shared memory
+    // takes, 7 on the H100). H100 graph µs, 7 -> 4: 1x1M BF16 11.5 -> 10.5,
+    // 2x1M 12.4 -> 11.7, 4x1M 16.0 -> 15.4, 1x16M 38.8 -> 38.0 (notes/lp_norm.md,
+    // "Session 15").
+    int slots = 4;
 };
 // Turn a Rows/Split plan (16-byte packs) into a Sweep plan (sm_90 code on an
 // sm_90 device); false leaves it as it is.
