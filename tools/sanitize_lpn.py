@@ -5,9 +5,10 @@ files take minutes a shard under racecheck; this runs each plan once on a small 
     compute-sanitizer --tool memcheck  --error-exitcode 99 python3 tools/sanitize_lpn.py
 
 Plans (H100 planner): Pipe (16 x 1M BF16: clusters of 16 blocks, bulk copies into 32 KB slots,
-distributed shared memory merge), TwoPass (8 x 1M BF16), Stream (2200 x 4096 F16: a warp's
+distributed shared memory merge), TwoPass (8 x 1M BF16), Sweep (2 x 1M BF16, 3 x (1M - 40) F16:
+two kernels over every SM, the second a programmatic dependent), Split (2 x 1M F32), Stream (2200 x 4096 F16: a warp's
 cp.async ring), Rows (1024 x 64 F16), Cols (axis 0 of 512 x 300 F32), and non-finite rows on
-Pipe and Stream. Each result is compared with a float64 NumPy reference under the test suite's
+Pipe, Stream and Sweep. Each result is compared with a float64 NumPy reference under the test suite's
 bounds (F.normalize's rule for NaN and inf); exits 1 on a mismatch.
 """
 from __future__ import annotations
@@ -62,6 +63,13 @@ def main() -> int:
     ok &= check("stream", rows((2200, 4096), np.float16))
     ok &= check("rows", rows((1024, 64), np.float16))
     ok &= check("cols", rows((512, 300), np.float32), axis=0)
+    ok &= check("sweep", rows((2, 1 << 20), ip.bfloat16))
+    ok &= check("split", rows((2, 1 << 20), np.float32))
+    z = rows((3, (1 << 20) - 40), np.float16)
+    z[0, 9] = np.inf
+    z[1, 3] = np.nan
+    z[2, 1000:] = 0
+    ok &= check("sweep, non-finite rows, uneven chunks", z)
     x = rows((16, 1 << 20), ip.bfloat16)
     x[1, 5] = np.inf
     x[2, 7] = np.nan

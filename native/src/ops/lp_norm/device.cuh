@@ -100,6 +100,31 @@ __device__ __forceinline__ A powP(A v, int p) {
     }
 }
 
+// s += sum over the pack's elements of (|x| scaled by sc)^p: the scaled sum's term.
+template <int P, class A, class T, int VEC>
+__device__ __forceinline__ void addScaledPack(A &s, const Pack<T, VEC> &pk, const Factor<A> &sc, int p) {
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        s += powP<P>(sc.apply(absA<A>(widen(pk.v[j]))), p);
+    }
+}
+
+// A chunk's scaled sum sum (|x| / m)^p from its one-pass results (max m,
+// unscaled sum t): t / m^p where t is in range (m^p is then in range too),
+// else scaled(sumScale(m)), the sum redone with the scale (another read of the
+// chunk: zeros, extreme values; rare); 0 where rowFactor reads no sum.
+// m and t must be uniform over the threads that `scaled` synchronises.
+template <class A, class Scaled>
+__device__ __forceinline__ A scaledSumFrom(A m, A t, int p, Scaled &&scaled) {
+    if (!scaledSumNeeded(m)) {
+        return A(0);
+    }
+    if (plainSumUsable(t)) {
+        return t / powInt(m, p);
+    }
+    return scaled(sumScale(m));
+}
+
 // Run f(std::integral_constant<int, P>) with P = p for p = 1, 2 and P = 0
 // otherwise, so that each element loop is compiled once per case and the
 // one that runs stays small.

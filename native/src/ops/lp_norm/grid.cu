@@ -317,30 +317,22 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
                 m = MaxNanOp{}(m, red[par][0][i]);
                 t += red[par][1][i];
             }
-            A s = 0;
-            if (scaledSumNeeded(m)) { // block-uniform
-                if (plainSumUsable(t)) {
-                    s = t / powInt(m, plan.p); // sum (|x| / m)^p, m^p in range as t is
-                } else { // over- or underflow: the scaled sum (rare)
-                    const Factor<A> sc = sumScale(m);
-                    forPacks(k, [&](const P &pk, int) {
-#pragma unroll
-                        for (int e = 0; e < VEC; ++e) {
-                            s += powP<0>(sc.apply(absA<A>(widen(pk.v[e]))), plan.p);
-                        }
-                    });
-                    s = warpReduce(s, SumOp{});
-                    if (lane == 0) {
-                        red_s[warp] = s;
-                    }
-                    computeSync();
-                    s = red_s[0];
-                    for (int i = 1; i < kGridComputeWarps; ++i) {
-                        s += red_s[i];
-                    }
-                    computeSync(); // red_s is read before a later row rewrites it
+            // m and t are uniform over the compute warps; the fallback reads the packs once more.
+            const A s = scaledSumFrom(m, t, plan.p, [&](const Factor<A> &sc) {
+                A part = 0;
+                forPacks(k, [&](const P &pk, int) { addScaledPack<0>(part, pk, sc, plan.p); });
+                part = warpReduce(part, SumOp{});
+                if (lane == 0) {
+                    red_s[warp] = part;
                 }
-            }
+                computeSync();
+                part = red_s[0];
+                for (int i = 1; i < kGridComputeWarps; ++i) {
+                    part += red_s[i];
+                }
+                computeSync(); // red_s is read before a later row rewrites it
+                return part;
+            });
             if (threadIdx.x == 0) {
                 uint4 w[W];
                 encodeRecord(Stats<A>{m, s}, (uint32_t)(k + 1), w);

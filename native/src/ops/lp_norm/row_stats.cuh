@@ -29,12 +29,7 @@ __device__ __forceinline__ Stats<A> scaledStats(const S &buf, int tpr, int p, A 
         const Factor<A> f = sumScale(m);
         auto sum = [&](auto pc) {
             constexpr int kP = decltype(pc)::value;
-            buf.forEach([&](const auto &pk, int) {
-#pragma unroll
-                for (int j = 0; j < S::kVec; ++j) {
-                    s += powP<kP>(f.apply(absA<A>(widen(pk.v[j]))), p);
-                }
-            });
+            buf.forEach([&](const auto &pk, int) { addScaledPack<kP>(s, pk, f, p); });
         };
         if constexpr (RARE) {
             sum(std::integral_constant<int, 0>{});
@@ -44,6 +39,28 @@ __device__ __forceinline__ Stats<A> scaledStats(const S &buf, int tpr, int p, A 
     }
     s = groupReduce(s, tpr, red_s, SumOp{});
     return {m, s};
+}
+
+// The factor of a row from its chunks' statistics st[0 .. chunks), merged by
+// the whole block (thread t takes chunks t, t + blockDim.x, ...): every block
+// that merges the same records gets the same bits. Called by every thread.
+template <class A>
+__device__ __forceinline__ Factor<A> mergedFactor(const Stats<A> *st, int64_t chunks, int p, float eps, A *red_m,
+                                                  A *red_s) {
+    A m = 0;
+    for (int64_t c = threadIdx.x; c < chunks; c += blockDim.x) {
+        m = maxNan(m, st[c].m);
+    }
+    m = groupReduce(m, (int)blockDim.x, red_m, MaxNanOp{});
+    A s = 0;
+    if (scaledSumNeeded(m)) {
+        for (int64_t c = threadIdx.x; c < chunks; c += blockDim.x) {
+            const Stats<A> sc = st[c];
+            s += sc.s * powInt(sc.m / m, p); // m may be subnormal: divide
+        }
+    }
+    s = groupReduce(s, (int)blockDim.x, red_s, SumOp{});
+    return rowFactor(m, s, p, eps);
 }
 
 // This thread's part of sum |x|^p, unscaled (math.h's one-pass form), added

@@ -84,25 +84,6 @@ __device__ __forceinline__ Factor<A> wholeRowFactor(const S &buf, int tpr, const
     return f;
 }
 
-// Apply: merge the row's chunk statistics from the workspace (one chunk per thread).
-template <class A>
-__device__ __forceinline__ Factor<A> mergedFactor(const Stats<A> *st, const Plan &plan, A *red_m, A *red_s) {
-    A m = 0;
-    for (int64_t c = threadIdx.x; c < plan.chunks; c += blockDim.x) {
-        m = maxNan(m, st[c].m);
-    }
-    m = groupReduce(m, (int)blockDim.x, red_m, MaxNanOp{});
-    A s = 0;
-    if (scaledSumNeeded(m)) {
-        for (int64_t c = threadIdx.x; c < plan.chunks; c += blockDim.x) {
-            const Stats<A> sc = st[c];
-            s += sc.s * powInt(sc.m / m, plan.p); // m may be subnormal: divide
-        }
-    }
-    s = groupReduce(s, (int)blockDim.x, red_s, SumOp{});
-    return rowFactor(m, s, plan.p, plan.eps);
-}
-
 // One row (Rows) or one chunk of a row per group of tpr threads; thread t of
 // the group holds packs t, t + tpr, ... so that the group's loads are contiguous.
 template <class T, int VEC, int ITEMS, Mode MODE>
@@ -163,7 +144,7 @@ __global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
     if constexpr (MODE == Mode::Rows) {
         f = wholeRowFactor(buf, tpr, plan, red_t, red_m, red_s);
     } else if constexpr (MODE == Mode::Apply) {
-        f = mergedFactor(stats + row * plan.chunks, plan, red_m, red_s);
+        f = mergedFactor(stats + row * plan.chunks, plan.chunks, plan.p, plan.eps, red_m, red_s);
     } else if constexpr (MODE == Mode::Cluster) {
         f = clusterFactor(buf, kClusterThreads, plan, red_t, red_m, red_s);
     } else {

@@ -116,11 +116,7 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
             if (scaledSumNeeded(m)) {
                 const Factor<A> sc = sumScale(m);
                 for (int64_t v = lane; v < nv; v += 32) {
-                    const P pk = slot[v];
-#pragma unroll
-                    for (int e = 0; e < VEC; ++e) {
-                        s += powP<0>(sc.apply(absA<A>(widen(pk.v[e]))), plan.p);
-                    }
+                    addScaledPack<0>(s, slot[v], sc, plan.p);
                 }
             }
             f = rowFactor(m, warpReduce(s, SumOp{}), plan.p, plan.eps);

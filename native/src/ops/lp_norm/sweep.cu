@@ -172,25 +172,17 @@ __global__ void __launch_bounds__(kSweepThreads, 1)
         }
         m = groupReduce(m, kSweepThreads, red_m, MaxNanOp{});
         t = groupReduce(t, kSweepThreads, red_t, SumOp{});
-        A sc_sum = 0;
-        if (scaledSumNeeded(m)) { // block-uniform
-            if (plainSumUsable(t)) {
-                sc_sum = t / powInt(m, plan.p); // sum (|x| / m)^p; m^p is in range as t is
-            } else { // over- or underflow: the scaled sum, one more read of the chunk (rare)
-                int64_t ox, oy;
-                outerOffsets(plan.outer, it.row, ox, oy);
-                const T *xc = x + ox + it.first * VEC;
-                const Factor<A> sc = sumScale(m);
-                for (int v = (int)threadIdx.x; v < it.count; v += kSweepThreads) {
-                    const Pack<T, VEC> pk = asPack<T, VEC>(ldWords<Load::Plain>(xc + (int64_t)v * VEC));
-#pragma unroll
-                    for (int e = 0; e < VEC; ++e) {
-                        sc_sum += powP<0>(sc.apply(absA<A>(widen(pk.v[e]))), plan.p);
-                    }
-                }
-                sc_sum = groupReduce(sc_sum, kSweepThreads, red_s, SumOp{});
+        // m and t are block-uniform; the fallback reads the chunk once more.
+        const A sc_sum = scaledSumFrom(m, t, plan.p, [&](const Factor<A> &sc) {
+            int64_t ox, oy;
+            outerOffsets(plan.outer, it.row, ox, oy);
+            const T *xc = x + ox + it.first * VEC;
+            A part = 0;
+            for (int v = (int)threadIdx.x; v < it.count; v += kSweepThreads) {
+                addScaledPack<0>(part, asPack<T, VEC>(ldWords<Load::Plain>(xc + (int64_t)v * VEC)), sc, plan.p);
             }
-        }
+            return groupReduce(part, kSweepThreads, red_s, SumOp{});
+        });
         if (threadIdx.x == 0) {
             records[item] = Stats<A>{m, sc_sum};
         }
@@ -210,7 +202,7 @@ __global__ void __launch_bounds__(kSweepThreads, 1)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     using A = ComputeType<T>;
     extern __shared__ __align__(128) unsigned char smem[];
-    __shared__ Factor<A> factor;
+    __shared__ A red_m[32], red_s[32];
     // x is ready (every block of the stats kernel passed its wait before this
     // grid could launch) and the stats kernel only reads it, so the first
     // tiles are copied at once; the records and y need the wait.
@@ -222,36 +214,14 @@ __global__ void __launch_bounds__(kSweepThreads, 1)
     pdlWaitPrevious(); // the stats kernel's records (and, through it, every earlier kernel)
     pdlAllowNext();
     const int64_t items = plan.rows * plan.chunks;
-    const int lane = (int)threadIdx.x & 31;
     int s = 0;
     for (int64_t item = blockIdx.x; item < items; item += gridDim.x) {
         const SweepItem it = sweepItem<VEC>(plan, item);
-        if (threadIdx.x < 32) { // the row's records, merged in chunk order
-            const Stats<A> *rec = records + it.row * plan.chunks;
-            A ml = 0;
-            for (int64_t i = lane; i < plan.chunks; i += 32) {
-                ml = MaxNanOp{}(ml, rec[i].m);
-            }
-            const A mx = warpReduce(ml, MaxNanOp{});
-            A tl = 0;
-            if (scaledSumNeeded(mx)) {
-                for (int64_t i = lane; i < plan.chunks; i += 32) {
-                    const Stats<A> st = rec[i];
-                    if (st.m > A(0)) {
-                        tl += st.s * powInt(st.m / mx, plan.p);
-                    }
-                }
-            }
-            const A total = warpReduce(tl, SumOp{});
-            if (lane == 0) {
-                factor = rowFactor(mx, total, plan.p, plan.eps);
-            }
-        }
-        __syncthreads();
+        // Every block of the row merges the same records in the same order: the same factor.
+        const Factor<A> f = mergedFactor(records + it.row * plan.chunks, plan.chunks, plan.p, plan.eps, red_m, red_s);
         if (s == 0) {
             INFINI_STAGE_STAMP(1, 1);
         }
-        const Factor<A> f = factor;
         int64_t ox, oy;
         outerOffsets(plan.outer, it.row, ox, oy);
         T *yc = y + oy + it.first * VEC;
@@ -270,7 +240,7 @@ __global__ void __launch_bounds__(kSweepThreads, 1)
                     stPack<T, VEC>(yt + (int64_t)i * VEC, scalePack(asPack<T, VEC>(tile[i]), f), true);
                 }
             }
-            __syncthreads(); // every thread is done with the slot (and, at an item's end, with `factor`)
+            __syncthreads(); // every thread is done with the slot (and, at an item's end, with red_m / red_s)
             ring.release(s);
         }
         if (s == plan.tpr) {
