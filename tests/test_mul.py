@@ -318,10 +318,13 @@ def test_odd_sizes(rng, device, dtype, n):
 
 
 @pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("dtype", [np.float16, np.float32], ids=["f16", "f32"])
-def test_large_contiguous(rng, device, dtype):
-    """Many blocks of the contiguous kernel, an odd tail after the last vector."""
-    n = 3_000_017
+@pytest.mark.parametrize("dtype", [np.float16, BF16, np.float32, np.float64, np.int8],
+                         ids=["f16", "bf16", "f32", "f64", "i8"])
+@pytest.mark.parametrize("n", [3_000_017, 9_000_011])
+def test_large_contiguous(rng, device, dtype, n):
+    """Many blocks of the contiguous kernel, an odd tail after the last vector;
+    on the GPU, grids of 256-thread blocks and (from about 540K vectors on an
+    H100, elementwise/nvidia.h: contiguousVecBlock) of 1024-thread blocks."""
     run_case(rng, device, dtype, (n,), ((n,), None), ((n,), None))
 
 
@@ -417,9 +420,9 @@ _CHAIN = ((2, 0, 1), (0, 2, 1), (2, 2, 0), (1, 0, 2))
 @pytest.mark.parametrize("dtype", [np.float16, BF16, np.float32])
 def test_dependent_calls_back_to_back_gpu(rng, dtype, lead):
     # Contiguous calls, whose kernel may be launched with programmatic dependent
-    # launch on sm_90 (elementwise/nvidia.cuh: eager calls may start while the
-    # previous kernel drains and must wait for it before touching their
-    # operands), that depend on each other through every operand, queued
+    # launch on sm_90 (elementwise/nvidia.cuh: eager and captured calls may
+    # start while the previous kernel drains and must wait for it before
+    # touching their operands), that depend on each other through every operand, queued
     # without a sync after kernels that know nothing of PDL (broadcast muls,
     # the strided path, restoring a and b), eagerly and as a CUDA graph. Each
     # step run alone (its output poisoned before) must be the float64 product

@@ -72,7 +72,12 @@ ew::Plan contiguousPlan(uint64_t numel) {
     p.nops = 3;
     p.elem_size = sizeof(T);
     p.numel = numel;
-    p.grid_vec = (unsigned)((std::max<uint64_t>(numel / (16 / sizeof(T)), 1) + ew::kBlock - 1) / ew::kBlock);
+    const uint64_t vectors = std::max<uint64_t>(numel / (16 / sizeof(T)), 1);
+    int device = 0, sms = 0;
+    CHECK_CUDA(cudaGetDevice(&device));
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    p.block_vec = ew::contiguousVecBlock(vectors, sms);
+    p.grid_vec = (unsigned)((vectors + p.block_vec - 1) / p.block_vec);
     p.grid_scalar = (unsigned)((numel + ew::kUnroll * ew::kBlock - 1) / (ew::kUnroll * ew::kBlock));
     p.pdl = occ.pdl;
     return p;
@@ -97,14 +102,17 @@ void runCase(const cudaDeviceProp &prop, const char *name, size_t rows, size_t c
     const size_t n = rows * cols, bytes = n * sizeof(T), alloc = (n + lead) * sizeof(T);
     say("\n%s %zux%zu%s\n", name, rows, cols, lead ? ", every pointer one element past 16-byte alignment" : "");
     const ew::Plan plan = contiguousPlan<D>(n);
-    const void *any_kernel = lead ? (const void *)ew::contiguousKernel<infini::MulOp, T, 2, 1, ew::kUnroll>
-                                  : (const void *)ew::contiguousKernel<infini::MulOp, T, 2, 16 / sizeof(T), 1>;
+    const int block = lead ? ew::kBlock : plan.block_vec;
+    const void *any_kernel =
+        lead                          ? (const void *)ew::contiguousKernel<infini::MulOp, T, 2, 1, ew::kUnroll>
+        : block == ew::kWideBlock ? (const void *)ew::contiguousKernel<infini::MulOp, T, 2, 16 / sizeof(T), 1, ew::kWideBlock>
+                                      : (const void *)ew::contiguousKernel<infini::MulOp, T, 2, 16 / sizeof(T), 1>;
     int per_sm = 0;
-    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, any_kernel, ew::kBlock, 0));
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, any_kernel, block, 0));
     const unsigned grid = lead ? plan.grid_scalar : plan.grid_vec;
     say("  plan: %u blocks of %d (one chunk each), %d fit an SM: %.2f waves; plan.pdl %d (kernels from sm_90+ "
         "PTX)\n",
-        grid, ew::kBlock, per_sm, (double)grid / (per_sm * prop.multiProcessorCount), (int)plan.pdl);
+        grid, block, per_sm, (double)grid / (per_sm * prop.multiProcessorCount), (int)plan.pdl);
     if (!plan.pdl) {
         say("  PDL is not available for these kernels on this device: every policy is the plain launch\n");
     }

@@ -4,9 +4,10 @@ multiply(out=) on the CPU), reported against the measured copy roofline.
     python3 -m infiniop_py.bench.bench_mul [--device nvidia|cpu] [--json PATH]
 
 Every case is checked before it is timed (harness.run_case). The latency case
-rotates among 16 buffer sets so that it is not timed out of L2, and is also
-timed as CUDA-graph replays (one call per set) for both libraries: that takes
-the Python and launch overhead out and leaves the kernels' own time.
+rotates among 16 buffer sets so that it is not timed out of L2. It and the
+large contiguous cases (GRAPH_ROWS) are also timed as CUDA-graph replays for
+both libraries: that takes the Python and launch overhead out and leaves the
+kernels' own time.
 """
 from __future__ import annotations
 
@@ -25,6 +26,10 @@ GPU_CASES = [
     ("8192x8192 * 8192x1 F32 (broadcast)", (8192, 8192), ((8192, 8192), False), (8192, 1), "float32", 1),
     ("8192x8192 F32, a transposed", (8192, 8192), ((8192, 8192), True), (8192, 8192), "float32", 1),
 ]
+
+# Cases also timed as CUDA-graph replays (the kernels' own time beside the
+# eager row, which adds each call's launch between two events).
+GRAPH_ROWS = ("16x5632 F16 (latency)", "4096x4096 F16", "4096x4096 BF16", "8192x8192 F32")
 
 CPU_CASES = [
     ("1024x1024 F32", (1024, 1024), (1024, 1024), "float32"),
@@ -111,8 +116,8 @@ def cases(device: str = "nvidia") -> List[harness.Case]:
 
 
 def graph_row(case: harness.Case) -> harness.Row:
-    """The latency case as CUDA-graph replays: kernels' own time, and a check
-    that our Calculate is capturable (results checked after the replays)."""
+    """A case as CUDA-graph replays: kernels' own time, and a check that our
+    Calculate is capturable (results checked after the replays)."""
     t = harness.torch()
     op, sets = case._graph
     for c, _, _ in sets:
@@ -130,9 +135,11 @@ def main(argv=None) -> List[harness.Row]:
     parser = harness.arguments(__doc__)
     args = parser.parse_args(argv)
     all_cases = cases(args.device)
-    rows = [harness.run_case(c) for c in all_cases]
-    if args.device == "nvidia":
-        rows.insert(1, graph_row(all_cases[0]))
+    rows = []
+    for c in all_cases:
+        rows.append(harness.run_case(c))
+        if args.device == "nvidia" and c.name in GRAPH_ROWS:
+            rows.append(graph_row(c))
     return harness.report(rows, "Mul", args)
 
 

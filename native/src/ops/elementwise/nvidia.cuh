@@ -16,16 +16,17 @@ constexpr int kBlock = 256;
 constexpr int kUnroll = 4; // elements in flight per thread on the scalar paths
 constexpr int kTileDim = 32, kTileRows = kBlock / kTileDim;
 // When the contiguous path uses programmatic dependent launch (PDL,
-// common/cuda/pdl.cuh): eager calls only, so that back-to-back calls overlap
-// one grid's drain with the next one's launch, while captured calls keep a
-// plain graph edge (LPNorm's Stream plan measured PDL edges slower in
-// graphs). PdlPolicy::Never restores the plain launch everywhere.
-// tools/pdlmul_bench.cu times the three policies on one build;
-// -DINFINI_ELEMENTWISE_PDL=0 builds the plain launch (host-cost A/B).
+// common/cuda/pdl.cuh), so that back-to-back calls overlap one grid's drain
+// with the next one's launch: 0 never, 1 eager calls only, 2 in graphs too.
+// H100, µs a call, tools/pdlmul_bench.cu (plain -> PDL): eager 4096² F16
+// 36.70 -> 34.82, BF16 36.92 -> 34.74, 8192² F32 265.98 -> 263.85; graphs of
+// 20 calls 34.84 -> 34.59, 35.16 -> 34.55, 264.14 -> 263.57 (one chunk a
+// block, as Rearrange's tiles: the next call's blocks take only the slots our
+// last wave frees; notes/mul.md, "Session 16").
 #ifndef INFINI_ELEMENTWISE_PDL
-#define INFINI_ELEMENTWISE_PDL 1
+#define INFINI_ELEMENTWISE_PDL 2
 #endif
-constexpr PdlPolicy kContiguousPdl = INFINI_ELEMENTWISE_PDL ? PdlPolicy::NotCapturing : PdlPolicy::Never;
+constexpr PdlPolicy kContiguousPdl = pdlPolicyOfKnob(INFINI_ELEMENTWISE_PDL);
 
 template <class T, int N>
 struct Inputs {
@@ -63,7 +64,7 @@ __device__ __forceinline__ Vec<T> applyVec(const Vec<T> (&x)[N]) {
 
 // Every operand one run of stride 1. Accesses of V elements (V > 1: 16-byte
 // vectors, every base aligned; V == 1: any alignment), U of them per thread:
-// each block moves one chunk of kBlock * U accesses, so that the blocks in
+// each block moves one chunk of B * U accesses, so that the blocks in
 // flight work on neighbouring memory; it loops over further chunks only when
 // the grid is capped. A thread issues all its loads before it computes.
 // Elements after the last whole vector are done by the first threads.
@@ -79,20 +80,22 @@ __device__ __forceinline__ Vec<T> applyVec(const Vec<T> (&x)[N]) {
 // next grid's waiting blocks only take slots ours have left for good (no
 // block of ours is still unscheduled), and the hardware then hands out its
 // remaining blocks by free slot, so no SM ends up with an unequal share.
-template <class Op, class T, int N, int V, int U>
-__global__ void __launch_bounds__(kBlock) contiguousKernel(T *out, Inputs<T, N> in, uint64_t numel) {
+// B: threads a block, kBlock or (vector form, large grids) kWideBlock
+// (nvidia.h, contiguousVecBlock).
+template <class Op, class T, int N, int V, int U, int B = kBlock>
+__global__ void __launch_bounds__(B) contiguousKernel(T *out, Inputs<T, N> in, uint64_t numel) {
     using A = std::conditional_t<(V > 1), Vec<T>, T>;
     static_assert(V == 1 || V == (int)(16 / sizeof(T)), "scalars or 16-byte vectors");
     pdlWaitPrevious();
     pdlAllowNext();
     const uint64_t nacc = numel / V;
-    const uint64_t chunk = (uint64_t)kBlock * U;
+    const uint64_t chunk = (uint64_t)B * U;
     for (uint64_t base = (uint64_t)blockIdx.x * chunk + threadIdx.x; base < nacc;
          base += (uint64_t)gridDim.x * chunk) {
         A x[U][N];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-            const uint64_t i = base + (uint64_t)u * kBlock;
+            const uint64_t i = base + (uint64_t)u * B;
 #pragma unroll
             for (int k = 0; k < N; ++k) {
                 if (i < nacc) {
@@ -102,7 +105,7 @@ __global__ void __launch_bounds__(kBlock) contiguousKernel(T *out, Inputs<T, N> 
         }
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-            const uint64_t i = base + (uint64_t)u * kBlock;
+            const uint64_t i = base + (uint64_t)u * B;
             if (i < nacc) {
                 A y;
                 if constexpr (V > 1) {
@@ -115,7 +118,7 @@ __global__ void __launch_bounds__(kBlock) contiguousKernel(T *out, Inputs<T, N> 
         }
     }
     if constexpr (V > 1) {
-        const uint64_t tail = nacc * V + (uint64_t)blockIdx.x * kBlock + threadIdx.x;
+        const uint64_t tail = nacc * V + (uint64_t)blockIdx.x * B + threadIdx.x;
         if (tail < numel) {
             T xe[N];
 #pragma unroll
@@ -316,11 +319,14 @@ infiniStatus_t launchContiguous(const Plan &plan, void *out_ptr, const void *con
         aligned = aligned && reinterpret_cast<uintptr_t>(in.p[k]) % 16 == 0;
     }
     const bool pdl = plan.pdl && pdlWanted(policy, s);
+    constexpr int V = 16 / sizeof(T);
     const cudaError_t launched =
-        aligned ? launchKernel(contiguousKernel<Op, T, N, 16 / sizeof(T), 1>, plan.grid_vec, kBlock, 0, s, pdl, out,
-                               in, plan.numel)
-                : launchKernel(contiguousKernel<Op, T, N, 1, kUnroll>, plan.grid_scalar, kBlock, 0, s, pdl, out, in,
-                               plan.numel);
+        !aligned ? launchKernel(contiguousKernel<Op, T, N, 1, kUnroll>, plan.grid_scalar, kBlock, 0, s, pdl, out, in,
+                                plan.numel)
+        : plan.block_vec == kWideBlock
+            ? launchKernel(contiguousKernel<Op, T, N, V, 1, kWideBlock>, plan.grid_vec, kWideBlock, 0, s, pdl, out,
+                           in, plan.numel)
+            : launchKernel(contiguousKernel<Op, T, N, V, 1>, plan.grid_vec, kBlock, 0, s, pdl, out, in, plan.numel);
     const cudaError_t last = cudaGetLastError(); // cleared, as CUDA_TRY_LAUNCH does after <<<>>>
     CUDA_TRY(launched != cudaSuccess ? launched : last);
     return INFINI_STATUS_SUCCESS;
@@ -372,6 +378,7 @@ infiniStatus_t occupancy(Occupancy *occ) {
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided_vec, stridedVecKernel<Op, T, N>, kBlock, 0));
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->tiled, tiledKernel<Op, T, N>, kBlock, 0));
     occ->pdl = kernelHonoursPdl(contiguousKernel<Op, T, N, 16 / sizeof(T), 1>) &&
+               kernelHonoursPdl(contiguousKernel<Op, T, N, 16 / sizeof(T), 1, kWideBlock>) &&
                kernelHonoursPdl(contiguousKernel<Op, T, N, 1, kUnroll>);
     return INFINI_STATUS_SUCCESS;
 }

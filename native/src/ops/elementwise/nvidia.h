@@ -30,6 +30,18 @@ constexpr int kMaxDims = 6;
 // Each launch indexes below this many elements in 32 bits.
 constexpr uint64_t kMaxLaunchElems = (uint64_t(1) << 31) - 1;
 
+// Threads a block of the contiguous vector kernel: 1024 for grids of at
+// least kWideMinWaves waves of them (2 an SM), else 256 (more SMs busy on
+// small calls). H100, tools/mulsched_bench.cu, µs a call against 256 (graph /
+// per-call events): 4096² F16 -0.10 / -0.19, BF16 -0.11 / -0.22, 8192² F32
+// -1.28 / -1.18; 512 about half of that, 128 and two vectors a thread slower
+// (notes/mul.md, "Session 16").
+constexpr int kWideBlock = 1024;
+constexpr uint64_t kWideMinWaves = 2;
+inline int contiguousVecBlock(uint64_t vectors, int sm_count) {
+    return vectors >= kWideMinWaves * 2 * (uint64_t)kWideBlock * (uint64_t)sm_count ? kWideBlock : 256;
+}
+
 // Division by a runtime constant through a multiply-high (common/fast_div.h).
 using FastDiv = FastDivU32;
 
@@ -68,6 +80,7 @@ struct Plan {
     uint64_t numel = 0;
     int64_t offset[kMaxOperands] = {};
     unsigned grid_vec = 1, grid_scalar = 1; // one chunk per block
+    int block_vec = 256;                     // the vector form's block (contiguousVecBlock)
     bool pdl = false; // the contiguous kernels may be launched with PDL (Occupancy::pdl)
     // strided: one or more launches
     std::vector<StridedArgs> launches;
