@@ -168,7 +168,11 @@ def test_batch_parameters_every_form_agree():
              (np.zeros(rows, np.float32), np.full(rows, 0.9, np.float32), np.full(rows, 5, np.int32),
               np.ones(rows, np.float32)),
              (np.zeros(rows), np.full(rows, 0.9), np.full(rows, 5), np.ones(rows)),  # converted
-             (np.zeros(2 * rows, np.float32)[::2], 0.9, 5, 1.0)]  # strided: copied
+             (np.zeros(2 * rows, np.float32)[::2], 0.9, 5, 1.0),  # strided: copied
+             ((0.0,) * rows, (0.9,) * rows, (5,) * rows, (1.0,) * rows),  # tuples: cffi fills the C arrays
+             ([0] * rows, [np.float32(0.9)] * rows, [np.int64(5)] * rows, [1] * rows),  # numbers of other types
+             ([0.0] * rows, [0.9] * rows, [5.0] * rows, [1.0] * rows),  # floats for int[]: as NumPy converts
+             ([0.0] * rows, 0.9, [5] * rows, 1.0)]  # sequences beside scalars
     for params in forms:
         out = np.full(rows, -1, np.int64)
         ip.random_sample_batch(x, *params, out=out)
@@ -177,6 +181,13 @@ def test_batch_parameters_every_form_agree():
         ip.random_sample_batch(x, np.zeros(rows, np.float32), np.zeros(rows - 1, np.float32), 5, 1.0)
     with pytest.raises(ip.BadParam):
         ip.random_sample_batch(x, np.zeros(rows - 1, np.float32), 0.9, 5, 1.0, out=np.empty(rows, np.int64))
+    with pytest.raises(ValueError, match="different lengths"):
+        ip.random_sample_batch(x, [0.0] * rows, [0.9] * (rows - 1), [5] * rows, [1.0] * rows)
+    with pytest.raises(ip.BadParam):  # one length, not B
+        ip.random_sample_batch(x, [0.0] * (rows - 1), [0.9] * (rows - 1), [5] * (rows - 1), [1.0] * (rows - 1),
+                               out=np.empty(rows, np.int64))
+    with pytest.raises(OverflowError):
+        ip.random_sample_batch(x, [0.0] * rows, [0.9] * rows, [2 ** 40] * rows, [1.0] * rows)
 
 
 def test_torch_cpu_tensors_take_the_torch_path():

@@ -49,6 +49,7 @@ NULL = ffi.NULL
 _VOID_P = ffi.typeof("void *")
 _cast = ffi.cast
 _from_buffer = ffi.from_buffer
+_new = ffi.new
 _ARRAY_DTYPES = {"float[]": np.dtype(np.float32), "int[]": np.dtype(np.int32)}
 _FLOAT_ARRAY, _INT_ARRAY = ffi.typeof("float[]"), ffi.typeof("int[]")
 _INT_TYPES = {"out": "uintptr_t", "in": "uintptr_t", "float": "float", "int": "int", "float[]": "const float *",
@@ -148,7 +149,8 @@ def batch_args(cache: dict, rows: int, kinds, *values):
     """[B, then each per-row value as the C array it becomes: `from_buffer` of a
     `kinds[i]` = (cffi array type, dtype) array]. Scalars for every row: one lookup
     in `cache` (their filled arrays, read-only, made once); anything else through
-    param_array. (Matching NumPy arrays are taken inline by the generated calls.)"""
+    param_array, or (flat lists / tuples of one length) cffi's conversion. (Matching
+    NumPy arrays are taken inline by the generated calls.)"""
     for v in values:
         if type(v) is not float and type(v) is not int:
             break
@@ -161,6 +163,20 @@ def batch_args(cache: dict, rows: int, kinds, *values):
             got = cache[key] = (rows,) + tuple(_from_buffer(t, param_array(v, d, rows))
                                                for (t, d), v in zip(kinds, values))
         return got
+    if type(values[0]) is list or type(values[0]) is tuple:
+        # Sequences of one length (a serving loop's per-request values): cffi fills
+        # each C array in one pass (half a NumPy round trip's cost).
+        n = len(values[0])
+        try:
+            arrays = []
+            for (t, _), v in zip(kinds, values):
+                if type(v) is not list and type(v) is not tuple or len(v) != n:
+                    break
+                arrays.append(_new(t, v))
+            else:
+                return (n,) + tuple(arrays)
+        except (TypeError, OverflowError):
+            pass  # elements cffi does not take as they are (floats for int[], ...): as NumPy converts them
     batch = batch_size(rows, *values)
     return (batch,) + tuple(_from_buffer(t, param_array(v, d, batch)) for (t, d), v in zip(kinds, values))
 
