@@ -32,7 +32,13 @@ namespace infini::lp_norm::nvidia {
 
 namespace {
 
-constexpr int kPipeThreads = 512, kPipeMaxCluster = 16;
+// Threads a block (A/B knob). H100, lpn7_bench graph µs, 512 -> 1024 (2 packs
+// a thread a tile instead of 4): 32x1M BF16 61.0 -> 63.6, 16x1M 35.8 -> 38.0
+// (notes/lp_norm.md, "Session 16").
+#ifndef INFINI_LP_NORM_PIPE_THREADS
+#define INFINI_LP_NORM_PIPE_THREADS 512
+#endif
+constexpr int kPipeThreads = INFINI_LP_NORM_PIPE_THREADS, kPipeMaxCluster = 16;
 // A bulk copy (and a slot): 32 KB, 4 packs a thread, 7 slots. H100, 32x1M
 // BF16 graph row: 16 KB 63.4 µs, 32 KB 62.0, 8 KB 84.6 (a row's steps, each
 // a block barrier and a copy issue, cost more than the finer reuse gives;
