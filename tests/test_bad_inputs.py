@@ -74,6 +74,44 @@ def test_create_refuses(handle, op, what, tensors, params, status):
         assert repr(p) in message or (isinstance(p, float) and math.isnan(p) and "nan" in message)
 
 
+def _offsets_distinct(shape, strides):
+    offsets = [sum(i * s for i, s in zip(idx, strides)) for idx in np.ndindex(*shape)]
+    return len(set(offsets)) == len(offsets)
+
+
+# Outputs whose strides interleave: refused exactly when two elements share an address.
+INTERLEAVED = [((3, 2), (2, 3)), ((4, 3), (3, 4)), ((2, 3), (3, 2)), ((5, 2), (2, 5)), ((2, 2, 2), (2, 3, 5)),
+               ((3, 3), (2, 3)), ((4, 3), (2, 3)), ((2, 5), (3, 2)), ((3, 2, 2), (4, 3, 6)), ((2, 2), (-2, 3))]
+
+
+def test_self_overlap_decided_exactly(handle):
+    """SPEC: Rearrange's dst, Mul's c and LPNorm's y must not have two elements at one
+    address (BAD_TENSOR_STRIDES) - and every layout without that is accepted, strides
+    that interleave included (shape (3, 2), strides (2, 3): offsets 0 3 2 5 4 7)."""
+    rng = np.random.default_rng(16)
+    layouts = list(INTERLEAVED)
+    while len(layouts) < 400:
+        nd = int(rng.integers(1, 5))
+        shape = tuple(int(v) for v in rng.integers(1, 6, nd))
+        layouts.append((shape, tuple(int(v) for v in rng.integers(-9, 10, nd))))
+    seen = {True: 0, False: 0}
+    for shape, strides in layouts:
+        distinct = _offsets_distinct(shape, strides)
+        seen[distinct] += 1
+        want = 0 if distinct else BAD_STRIDES
+        out_desc = ip.TensorDescriptor(shape, strides, F32)
+        dense = ip.TensorDescriptor(shape, None, F32)
+        for op, args in (("Rearrange", (out_desc, dense)), ("Mul", (out_desc, dense, dense)),
+                         ("LPNorm", (out_desc, dense, -1, 2, 1e-12))):
+            out = ffi.new("struct InfiniopDescriptor **")
+            got = getattr(lib, C_CREATE[op])(handle.ptr, out, *(a.ptr if hasattr(a, "ptr") else a for a in args))
+            assert got == want, f"{op}: output shape {shape} strides {strides}: status {got}, want {want}"
+            if got == 0:
+                destroy = f"infiniopDestroy{op}Descriptor"
+                assert getattr(lib, destroy)(out[0]) == 0
+    assert seen[True] > 50 and seen[False] > 50, seen  # both answers exercised
+
+
 @pytest.mark.parametrize("op", list(C_CREATE))
 def test_create_refuses_null_pointers(handle, op):
     good = {"Rearrange": [((4,), None, F32)] * 2, "Mul": [((4,), None, F32)] * 3,

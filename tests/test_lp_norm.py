@@ -142,6 +142,38 @@ def run_case(device, rng, x, axis, p, eps=1e-12, layout="contig", y_layout="cont
         assert np.array_equal(after[~inside].view(np.uint8), before[~inside].view(np.uint8))
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", ["f32", "f16"])
+@pytest.mark.parametrize("shape,y_strides", [((3, 2), (2, 3)), ((30, 20), (20, 31)), ((2, 2, 2), (2, 3, 4))],
+                         ids=str)
+def test_interleaved_y(device, rng, dtype, shape, y_strides):
+    """A y whose strides interleave without two elements at one address (SPEC: a valid
+    output), every axis; the elements between stay untouched."""
+    x = random_input(rng, shape, DTYPES[dtype])
+    for axis in range(len(shape)):
+        ref = reference(x, axis, 2, 1e-12)
+        xa, _ = placed(x, device, layout_strides(shape, "contig"), rng)
+        ya, yb = poisoned(shape, x.dtype, device, y_strides)
+        ip.lp_norm(xa, axis=axis, p=2, out=ya)
+        assert_close(to_host(ya), ref, axis, x.dtype)
+        ybh = to_host(yb).astype(np.float64)
+        outside = np.ones(ybh.size, bool)
+        outside[positions(shape, y_strides)] = False
+        assert np.isnan(ybh[outside]).all(), "y written outside its view"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("shape", [(64, 33), (3, 70001)], ids=str)
+@pytest.mark.parametrize("p", [1 << 30, 1_800_000_000, (1 << 31) - 1])
+def test_huge_p(device, rng, dtype, shape, p):
+    """p up to INT_MAX: the norm tends to max |x| (times count^(1/p)). The max's own
+    scaled term is 1; in F32 m * (1 / m) can round to 1 - ulp, whose p-th power
+    underflows for p above ~1.7e9, and the row must not come out as x / eps."""
+    x = random_input(rng, shape, DTYPES[dtype])
+    run_case(device, rng, x, axis=1, p=p, layout="contig", y_layout="contig")
+
+
 # ---- the reference implementation's cases ----
 
 REFERENCE_CASES = [

@@ -292,6 +292,22 @@ def test_transposed_and_reversed(rng, device, dtype, c_shape, a_spec, b_spec, c_
     run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
 
 
+# c's strides interleave without two elements at one address (SPEC: a valid output).
+INTERLEAVED_C = [
+    ((3, 2), ((3, 2), None), ((3, 2), None), (2, 3)),
+    ((30, 20), ((30, 20), None), ((20,), None), (20, 31)),
+    ((2, 2, 2), ((2, 2, 2), (1, 2, 4)), ((2, 1, 2), None), (2, 3, 4)),
+    ((5, 2), ((5, 2), (2, 1)), ((5, 2), (1, 5)), (2, -5)),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int8], ids=["float32", "float16", "int8"])
+@pytest.mark.parametrize("c_shape,a_spec,b_spec,c_strides", INTERLEAVED_C, ids=[str(i) for i in range(len(INTERLEAVED_C))])
+def test_interleaved_output(rng, device, dtype, c_shape, a_spec, b_spec, c_strides):
+    run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
+
+
 ROWS = [
     # rows contiguous inside, strided or broadcast across (the GPU's vector form of the strided path)
     ((64, 48), ((64, 48), (64, 1)), ((64, 1), None), None),

@@ -14,8 +14,9 @@ struct InfiniopTensorDescriptor {
     // Row-major contiguous, ignoring dims of size 1.
     bool isContiguous() const;
     // Whether two distinct indices can reach one address (a zero stride on a dim
-    // longer than 1, or strides that interleave). Conservative: a layout it
-    // calls overlap-free never overlaps.
+    // longer than 1, or strides that interleave so that offsets repeat): exact,
+    // except that a search past ~4M steps (pathological interleavings) answers
+    // true.
     bool hasSelfOverlap() const;
     // Smallest and largest element offsets reached, relative to the base pointer.
     ptrdiff_t minOffset() const;

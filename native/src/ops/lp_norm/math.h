@@ -167,6 +167,9 @@ LPN_COLD Factor<A> rowFactorSlow(A m, A s, int p, float eps) {
     if (s != s) {
         return {A(1), A(NAN)};
     }
+    if (s < A(1)) { // the max's own term is 1: less is rounding, e.g. (|m| * (1 / m))^p = (1 - ulp)^p -> 0 for huge p
+        s = A(1);
+    }
     const A r = rootInt(s, p);
     // Compared in double so that m * r cannot overflow.
     if ((double)m * (double)r >= (double)eps) {
