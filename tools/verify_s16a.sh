@@ -14,14 +14,10 @@ NAME=s16a
 END=${END:-575}
 source "$(dirname "$0")/verify_common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
-mkdir -p build
-step "pdlmul_bench build in the background"
-timeout -k 3 "$(cap 150)" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
-    -DINFINI_WITH_NVIDIA tools/pdlmul_bench.cu -o build/pdlmul_bench >"$OUT/s16a_pdlmul_build.txt" 2>&1 &
-hpid=$!
+harness_build_bg tools/pdlmul_bench.cu build/pdlmul_bench
 library_build
-wait "$hpid"
-echo "pdlmul_bench build rc=$?" | tee -a "$LOG"
+wait
+echo "pdlmul_bench build: $([ -x build/pdlmul_bench ] && echo ok || echo MISSING)" | tee -a "$LOG"
 harness_run build/pdlmul_bench "$OUT/s16a_pdlmul.txt" 60 "pdlmul: off / eager only / always"
 
 step "whole suite (GPU tests required)"

@@ -13,14 +13,10 @@ NAME=s16b
 END=${END:-300}
 source "$(dirname "$0")/verify_common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
-mkdir -p build
-step "mulsched_bench build in the background"
-timeout -k 3 "$(cap 150)" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
-    -DINFINI_WITH_NVIDIA tools/mulsched_bench.cu -o build/mulsched_bench >"$OUT/s16b_mulsched_build.txt" 2>&1 &
-hpid=$!
+harness_build_bg tools/mulsched_bench.cu build/mulsched_bench
 library_build
-wait "$hpid"
-echo "mulsched_bench build rc=$?" | tee -a "$LOG"
+wait
+echo "mulsched_bench build: $([ -x build/mulsched_bench ] && echo ok || echo MISSING)" | tee -a "$LOG"
 harness_run build/mulsched_bench "$OUT/s16b_mulsched.txt" 90 "mulsched: block sizes, vectors a thread, hints"
 step "torch.mul's kernels"
 timeout -k 3 "$(cap 40)" $PY tools/torch_mul_kernel.py "$OUT" >"$OUT/s16b_torch_kernel.txt" 2>&1

@@ -13,11 +13,8 @@ NAME=s16c
 END=${END:-560}
 source "$(dirname "$0")/verify_common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
-mkdir -p build
-step "harness builds in the background"
 for h in mulsched pdlmul; do
-    timeout -k 3 "$(cap 150)" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include \
-        -Inative/src -DINFINI_WITH_NVIDIA "tools/${h}_bench.cu" -o "build/${h}_bench" >"$OUT/s16c_${h}_build.txt" 2>&1 &
+    harness_build_bg "tools/${h}_bench.cu" "build/${h}_bench"
 done
 library_build
 wait

@@ -9,12 +9,8 @@ NAME=s16d
 END=${END:-330}
 source "$(dirname "$0")/verify_common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
-mkdir -p build
-step "harness builds (512 and 1024 threads) in parallel"
 for t in 512 1024; do
-    timeout -k 3 "$(cap 150)" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include \
-        -Inative/src -DINFINI_WITH_NVIDIA -DINFINI_LP_NORM_PIPE_THREADS=$t tools/lpn7_bench.cu \
-        -o build/s16d_t$t >"$OUT/s16d_build_t$t.txt" 2>&1 &
+    harness_build_bg tools/lpn7_bench.cu "build/s16d_t$t" "-DINFINI_LP_NORM_PIPE_THREADS=$t"
 done
 wait
 ls -l build/s16d_t512 build/s16d_t1024 >>"$LOG" 2>&1
