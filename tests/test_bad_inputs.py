@@ -194,3 +194,70 @@ def test_calculate_refuses(handle):
     with pytest.raises(ip.BadParam, match=r"axis=7"):
         x = np.ones((2, 3), np.float32) if dev == "cpu" else ip.DeviceArray.from_numpy(np.ones((2, 3), np.float32))
         ip.lp_norm(x, axis=7)
+
+
+def _staged(device, values: np.ndarray, shift: int):
+    """`values`' bytes at byte `shift` of a fresh buffer: (keep-alive, address)."""
+    raw = np.zeros(values.nbytes + 64, np.uint8)
+    raw[shift:shift + values.nbytes] = values.view(np.uint8).reshape(-1)
+    if device == "cpu":
+        return raw, raw.ctypes.data + shift
+    dev = ip.DeviceArray.from_numpy(raw)
+    return dev, dev.ptr + shift
+
+
+def _fetch(device, keep, address, dtype, count):
+    base = keep.ctypes.data if device == "cpu" else keep.ptr
+    raw = keep if device == "cpu" else keep.to_numpy()
+    start = address - base
+    return raw[start:start + count * np.dtype(dtype).itemsize].view(dtype).copy()
+
+
+def test_data_pointers_off_element_alignment(handle):
+    """Data pointers that are not a multiple of their element's size (bytes 1 / 2 off):
+    the CPU computes from them; a GPU cannot load such elements, so Calculate refuses them
+    with BAD_PARAM instead of faulting (which would leave the CUDA context unusable), and a
+    call after that still works."""
+    dev = handle.device
+    rng = np.random.default_rng(7)
+    a = rng.uniform(0.5, 2, 64).astype(F32)
+    b = rng.uniform(0.5, 2, 64).astype(F32)
+    t = ip.TensorDescriptor((64,), None, F32)
+    mul = ip.Mul(handle, t, t, t)
+    lp = ip.LPNorm(handle, t, t, -1, 2, 1e-12)
+    rs = ip.RandomSample(handle, ip.TensorDescriptor((), None, I64), t)
+    for shift in (1, 2):
+        ka, pa = _staged(dev, a, shift)
+        kb, pb = _staged(dev, b, shift)
+        kc, pc = _staged(dev, np.full(64, np.nan, F32), shift)
+        kr, pr = _staged(dev, np.zeros(1, I64), shift)
+        v = lambda p: ffi.cast("void *", p)  # noqa: E731
+        kw, pw = _staged(dev, np.zeros(max(rs.workspace_size, 1), np.uint8), 0)
+        calls = {
+            "mul": lambda: lib.infiniopMul(mul.ptr, ffi.NULL, 0, v(pc), v(pa), v(pb), ffi.NULL),
+            "lp_norm": lambda: lib.infiniopLPNorm(lp.ptr, ffi.NULL, 0, v(pc), v(pa), ffi.NULL),
+            "random_sample": lambda: lib.infiniopRandomSample(rs.ptr, v(pw), rs.workspace_size, v(pr), v(pa), 0.0, 0.9,
+                                                              5, 1.0, ffi.NULL),
+        }
+        assert mul.workspace_size == 0 and lp.workspace_size == 0
+        for name, call in calls.items():
+            got = call()
+            if dev == "nvidia":
+                assert got == BAD_PARAM, f"{name}, {shift} bytes off: status {got}"
+                continue
+            assert got == 0, f"{name}, {shift} bytes off: status {got}"
+            if name == "mul":
+                np.testing.assert_array_equal(_fetch(dev, kc, pc, F32, 64), a * b)
+            elif name == "lp_norm":
+                np.testing.assert_allclose(_fetch(dev, kc, pc, F32, 64), a / np.linalg.norm(a.astype(F64)), rtol=1e-6)
+            else:
+                assert int(_fetch(dev, kr, pr, I64, 1)[0]) == int(np.argmax(a))
+    # the device is still usable: an aligned call afterwards
+    ka, pa = _staged(dev, a, 0)
+    kb, pb = _staged(dev, b, 0)
+    kc, pc = _staged(dev, np.full(64, np.nan, F32), 0)
+    assert lib.infiniopMul(mul.ptr, ffi.NULL, 0, ffi.cast("void *", pc), ffi.cast("void *", pa),
+                           ffi.cast("void *", pb), ffi.NULL) == 0
+    if dev == "nvidia":
+        ip.runtime.synchronize("nvidia", 0)
+    np.testing.assert_array_equal(_fetch(dev, kc, pc, F32, 64), a * b)

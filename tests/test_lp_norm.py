@@ -678,3 +678,27 @@ def test_dependent_long_rows_back_to_back_gpu(rng, dtype):
     # their rows on chip), launched with PDL in graphs too (pipe.cu's
     # kPipePdl): the next call's clusters wait on GPCs the last round leaves.
     _check_dependent_chains(rng, DTYPES[dtype], (16, 1 << 20))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape", [("bf16", (2, 1 << 20)), ("f64", (2, 1 << 19)), ("f32", (2, 2 << 20))],
+                         ids=str)
+def test_workspace_at_any_address_gpu(rng, dtype, shape):
+    """Plans that keep statistics records in the workspace (Sweep, Split) take a
+    workspace at any address: the size asked for has the slack to align it
+    inside (a caller sub-allocating at 4- or 8-byte steps)."""
+    from infiniop_py._ffi import ffi
+
+    x = random_input(rng, shape, DTYPES[dtype])
+    ref = reference(x, 1, 2, 1e-12)
+    xd = ip.DeviceArray.from_numpy(x)
+    h = ip.Handle("nvidia", 0)
+    td = ip.TensorDescriptor.from_array(xd)
+    op = ip.LPNorm(h, td, td, 1, 2, 1e-12)
+    assert op.workspace_size > 0, "expected a plan with a workspace"
+    for shift in (0, 4, 8, 12):
+        ws = ip.DeviceArray.empty((op.workspace_size + 16,), np.uint8)
+        yd = ip.DeviceArray.from_numpy(np.full(shape, np.nan, x.dtype))
+        assert lib.infiniopLPNorm(op.ptr, ffi.cast("void *", ws.ptr + shift), op.workspace_size,
+                                  ffi.cast("void *", yd.ptr), ffi.cast("void *", xd.ptr), ffi.NULL) == 0
+        assert_close(yd.to_numpy(), ref, 1, x.dtype)

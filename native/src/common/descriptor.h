@@ -3,6 +3,8 @@
 #include "handle.h"
 #include "infiniop/operator_descriptor.h"
 #include "status.h"
+#include <cstdint>
+#include <initializer_list>
 #include <new>
 
 namespace infini {
@@ -80,6 +82,22 @@ infiniStatus_t beginCalculate(InfiniopDescriptor *desc, OpKind kind, const void 
     INFINI_REQUIRE(*op != nullptr, INFINI_STATUS_BAD_PARAM);
     INFINI_REQUIRE(workspace_size >= desc->workspace_size, INFINI_STATUS_INSUFFICIENT_WORKSPACE);
     INFINI_REQUIRE(desc->workspace_size == 0 || workspace != nullptr, INFINI_STATUS_NULL_POINTER);
+    return INFINI_STATUS_SUCCESS;
+}
+
+// On a GPU every element access is naturally aligned: a data pointer that is
+// not a multiple of its element's size would fault there (and leave the CUDA
+// context unusable), so Calculate refuses it first (BAD_PARAM). The CPU
+// reads any address. (Rearrange moves bytes in units its pointers allow and
+// takes any address.)
+inline infiniStatus_t checkElementAligned(const InfiniopDescriptor &desc, size_t elem_size,
+                                          std::initializer_list<const void *> ptrs) {
+    if (desc.device_type == INFINI_DEVICE_CPU || elem_size <= 1) {
+        return INFINI_STATUS_SUCCESS;
+    }
+    for (const void *p : ptrs) {
+        INFINI_REQUIRE(reinterpret_cast<uintptr_t>(p) % elem_size == 0, INFINI_STATUS_BAD_PARAM);
+    }
     return INFINI_STATUS_SUCCESS;
 }
 

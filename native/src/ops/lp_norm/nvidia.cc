@@ -52,6 +52,8 @@ namespace infini::lp_norm::nvidia {
 
 namespace {
 
+constexpr uintptr_t kWorkspaceAlign = 16; // Stats<double> records
+
 int64_t nextPow2(int64_t n) {
     int64_t p = 1;
     while (p < n) {
@@ -283,11 +285,15 @@ struct NvidiaDescriptor final : Descriptor {
                 pl->cs = false;
             }
         }
-        workspace_size = std::max(scalar_plan.workspace, has_vec ? vec_plan.workspace : 0);
+        // The statistics records want 16-byte alignment; the caller's workspace
+        // may start anywhere, so it is asked for with the slack to align it.
+        const size_t need = std::max(scalar_plan.workspace, has_vec ? vec_plan.workspace : 0);
+        workspace_size = need == 0 ? 0 : need + kWorkspaceAlign - 1;
         return INFINI_STATUS_SUCCESS;
     }
 
     infiniStatus_t calculate(void *workspace, size_t, void *y, const void *x, void *stream) const override {
+        workspace = reinterpret_cast<void *>(((uintptr_t)workspace + kWorkspaceAlign - 1) & ~(uintptr_t)(kWorkspaceAlign - 1));
         const size_t es = info.dtype == INFINI_DTYPE_F64 ? 8 : info.dtype == INFINI_DTYPE_F32 ? 4 : 2;
         const char *xp = static_cast<const char *>(x) + info.x_off * (ptrdiff_t)es;
         char *yp = static_cast<char *>(y) + info.y_off * (ptrdiff_t)es;

@@ -34,6 +34,7 @@ __INFINI_C infiniStatus_t infiniopLPNorm(infiniopLPNormDescriptor_t desc, void *
         return INFINI_STATUS_SUCCESS;
     }
     INFINI_TRY(infini::checkNotNull(y, x));
+    INFINI_TRY(infini::checkElementAligned(*op, infini::dtypeSize(op->info.dtype), {y, x}));
     // In place only with y's layout equal to x's: otherwise a row could be
     // overwritten before another row has read it.
     INFINI_REQUIRE(y != x || op->info.same_layout, INFINI_STATUS_BAD_TENSOR_STRIDES);

@@ -28,6 +28,8 @@ infiniStatus_t calculate(infiniopRandomSampleDescriptor_t desc, void *workspace,
         return INFINI_STATUS_SUCCESS;
     }
     INFINI_TRY(infini::checkNotNull(result, probs));
+    INFINI_TRY(infini::checkElementAligned(*op, infini::dtypeSize(op->info.result_dtype), {result}));
+    INFINI_TRY(infini::checkElementAligned(*op, infini::dtypeSize(op->info.probs_dtype), {probs}));
     INFINI_TRY(infini::checkNotNull(params.random_val, params.topp, params.topk, params.temperature));
     for (size_t b = 0; b < batch; ++b) {
         INFINI_TRY(infini::random_sample::checkParams(params.at(b)));
