@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Outside-consumer audit of libinfiniop.so / libinfinirt.so (CPU device) against
+"""Outside-consumer audit of libinfiniop.so / libinfinirt.so (CPU device; NVIDIA with AUDIT_DEVICE=nvidia) against
 the contract (SPEC.md beside the checkout). ctypes only; prototypes written from SPEC.md,
 not from this project's headers or Python package. Session 16 (notes/overhead.md): it found
 interleaved non-overlapping outputs refused and LPNorm's huge-p rows; now 0 FAIL.
@@ -10,9 +10,23 @@ Usage:  python abi_audit.py              run every group (each in child processe
         python abi_audit.py -v           also print every PASS
 
 Env: INFINIOP_LIBDIR (default: ../infiniop_py/_lib next to this file);
-     AUDIT_RESULTS (default: abi_audit_results.json in the system's temporary directory).
+     AUDIT_RESULTS (default: abi_audit_results.json in the system's temporary directory;
+     abi_audit_results_nvidia.json in NVIDIA mode).
      AUDIT_ISAS (default "avx512,avx2,baseline"): the whole suite is run once per CPU vector path, set
      through the project's INFINIOP_CPU_VECTOR knob (not part of SPEC.md; only used to reach all kernels).
+     CPU mode only.
+     AUDIT_DEVICE (default "cpu"): "nvidia" audits device type NVIDIA (1), device id 0 instead; see below.
+
+NVIDIA mode (AUDIT_DEVICE=nvidia): the handle is created after infinirtSetDevice(NVIDIA, 0); all operator
+data and workspaces live in GPU memory from infinirtMalloc, moved with infinirtMemcpy (H2D=1 / D2H=2) with
+infinirtDeviceSynchronize around every transfer. Each calculation runs twice: on a stream from
+infinirtStreamCreate (then infinirtStreamSynchronize) and on the NULL (default) stream (then
+infinirtDeviceSynchronize). Guard pages are impossible there: each device buffer has DSLACK sentinel
+bytes on both sides, is poisoned (0xFF, then 0x5A) and read back whole, so slack, layout gaps, unwritten
+elements and modified inputs are all seen. After every test the device is synchronised: an error left
+behind (a faulting kernel poisons the CUDA context) is a FAIL and the group's process is restarted at the
+next test. The runtime group checks the NVIDIA runtime instead of the no-GPU rules; larger cases reach
+the GPU fast paths. Exit status 2 (nothing audited) when infinirtGetDeviceCount(NVIDIA) finds no GPU.
 
 Result kinds: PASS / FAIL (SPEC clearly says otherwise) / NOTE (SPEC ambiguous or
 silent; the observed behaviour is recorded) / HARNESS (bug in this script).
@@ -20,6 +34,7 @@ Output buffers are guarded by PROT_NONE pages (reads/writes out of bounds crash,
 which is reported as FAIL), slack bytes and layout gaps are checked to be
 untouched, and outputs are poisoned (0xFF then 0x5A) before every call.
 """
+import atexit
 import ctypes as C
 import json
 import math
@@ -42,7 +57,10 @@ except Exception:  # pragma: no cover
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIBDIR = os.environ.get("INFINIOP_LIBDIR", os.path.join(HERE, "..", "infiniop_py", "_lib"))
-RESULTS = os.environ.get("AUDIT_RESULTS", os.path.join(tempfile.gettempdir(), "abi_audit_results.json"))
+AUDIT_DEVICE = os.environ.get("AUDIT_DEVICE", "cpu").strip().lower() or "cpu"
+NV = AUDIT_DEVICE == "nvidia"
+RESULTS = os.environ.get("AUDIT_RESULTS", os.path.join(
+    tempfile.gettempdir(), "abi_audit_results_nvidia.json" if NV else "abi_audit_results.json"))
 
 # --------------------------------------------------------------------------- enums (SPEC §1)
 ST = dict(SUCCESS=0, INTERNAL_ERROR=1, NOT_IMPLEMENTED=2, BAD_PARAM=3, NULL_POINTER=4,
@@ -230,6 +248,137 @@ class GBuf:
         o = self.ptr - self.lo
         return bool((self.region[:o] == SENT).all() and (self.region[o + self.n:] == SENT).all())
 
+    def sync(self):
+        """(DevBuf interface) host memory is the memory itself: nothing to read back"""
+
+    def push(self):
+        """(DevBuf interface) host memory is the memory itself: nothing to write out"""
+
+
+# --------------------------------------------------------------------------- device memory (NVIDIA mode)
+MEMCPY_H2H, MEMCPY_H2D, MEMCPY_D2H, MEMCPY_D2D = 0, 1, 2, 3   # infinirtMemcpyKind_t (SPEC §2)
+DSLACK = 256   # sentinel bytes on each side of a device buffer
+DALIGN = 256   # flush="end": the data ends on a multiple of this from the allocation's (aligned) start
+STICKY_RC = 86  # a child's exit status: device left in an error state, FAIL already reported
+_POISON_AMBIGUOUS = [""]  # set by a test whose input SPEC does not rule on: a device error after it is a NOTE
+
+
+class RtError(Exception):
+    """an infinirt call needed by the harness failed (reported as FAIL: it is the library's runtime)"""
+
+
+def rt_check(what, status):
+    if status != SUCCESS:
+        raise RtError(f"{what} -> {sname(status)}")
+
+
+class on_nvidia:
+    """the calling thread's current device is (NVIDIA, 0) inside; the previous one is restored after"""
+
+    def __enter__(self):
+        d, i = ci(-1), ci(-1)
+        self.saved = (d.value, i.value) if L.infinirtGetDevice(C.byref(d), C.byref(i)) == SUCCESS else None
+        rt_check("infinirtSetDevice(NVIDIA, 0)", L.infinirtSetDevice(DEV["NVIDIA"], 0))
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is not None and self.saved != (DEV["NVIDIA"], 0):
+            L.infinirtSetDevice(*self.saved)
+        return False
+
+
+def ensure_device():
+    """NVIDIA mode: make (NVIDIA, 0) the calling thread's current device (SPEC §2: per thread)"""
+    if NV:
+        rt_check("infinirtSetDevice(NVIDIA, 0)", L.infinirtSetDevice(DEV["NVIDIA"], 0))
+
+
+_SHUTDOWN = [False]
+atexit.register(lambda: _SHUTDOWN.__setitem__(0, True))
+
+
+class DevBuf:
+    """nbytes of GPU memory (infinirtMalloc) with DSLACK sentinel bytes on both sides, and a host mirror.
+    Same interface as GBuf: .ptr (device address of the data), .mem (host mirror of the data bytes),
+    .n, slack_ok(). Protocol: change .mem then push() (whole allocation H2D); sync() (whole allocation D2H)
+    before reading .mem. Both synchronise the whole device around the copy."""
+
+    def __init__(self, nbytes, flush="end"):
+        self.base = None
+        self.n = nbytes
+        pad = (-nbytes) % DALIGN if flush == "end" else 0
+        self.lo = DSLACK + pad            # offset of the data inside the allocation
+        self.total = self.lo + nbytes + DSLACK
+        self.host = np.full(self.total, SENT, np.uint8)
+        self.mem = self.host[self.lo:self.lo + nbytes]
+        p = vp()
+        with on_nvidia():
+            rt_check(f"infinirtMalloc({self.total})", L.infinirtMalloc(C.byref(p), self.total))
+        if not p.value:
+            raise RtError(f"infinirtMalloc({self.total}) returned SUCCESS and NULL")
+        self.base = p.value
+        self.ptr = self.base + self.lo
+        self.push()
+
+    def push(self):
+        with on_nvidia():
+            rt_check("infinirtDeviceSynchronize", L.infinirtDeviceSynchronize())
+            rt_check(f"infinirtMemcpy H2D {self.total} B",
+                     L.infinirtMemcpy(self.base, self.host.ctypes.data, self.total, MEMCPY_H2D))
+            rt_check("infinirtDeviceSynchronize", L.infinirtDeviceSynchronize())
+
+    def sync(self):
+        with on_nvidia():
+            rt_check("infinirtDeviceSynchronize", L.infinirtDeviceSynchronize())
+            rt_check(f"infinirtMemcpy D2H {self.total} B",
+                     L.infinirtMemcpy(self.host.ctypes.data, self.base, self.total, MEMCPY_D2H))
+            rt_check("infinirtDeviceSynchronize", L.infinirtDeviceSynchronize())
+
+    def slack_ok(self):
+        self.sync()
+        return bool((self.host[:self.lo] == SENT).all() and (self.host[self.lo + self.n:] == SENT).all())
+
+    def free(self):
+        if self.base and not _SHUTDOWN[0]:
+            try:
+                with on_nvidia():
+                    L.infinirtDeviceSynchronize()
+                    L.infinirtFree(self.base)
+            except Exception:
+                pass
+        self.base = None
+
+    def __del__(self):
+        self.free()
+
+
+def mkbuf(nbytes, flush="end"):
+    """a guarded buffer for the audited device: GBuf (host, guard pages) or DevBuf (GPU, slack)"""
+    return DevBuf(nbytes, flush) if NV else GBuf(nbytes, flush)
+
+
+def dense_layout(shape, strides):
+    """True when the elements exactly tile [0, numel) (a permutation of row-major, positive strides)"""
+    acc = 1
+    for s_, d in sorted((s_, d) for d, s_ in zip(shape, strides) if d != 1):
+        if s_ != acc:
+            return False
+        acc *= d
+    return True
+
+
+_STREAM = [None]
+
+
+def nv_stream():
+    """this process's stream from infinirtStreamCreate (main thread), created on first use"""
+    if _STREAM[0] is None:
+        s = vp()
+        with on_nvidia():
+            rt_check("infinirtStreamCreate", L.infinirtStreamCreate(C.byref(s)))
+        _STREAM[0] = s
+    return _STREAM[0]
+
 
 def contig(shape):
     s, acc = [], 1
@@ -260,11 +409,14 @@ class TBuf:
         mn = sum(s * (d - 1) for d, s in zip(self.shape, self.strides) if s < 0)
         mx = sum(s * (d - 1) for d, s in zip(self.shape, self.strides) if s > 0)
         ext = (mx - mn + 1) * isz
-        self.buf = GBuf(ext, flush)
+        self.buf = mkbuf(ext, flush)
         self.off = -mn * isz
         self.ptr = self.buf.ptr + self.off
         self.arr = np.ndarray(self.shape, self.dt, buffer=self.buf.mem, offset=self.off,
                               strides=tuple(s * isz for s in self.strides))
+        if dense_layout(self.shape, self.strides):  # every byte belongs to an element (same mask, faster)
+            self.mask = np.ones(ext, bool)
+            return
         o = np.full(self.shape, self.off, dtype=np.int64)
         for ax, (d, s) in enumerate(zip(self.shape, self.strides)):
             sh = [1] * len(self.shape)
@@ -278,21 +430,29 @@ class TBuf:
     def fill_bytes(self, b):
         if self.buf is not None:
             self.buf.mem[:] = b
+            self.buf.push()
 
     def snapshot(self):
-        return None if self.buf is None else self.buf.mem.copy()
+        if self.buf is None:
+            return None
+        self.buf.sync()
+        return self.buf.mem.copy()
 
     def gaps_ok(self, snap):
         """bytes not belonging to an element are unchanged and slack is untouched"""
         if self.buf is None:
             return True
+        self.buf.sync()
         return bool((self.buf.mem[~self.mask] == snap[~self.mask]).all() and self.buf.slack_ok())
 
     def set(self, values):
         if self.buf is not None:
             self.arr[...] = values
+            self.buf.push()
 
     def get(self):
+        if self.buf is not None:
+            self.buf.sync()
         return np.array(self.arr, copy=True)
 
 
@@ -345,6 +505,7 @@ _H = [None]
 
 def handle():
     if _H[0] is None:
+        ensure_device()  # NVIDIA mode: 'binds the thread's current device'
         h = vp()
         s = L.infiniopCreateHandle(C.byref(h))
         assert s == SUCCESS, sname(s)
@@ -391,6 +552,11 @@ def ws_size(kind, d):
 
 def workspace(n):
     """guarded workspace of exactly n bytes (pointer = NULL-free guard page when n==0)"""
+    if NV:  # device memory with sentinel slack; n == 0 still gets a (0-byte) non-NULL device pointer
+        g = DevBuf(n, "end")
+        g.mem[:] = 0x77
+        g.push()
+        return g, g.ptr
     if n == 0:
         return None, GUARD_PTR
     g = GBuf(n, "end")
@@ -452,9 +618,11 @@ def fmt_bad(got, ref, okmask, maxn=4):
 TESTS = []
 
 
-def test(group):
+def test(group, only=None):
+    """register a test; only="cpu" / "nvidia": registered in that AUDIT_DEVICE mode alone"""
     def deco(fn):
-        TESTS.append((group, fn.__name__, fn))
+        if only is None or only == AUDIT_DEVICE:
+            TESTS.append((group, fn.__name__, fn))
         return fn
     return deco
 
@@ -494,7 +662,7 @@ def t_rt_initial_device():
     st("infinirtInit twice -> SUCCESS", L.infinirtInit(), SUCCESS, strict=False)
 
 
-@test("runtime")
+@test("runtime", only="cpu")
 def t_rt_device_count():
     L.infinirtInit()
     c = ci(-7)
@@ -522,7 +690,7 @@ def t_rt_device_count():
     return cpu_count
 
 
-@test("runtime")
+@test("runtime", only="cpu")
 def t_rt_set_device():
     L.infinirtInit()
     st("SetDevice(CPU,0)", L.infinirtSetDevice(0, 0), SUCCESS)
@@ -564,7 +732,7 @@ def t_rt_set_device():
     st("DeviceSynchronize", L.infinirtDeviceSynchronize(), SUCCESS)
 
 
-@test("runtime")
+@test("runtime", only="cpu")
 def t_rt_streams_events():
     L.infinirtInit()
     s = vp()
@@ -599,7 +767,7 @@ def t_rt_streams_events():
     st("StreamDestroy", L.infinirtStreamDestroy(s), SUCCESS)
 
 
-@test("runtime")
+@test("runtime", only="cpu")
 def t_rt_memory():
     L.infinirtInit()
     for fn, fr in (("infinirtMalloc", "infinirtFree"), ("infinirtMallocHost", "infinirtFreeHost")):
@@ -628,7 +796,7 @@ def t_rt_memory():
             getattr(L, fr)(ph)
 
 
-@test("runtime")
+@test("runtime", only="cpu")
 def t_rt_memcpy_memset():
     L.infinirtInit()
     r = rng(1)
@@ -663,7 +831,7 @@ def t_rt_memcpy_memset():
 
 
 # --------------------------------------------------------------------------- group: handle & tensor descriptors
-@test("handle")
+@test("handle", only="cpu")
 def t_handle():
     # deliberately without infinirtInit first
     h = vp()
@@ -718,7 +886,7 @@ def t_handle():
     L.infiniopDestroyHandle(h2)
 
 
-@test("handle")
+@test("handle", only="cpu")
 def t_handle_lifetime():
     """(ambiguous) op descriptor used after its handle was destroyed"""
     h = vp()
@@ -848,35 +1016,64 @@ def run_op(tag, kind, d, outs, ins, extra=(), inplace=False, check_ws=True):
     inputs are unmodified. Returns (ok, result arrays from run 1, from run 2)."""
     n = ws_size(kind, d) if kind != "rearrange" else 0
     results = []
-    for poison in (0xFF, 0x5A):
+    for run, poison in enumerate((0xFF, 0x5A)):
+        # NVIDIA mode: run 1 on a stream from infinirtStreamCreate, run 2 on the NULL (default) stream
+        stream = nv_stream() if NV and run == 0 else None
+        where = (" (created stream)" if stream is not None else " (NULL stream)") if NV else ""
         if not inplace:
             for o in outs:
                 o.fill_bytes(poison)
         osnap = [o.snapshot() for o in outs]
         isnap = [i.snapshot() for i in ins]
         g, wp = workspace(n)
-        r = call_status(kind, d, wp, n, [o.ptr for o in outs], [i.ptr for i in ins], extra)
+        r = call_status(kind, d, wp, n, [o.ptr for o in outs], [i.ptr for i in ins], extra, stream=stream)
         if r != SUCCESS:
-            emit("FAIL", f"{tag}: calculate", f"status {sname(r)}")
+            emit("FAIL", f"{tag}: calculate", f"status {sname(r)}{where}")
             return False, None, None
+        if NV:
+            with on_nvidia():
+                rs_ = L.infinirtStreamSynchronize(stream) if stream is not None else L.infinirtDeviceSynchronize()
+            if rs_ != SUCCESS:
+                emit("FAIL", f"{tag}: synchronize after calculate{where}",
+                     f"{'infinirtStreamSynchronize' if stream is not None else 'infinirtDeviceSynchronize'} -> "
+                     f"{sname(rs_)} (the calculation failed on the device)")
+                return False, None, None
         ok = True
         if not inplace:
             for k, (o, s) in enumerate(zip(outs, osnap)):
                 if not o.gaps_ok(s):
-                    emit("FAIL", f"{tag}: output {k} bytes outside its elements modified (gaps/slack)",
+                    emit("FAIL", f"{tag}: output {k} bytes outside its elements modified (gaps/slack){where}",
                          "library wrote outside the output tensor's elements")
                     ok = False
             for k, (i, s) in enumerate(zip(ins, isnap)):
+                if i.buf is not None:
+                    i.buf.sync()
                 if i.buf is not None and not (i.buf.mem == s).all():
-                    emit("FAIL", f"{tag}: input {k} modified by the call", "")
+                    emit("FAIL", f"{tag}: input {k} modified by the call{where}", "")
                     ok = False
         if g is not None and not g.slack_ok():
-            emit("FAIL", f"{tag}: workspace overrun", "")
+            emit("FAIL", f"{tag}: workspace overrun{where}", "")
             ok = False
         results.append([o.get() for o in outs])
         if inplace:
             break
+    if NV and not inplace:
+        for k, o in enumerate(outs):
+            nw = never_written(results[0][k], results[1][k])
+            if nw:
+                emit("FAIL", f"{tag}: output {k}: {nw} element(s) never written",
+                     "still 0xFF.. after the first call and 0x5A.. after the second (the poison bytes)")
     return True, results[0], results[-1]
+
+
+def never_written(a1, a2):
+    """elements whose bytes are all 0xFF in run 1 and all 0x5A in run 2 (each run's poison)"""
+    isz = a1.dtype.itemsize
+    if a1.size == 0:
+        return 0
+    b1 = np.ascontiguousarray(a1).reshape(-1).view(np.uint8).reshape(-1, isz)
+    b2 = np.ascontiguousarray(a2).reshape(-1).view(np.uint8).reshape(-1, isz)
+    return int(((b1 == 0xFF).all(axis=1) & (b2 == 0x5A).all(axis=1)).sum())
 
 
 def ws_checks(tag, kind, d, outs, ins, extra=()):
@@ -905,8 +1102,8 @@ def ws_checks(tag, kind, d, outs, ins, extra=()):
     g, wp = workspace(n + 4096)
     r = call_status(kind, d, wp, n + 4096, [o.ptr for o in outs], [i.ptr for i in ins], extra)
     st(f"{tag}: workspace larger than minimum -> SUCCESS", r, SUCCESS)
-    # misaligned workspace pointer (SPEC states no alignment requirement)
-    if n > 0:
+    # misaligned workspace pointer (SPEC states no alignment requirement); NVIDIA: group nv_misaligned
+    if n > 0 and not NV:
         g = GBuf(n + 1, "end")
         r = call_status(kind, d, g.ptr + 1, n, [o.ptr for o in outs], [i.ptr for i in ins], extra)
         st(f"{tag}: misaligned (odd) workspace pointer", r, SUCCESS, strict=False)
@@ -986,7 +1183,7 @@ def t_rearrange_many_dims():
     rearrange_case("rearrange U8 ndim 24 with gaps (dst stride 2x)", "U8", shape, st_, None)
 
 
-@test("rearrange")
+@test("rearrange", only="cpu")
 def t_rearrange_empty_and_null():
     for shape in ((0,), (3, 0), (0, 4, 5)):
         s, d = create_from_layouts("rearrange", [(shape, None, "F32"), (shape, None, "F32")])
@@ -1282,7 +1479,7 @@ def t_mul_errors():
     st("DestroyMulDescriptor(NULL) -> NULL_POINTER", L.infiniopDestroyMulDescriptor(None), NULL_POINTER)
 
 
-@test("mul")
+@test("mul", only="cpu")
 def t_mul_runtime_checks():
     n = 1000
     s, d = create_from_layouts("mul", [((n,), None, "F32")] * 3)
@@ -1528,7 +1725,7 @@ def t_lp_errors():
     st("DestroyLPNormDescriptor(NULL) -> NULL_POINTER", L.infiniopDestroyLPNormDescriptor(None), NULL_POINTER)
 
 
-@test("lpnorm")
+@test("lpnorm", only="cpu")
 def t_lp_runtime_checks():
     shape = (8, 300)
     s, d = create_from_layouts("lpnorm", [(shape, None, "F32")] * 2, params=(ci(-1), ci(2), cf(1e-12)))
@@ -1566,7 +1763,10 @@ def rs_ref(v, rv, topp, topk, temp, delta=1e-5):
     rv, topp, temp = f32(rv), f32(topp), f32(temp)
     if rv == 0 or topp <= 0 or topk == 1 or temp <= 0:
         return {int(np.argmax(v))}, "argmax"
-    order = np.array(sorted(range(n), key=lambda i: (-v[i], i)))
+    if np.isnan(v).any():
+        order = np.array(sorted(range(n), key=lambda i: (-v[i], i)))
+    else:  # the same order (descending value, then ascending index), without a Python sort
+        order = np.lexsort((np.arange(n), -v))
     vs = v[order]
     with np.errstate(all="ignore"):
         w = np.exp((vs - vs[0]) / temp)
@@ -1575,11 +1775,8 @@ def rs_ref(v, rv, topp, topk, temp, delta=1e-5):
     tp = min(topp, 1.0)
     t = rv * min(tp * c[-1], c[K - 1])
     lo, hi = t * (1 - delta), t * (1 + delta)
-    acc = set()
-    for i in range(K):
-        prev = c[i - 1] if i > 0 else -np.inf
-        if c[i] >= lo and prev < hi:
-            acc.add(int(order[i]))
+    prev = np.concatenate(([-np.inf], c[:K - 1]))
+    acc = set(int(order[i]) for i in np.nonzero((c[:K] >= lo) & (prev < hi))[0])
     exact = int(np.argmax(c >= t)) if (c >= t).any() else K - 1
     exact = min(exact, K - 1)
     acc.add(int(order[exact]))
@@ -1799,7 +1996,7 @@ def t_rs_errors():
        NULL_POINTER)
 
 
-@test("rs")
+@test("rs", only="cpu")
 def t_rs_runtime_checks():
     n = 1000
     lg = rng(2).standard_normal(n).astype(np.float32)
@@ -1826,18 +2023,18 @@ def t_rs_runtime_checks():
 
 
 # ---- batch
-def rsb_case(tag, dtn, idx, B, n, row_stride, params, res_stride=None, seed=0):
+def rsb_case(tag, dtn, idx, B, n, row_stride, params, res_stride=None, seed=0, delta=1e-4, flush="end"):
     r = rng(seed)
     s, d = create_from_layouts("rsb", [((B,), None if res_stride is None else (res_stride,), idx),
                                        ((B, n), (row_stride, 1), dtn)])
     if not st(f"{tag}: Create", s, SUCCESS):
         return
-    P = TBuf((B, n), (row_stride, 1), NP[dtn])
+    P = TBuf((B, n), (row_stride, 1), NP[dtn], flush=flush)
     if P.buf is not None:
         P.buf.mem[:] = 0x7F if NP[dtn].itemsize == 1 else 0xFF  # padding between rows = NaN/garbage
     lg = round_to(r.standard_normal((B, n)) * 2, dtn)
     P.set(lg)
-    R = TBuf((B,), None if res_stride is None else (res_stride,), NP[idx])
+    R = TBuf((B,), None if res_stride is None else (res_stride,), NP[idx], flush=flush)
     rv = (C.c_float * B)(*[p[0] for p in params])
     tp = (C.c_float * B)(*[p[1] for p in params])
     tk = (C.c_int * B)(*[p[2] for p in params])
@@ -1846,7 +2043,7 @@ def rsb_case(tag, dtn, idx, B, n, row_stride, params, res_stride=None, seed=0):
     if ok:
         ck(f"{tag}: deterministic", (r1[0] == r2[0]).all(), f"{r1[0]} vs {r2[0]}")
         for b in range(B):
-            acc, how = rs_ref(lg[b].astype(np.float64), *params[b], delta=1e-4)
+            acc, how = rs_ref(lg[b].astype(np.float64), *params[b], delta=delta)
             if not ck(f"{tag}: row {b} uses its own parameters ({how})", int(r1[0][b]) in acc,
                       f"row {b} params {params[b]}: got {int(r1[0][b])}, expected {sorted(acc)[:6]}"):
                 break
@@ -1949,7 +2146,7 @@ def t_rsb_errors():
 
 
 # --------------------------------------------------------------------------- group: threads (one descriptor, many threads)
-@test("threads")
+@test("threads", only="cpu")
 def t_threads():
     nthr, iters = 8, 100
     shape = (64, 129)
@@ -2053,7 +2250,7 @@ def leak_loop(tag, fn, n):
        f"RSS {r0} -> {r1} -> {r2} kB; SPEC: 'No input ... leaks'")
 
 
-@test("leaks")
+@test("leaks", only="cpu")
 def t_leaks():
     h = handle()
 
@@ -2118,9 +2315,1156 @@ def t_leaks():
     destroy_td(a4, p4, bad, f16, ri, pr, rb, pb, pbad)
 
 
+# =========================================================================== NVIDIA mode (AUDIT_DEVICE=nvidia)
+# Registered only in NVIDIA mode. The shared tests above run there too, on device buffers (DevBuf);
+# these replace the CPU-only ones (host pointers, the no-GPU runtime rules, garbage streams) and add
+# larger cases for the GPU's fast paths.
+def dsync():
+    with on_nvidia():
+        return L.infinirtDeviceSynchronize()
+
+
+def to_dev(host, nbytes):
+    """H2D copy of a host array's first nbytes into a fresh DevBuf (flush start); returns the DevBuf"""
+    g = DevBuf(nbytes, "start")
+    g.mem[:] = np.ascontiguousarray(host).reshape(-1).view(np.uint8)[:nbytes]
+    g.push()
+    return g
+
+
+@test("runtime", only="nvidia")
+def t_rt_nv_device_count():
+    st("infinirtInit -> SUCCESS", L.infinirtInit(), SUCCESS)
+    c = ci(-7)
+    st("GetDeviceCount(NVIDIA) -> SUCCESS", L.infinirtGetDeviceCount(DEV["NVIDIA"], C.byref(c)), SUCCESS)
+    ck("GetDeviceCount(NVIDIA) >= 1 on a machine with a GPU", c.value >= 1, f"count={c.value}")
+    note("NVIDIA device count value", f"{c.value}")
+    c = ci(-7)
+    st("GetDeviceCount(CPU) -> SUCCESS", L.infinirtGetDeviceCount(DEV["CPU"], C.byref(c)), SUCCESS)
+    ck("CPU device count >= 1", c.value >= 1, f"count={c.value}")
+    for name in ["CAMBRICON", "ASCEND", "METAX", "MOORE", "ILUVATAR", "KUNLUN", "HYGON", "QY", "ALI"]:
+        c = ci(-7)
+        st(f"GetDeviceCount({name}) -> DEVICE_TYPE_NOT_SUPPORTED",
+           L.infinirtGetDeviceCount(DEV[name], C.byref(c)), DEVICE_TYPE_NOT_SUPPORTED,
+           spec="'every other value gets DEVICE_TYPE_NOT_SUPPORTED'")
+    st("GetDeviceCount(NVIDIA, NULL) -> NULL_POINTER", L.infinirtGetDeviceCount(DEV["NVIDIA"], None),
+       NULL_POINTER, strict=False)
+
+
+@test("runtime", only="nvidia")
+def t_rt_nv_set_device():
+    L.infinirtInit()
+    n = ci(0)
+    L.infinirtGetDeviceCount(DEV["NVIDIA"], C.byref(n))
+    d, i = ci(-7), ci(-7)
+    st("SetDevice(NVIDIA,0) -> SUCCESS", L.infinirtSetDevice(DEV["NVIDIA"], 0), SUCCESS)
+    st("GetDevice -> SUCCESS", L.infinirtGetDevice(C.byref(d), C.byref(i)), SUCCESS)
+    ck("current device is (NVIDIA,0) after SetDevice(NVIDIA,0)", (d.value, i.value) == (1, 0),
+       f"got {(d.value, i.value)}")
+    st("DeviceSynchronize with (NVIDIA,0) current", L.infinirtDeviceSynchronize(), SUCCESS)
+    st(f"SetDevice(NVIDIA,{n.value}) (id == count) -> DEVICE_NOT_FOUND", L.infinirtSetDevice(DEV["NVIDIA"], n.value),
+       DEVICE_NOT_FOUND, strict=False)
+    st("SetDevice(NVIDIA,-1) -> DEVICE_NOT_FOUND/BAD_PARAM", L.infinirtSetDevice(DEV["NVIDIA"], -1),
+       {DEVICE_NOT_FOUND, BAD_PARAM}, strict=False)
+    st("SetDevice(ASCEND,0) -> DEVICE_TYPE_NOT_SUPPORTED", L.infinirtSetDevice(DEV["ASCEND"], 0),
+       DEVICE_TYPE_NOT_SUPPORTED)
+    L.infinirtGetDevice(C.byref(d), C.byref(i))
+    ck("failed SetDevice calls leave the current device (NVIDIA,0)", (d.value, i.value) == (1, 0),
+       f"got {(d.value, i.value)}")
+    res = {}
+
+    def th():
+        a, b = ci(-7), ci(-7)
+        res["s0"] = L.infinirtGetDevice(C.byref(a), C.byref(b))
+        res["v0"] = (a.value, b.value)
+        res["s1"] = L.infinirtSetDevice(DEV["NVIDIA"], 0)
+        L.infinirtGetDevice(C.byref(a), C.byref(b))
+        res["v1"] = (a.value, b.value)
+        res["s2"] = L.infinirtSetDevice(DEV["CPU"], 0)
+    t = threading.Thread(target=th)
+    t.start()
+    t.join()
+    ck("a new thread starts at (CPU,0) while the main thread is on (NVIDIA,0) ('per calling thread')",
+       res.get("s0") == 0 and res.get("v0") == (0, 0), str(res))
+    ck("SetDevice(NVIDIA,0) works in another thread", res.get("s1") == 0 and res.get("v1") == (1, 0), str(res))
+    L.infinirtGetDevice(C.byref(d), C.byref(i))
+    ck("another thread's SetDevice(CPU,0) leaves this thread on (NVIDIA,0)", (d.value, i.value) == (1, 0),
+       f"got {(d.value, i.value)}")
+    st("SetDevice(CPU,0) -> SUCCESS", L.infinirtSetDevice(DEV["CPU"], 0), SUCCESS)
+    L.infinirtGetDevice(C.byref(d), C.byref(i))
+    ck("current device is (CPU,0) after SetDevice(CPU,0)", (d.value, i.value) == (0, 0), f"got {(d.value, i.value)}")
+    for k in range(n.value):
+        st(f"SetDevice(NVIDIA,{k}) -> SUCCESS", L.infinirtSetDevice(DEV["NVIDIA"], k), SUCCESS)
+    st("SetDevice(NVIDIA,0) again -> SUCCESS", L.infinirtSetDevice(DEV["NVIDIA"], 0), SUCCESS)
+
+
+@test("runtime", only="nvidia")
+def t_rt_nv_memory():
+    L.infinirtInit()
+    ensure_device()
+    r = rng(1)
+    p = vp()
+    s = L.infinirtMalloc(C.byref(p), 4096)
+    st("Malloc(&p, 4096) on NVIDIA -> SUCCESS", s, SUCCESS)
+    ck("Malloc returns non-NULL", bool(p.value))
+    if s == 0 and p.value:
+        src = r.integers(0, 256, 4096, dtype=np.uint8)
+        back = np.zeros(4096, np.uint8)
+        r1 = L.infinirtMemcpy(p, src.ctypes.data, 4096, MEMCPY_H2D)
+        L.infinirtDeviceSynchronize()
+        r2 = L.infinirtMemcpy(back.ctypes.data, p, 4096, MEMCPY_D2H)
+        ck("Malloc'd memory keeps data (Memcpy H2D then D2H)", r1 == 0 and r2 == 0 and (back == src).all(),
+           f"H2D {sname(r1)}, D2H {sname(r2)}")
+        st("Free(p) -> SUCCESS", L.infinirtFree(p), SUCCESS)
+    st("Malloc(NULL, 16) -> NULL_POINTER", L.infinirtMalloc(None, 16), NULL_POINTER, strict=False)
+    p0 = vp(1234)
+    s = L.infinirtMalloc(C.byref(p0), 0)
+    note("Malloc(&p, 0) on NVIDIA", f"status {sname(s)}, p={p0.value!r}")
+    if s == 0 and p0.value and p0.value != 1234:
+        L.infinirtFree(p0)
+    note("Free(NULL) on NVIDIA", f"status {sname(L.infinirtFree(None))}")
+    big = 1 << 30
+    pb = vp()
+    s = L.infinirtMalloc(C.byref(pb), big)
+    st("Malloc(&p, 1 GiB) on NVIDIA -> SUCCESS", s, SUCCESS)
+    if s == 0 and pb.value:
+        src = r.integers(0, 256, 4096, dtype=np.uint8)
+        ok = True
+        for off in (0, big // 2 + 123, big - 4096):
+            back = np.zeros(4096, np.uint8)
+            r1 = L.infinirtMemcpy(pb.value + off, src.ctypes.data, 4096, MEMCPY_H2D)
+            L.infinirtDeviceSynchronize()
+            r2 = L.infinirtMemcpy(back.ctypes.data, pb.value + off, 4096, MEMCPY_D2H)
+            ok = ok and r1 == 0 and r2 == 0 and bool((back == src).all())
+        ck("1 GiB allocation usable at its start, middle and end", ok)
+        st("Free(1 GiB) -> SUCCESS", L.infinirtFree(pb), SUCCESS)
+    ph = vp()
+    s = L.infinirtMalloc(C.byref(ph), 1 << 62)
+    st("Malloc(&p, 2^62) on NVIDIA fails cleanly", s, set(range(1, 14)), spec="'No input crashes the process'")
+    note("Malloc(&p, 2^62) on NVIDIA status", sname(s))
+    if s == 0 and ph.value:
+        L.infinirtFree(ph)
+    # pinned host memory
+    nb = 1 << 20
+    q = vp()
+    s = L.infinirtMallocHost(C.byref(q), nb)
+    st("MallocHost(&p, 1 MiB) with (NVIDIA,0) current -> SUCCESS", s, SUCCESS)
+    ck("MallocHost returns non-NULL", bool(q.value))
+    if s == 0 and q.value:
+        hb = np.ctypeslib.as_array((C.c_uint8 * nb).from_address(q.value))
+        pat = r.integers(0, 256, nb, dtype=np.uint8)
+        hb[:] = pat
+        ck("MallocHost memory usable from host", (hb == pat).all())
+        dp = vp()
+        s1 = L.infinirtMalloc(C.byref(dp), nb)
+        if s1 == 0:
+            r1 = L.infinirtMemcpy(dp, q, nb, MEMCPY_H2D)
+            L.infinirtDeviceSynchronize()
+            hb[:] = 0
+            r2 = L.infinirtMemcpy(q, dp, nb, MEMCPY_D2H)
+            ck("MallocHost memory as Memcpy H2D source and D2H destination", r1 == 0 and r2 == 0 and
+               (hb == pat).all(), f"H2D {sname(r1)}, D2H {sname(r2)}")
+            L.infinirtFree(dp)
+        del hb
+        st("FreeHost(p) -> SUCCESS", L.infinirtFreeHost(q), SUCCESS)
+    st("MallocHost(NULL, 16) -> NULL_POINTER", L.infinirtMallocHost(None, 16), NULL_POINTER, strict=False)
+    p0 = vp(1234)
+    s = L.infinirtMallocHost(C.byref(p0), 0)
+    note("MallocHost(&p, 0) on NVIDIA", f"status {sname(s)}, p={p0.value!r}")
+    if s == 0 and p0.value and p0.value != 1234:
+        L.infinirtFreeHost(p0)
+    note("FreeHost(NULL) on NVIDIA", f"status {sname(L.infinirtFreeHost(None))}")
+    ph = vp()
+    s = L.infinirtMallocHost(C.byref(ph), 1 << 62)
+    st("MallocHost(&p, 2^62) on NVIDIA fails cleanly", s, set(range(1, 14)), spec="'No input crashes the process'")
+    if s == 0 and ph.value:
+        L.infinirtFreeHost(ph)
+
+
+@test("runtime", only="nvidia")
+def t_rt_nv_memcpy_memset():
+    L.infinirtInit()
+    ensure_device()
+    r = rng(2)
+    stream = vp()
+    rt_check("infinirtStreamCreate", L.infinirtStreamCreate(C.byref(stream)))
+    for nb in (1000, 10_000_019):
+        src = r.integers(0, 256, nb, dtype=np.uint8)
+        A, B = DevBuf(nb, "start"), DevBuf(nb, "end")
+        s1 = L.infinirtMemcpy(A.ptr, src.ctypes.data, nb, MEMCPY_H2D)
+        L.infinirtDeviceSynchronize()
+        s2 = L.infinirtMemcpy(B.ptr, A.ptr, nb, MEMCPY_D2D)
+        L.infinirtDeviceSynchronize()
+        dst = np.zeros(nb, np.uint8)
+        s3 = L.infinirtMemcpy(dst.ctypes.data, B.ptr, nb, MEMCPY_D2H)
+        st(f"Memcpy H2D {nb} B", s1, SUCCESS)
+        st(f"Memcpy D2D {nb} B", s2, SUCCESS)
+        st(f"Memcpy D2H {nb} B", s3, SUCCESS)
+        ck(f"Memcpy H2D -> D2D -> D2H round trip {nb} B", (dst == src).all())
+        ck(f"Memcpy writes exactly size bytes ({nb} B; device slack untouched)", A.slack_ok() and B.slack_ok())
+        dst2 = np.zeros(nb, np.uint8)
+        st(f"Memcpy H2H {nb} B with (NVIDIA,0) current", L.infinirtMemcpy(dst2.ctypes.data, src.ctypes.data, nb,
+                                                                          MEMCPY_H2H), SUCCESS)
+        ck(f"Memcpy H2H {nb} B copies", (dst2 == src).all())
+        # MemcpyAsync on a created stream, pinned host memory
+        hs, hd = vp(), vp()
+        if L.infinirtMallocHost(C.byref(hs), nb) == 0 and L.infinirtMallocHost(C.byref(hd), nb) == 0:
+            hsa = np.ctypeslib.as_array((C.c_uint8 * nb).from_address(hs.value))
+            hda = np.ctypeslib.as_array((C.c_uint8 * nb).from_address(hd.value))
+            src2 = r.integers(0, 256, nb, dtype=np.uint8)
+            hsa[:] = src2
+            hda[:] = 0
+            a1 = L.infinirtMemcpyAsync(A.ptr, hs, nb, MEMCPY_H2D, stream)
+            a2 = L.infinirtMemcpyAsync(B.ptr, A.ptr, nb, MEMCPY_D2D, stream)
+            a3 = L.infinirtMemcpyAsync(hd, B.ptr, nb, MEMCPY_D2H, stream)
+            a4 = L.infinirtStreamSynchronize(stream)
+            ck(f"MemcpyAsync H2D/D2D/D2H {nb} B on a created stream + StreamSynchronize -> SUCCESS",
+               max(a1, a2, a3, a4) == 0 and min(a1, a2, a3, a4) == 0,
+               f"statuses {sname(a1)} {sname(a2)} {sname(a3)} {sname(a4)}")
+            ck(f"MemcpyAsync round trip on a created stream ({nb} B, pinned host memory)", (hda == src2).all())
+            hda[:] = 0
+            a5 = L.infinirtMemcpyAsync(hd, hs, nb, MEMCPY_H2H, stream)
+            L.infinirtStreamSynchronize(stream)
+            st(f"MemcpyAsync H2H {nb} B on a created stream", a5, SUCCESS)
+            ck(f"MemcpyAsync H2H {nb} B copies", (hda == src2).all())
+            # NULL (default) stream, pageable host memory
+            dst3 = np.zeros(nb, np.uint8)
+            b1 = L.infinirtMemcpyAsync(A.ptr, src.ctypes.data, nb, MEMCPY_H2D, None)
+            b2 = L.infinirtMemcpyAsync(B.ptr, A.ptr, nb, MEMCPY_D2D, None)
+            b3 = L.infinirtMemcpyAsync(dst3.ctypes.data, B.ptr, nb, MEMCPY_D2H, None)
+            b4 = L.infinirtDeviceSynchronize()
+            ck(f"MemcpyAsync H2D/D2D/D2H {nb} B on the NULL stream (pageable host memory) -> SUCCESS",
+               (b1, b2, b3, b4) == (0, 0, 0, 0), f"statuses {sname(b1)} {sname(b2)} {sname(b3)} {sname(b4)}")
+            ck(f"MemcpyAsync round trip on the NULL stream ({nb} B)", (dst3 == src).all())
+            del hsa, hda
+        else:
+            emit("FAIL", f"MallocHost({nb}) for the MemcpyAsync checks", "failed")
+        if hs.value:
+            L.infinirtFreeHost(hs)
+        if hd.value:
+            L.infinirtFreeHost(hd)
+    A = DevBuf(64, "start")
+    src = np.arange(64, dtype=np.uint8)
+    note("Memcpy(dev, host, 0, H2D) (size 0)", sname(L.infinirtMemcpy(A.ptr, src.ctypes.data, 0, MEMCPY_H2D)))
+    for bad in (4, -1, 99):
+        st(f"Memcpy D2D-pointers kind={bad} -> BAD_PARAM", L.infinirtMemcpy(A.ptr, A.ptr + 32, 8, bad), BAD_PARAM,
+           strict=False)
+    L.infinirtDeviceSynchronize()
+    st("Memcpy(NULL dst, host, 8, H2D) -> NULL_POINTER", L.infinirtMemcpy(None, src.ctypes.data, 8, MEMCPY_H2D),
+       NULL_POINTER, strict=False)
+    st("Memcpy(dev, NULL src, 8, D2D) -> NULL_POINTER", L.infinirtMemcpy(A.ptr, None, 8, MEMCPY_D2D),
+       NULL_POINTER, strict=False)
+    # Memset on device memory
+    M = DevBuf(100, "start")
+    M.mem[:] = 0
+    M.push()
+    s = L.infinirtMemset(M.ptr, 0x3C, 64)
+    st("Memset on device memory (64 of 100 bytes)", s, SUCCESS)
+    M.sync()
+    ck("Memset on device sets count bytes to value, leaves the rest (and the slack)",
+       (M.mem[:64] == 0x3C).all() and (M.mem[64:] == 0).all() and M.slack_ok(), f"{M.mem[:8]} {M.mem[60:68]}")
+    L.infinirtMemset(M.ptr, 0x1FF, 10)
+    M.sync()
+    ck("Memset on device value 0x1FF -> byte 0xFF", (M.mem[:10] == 0xFF).all(), f"{M.mem[:10]}")
+    st("Memset(NULL, 0, 8) -> NULL_POINTER", L.infinirtMemset(None, 0, 8), NULL_POINTER, strict=False)
+    L.infinirtStreamDestroy(stream)
+
+
+@test("runtime", only="nvidia")
+def t_rt_nv_streams_events():
+    L.infinirtInit()
+    ensure_device()
+    s = vp()
+    st("StreamCreate on NVIDIA", L.infinirtStreamCreate(C.byref(s)), SUCCESS)
+    ck("StreamCreate on NVIDIA returns a non-NULL stream", bool(s.value), f"stream={s.value!r}")
+    st("StreamSynchronize(created)", L.infinirtStreamSynchronize(s), SUCCESS)
+    st("StreamSynchronize(NULL) (default stream)", L.infinirtStreamSynchronize(None), SUCCESS, strict=False)
+    st("StreamCreate(NULL) -> NULL_POINTER", L.infinirtStreamCreate(None), NULL_POINTER, strict=False)
+    more = [vp() for _ in range(4)]
+    ok = all(L.infinirtStreamCreate(C.byref(x)) == 0 for x in more)
+    ck("4 more streams: distinct handles", ok and len({x.value for x in more + [s]}) == 5)
+    ck("4 more streams destroyed", all(L.infinirtStreamDestroy(x) == 0 for x in more if x.value))
+    e1, e2, e3, e4 = vp(), vp(), vp(), vp()
+    rs_ = [L.infinirtEventCreate(C.byref(e)) for e in (e1, e2, e3, e4)]
+    ck("EventCreate x4 on NVIDIA -> SUCCESS", rs_ == [0, 0, 0, 0], str([sname(x) for x in rs_]))
+    st("EventCreate(NULL) -> NULL_POINTER", L.infinirtEventCreate(None), NULL_POINTER, strict=False)
+    nb = 256 << 20
+    a, b = vp(), vp()
+    if rs_ == [0, 0, 0, 0] and L.infinirtMalloc(C.byref(a), nb) == 0 and L.infinirtMalloc(C.byref(b), nb) == 0:
+        fill = np.full(nb, 0x5C, np.uint8)
+        zero = np.zeros(nb, np.uint8)
+        rt_check("infinirtMemcpy H2D 256 MiB", L.infinirtMemcpy(a, fill.ctypes.data, nb, MEMCPY_H2D))
+        L.infinirtDeviceSynchronize()
+        st("EventRecord(e1, created stream)", L.infinirtEventRecord(e1, s), SUCCESS)
+        cs = [L.infinirtMemcpyAsync(b, a, nb, MEMCPY_D2D, s) for _ in range(4)]
+        ck("MemcpyAsync D2D 4 x 256 MiB on the stream -> SUCCESS", cs == [0, 0, 0, 0], str([sname(x) for x in cs]))
+        st("EventRecord(e2, created stream)", L.infinirtEventRecord(e2, s), SUCCESS)
+        st("EventSynchronize(e2)", L.infinirtEventSynchronize(e2), SUCCESS)
+        ms = cf(-1.0)
+        r = L.infinirtEventElapsedTime(C.byref(ms), e1, e2)
+        st("EventElapsedTime(e1, e2)", r, SUCCESS)
+        ck("EventElapsedTime > 0 and finite for 1 GiB of device copies", r != 0 or (math.isfinite(ms.value) and
+                                                                                   ms.value > 0), f"ms={ms.value}")
+        note("EventElapsedTime for 4 x 256 MiB D2D copies", f"{ms.value:.4f} ms (status {sname(r)})")
+        # EventSynchronize must wait for the work recorded before the event
+        h = vp()
+        if L.infinirtMallocHost(C.byref(h), 4096) == 0:
+            ha = np.ctypeslib.as_array((C.c_uint8 * 4096).from_address(h.value))
+            ha[:] = 0
+            rt_check("infinirtMemcpy H2D 256 MiB", L.infinirtMemcpy(b, zero.ctypes.data, nb, MEMCPY_H2D))
+            L.infinirtDeviceSynchronize()
+            L.infinirtMemcpyAsync(b, a, nb, MEMCPY_D2D, s)
+            L.infinirtMemcpyAsync(h, b.value + nb - 4096, 4096, MEMCPY_D2H, s)
+            L.infinirtEventRecord(e3, s)
+            st("EventSynchronize(e3) after D2D + D2H on the stream", L.infinirtEventSynchronize(e3), SUCCESS)
+            ck("EventSynchronize waited for the work recorded before it", (ha == 0x5C).all(), f"{ha[:8]}")
+            del ha
+            L.infinirtFreeHost(h)
+        st("EventRecord(e4, NULL stream)", L.infinirtEventRecord(e4, None), SUCCESS)
+        st("EventSynchronize(e4)", L.infinirtEventSynchronize(e4), SUCCESS)
+        ms = cf(-1.0)
+        r = L.infinirtEventElapsedTime(C.byref(ms), e3, e4)
+        st("EventElapsedTime(e3 on the stream, e4 on the NULL stream)", r, SUCCESS, strict=False)
+        ck("EventElapsedTime(e3, e4) >= 0", r != 0 or ms.value >= 0, f"ms={ms.value}")
+        st("EventElapsedTime(NULL ms) -> NULL_POINTER", L.infinirtEventElapsedTime(None, e1, e2), NULL_POINTER,
+           strict=False)
+    else:
+        emit("FAIL", "events / 256 MiB device buffers for the event checks", "EventCreate or Malloc failed")
+    for x in (a, b):
+        if x.value:
+            L.infinirtFree(x)
+    for k, e in enumerate((e1, e2, e3, e4)):
+        if e.value:
+            st(f"EventDestroy(e{k + 1})", L.infinirtEventDestroy(e), SUCCESS)
+    st("StreamDestroy", L.infinirtStreamDestroy(s), SUCCESS)
+
+
+# ---- handle
+@test("handle", only="nvidia")
+def t_handle_nv():
+    ensure_device()
+    h = vp()
+    st("CreateHandle with (NVIDIA,0) current", L.infiniopCreateHandle(C.byref(h)), SUCCESS)
+    ck("CreateHandle returns non-NULL", bool(h.value))
+    st("CreateHandle(NULL) -> NULL_POINTER", L.infiniopCreateHandle(None), NULL_POINTER)
+    for kind, layouts, params in (
+            ("rearrange", [((4,), None, "F32")] * 2, ()),
+            ("mul", [((3,), None, "F32")] * 3, ()),
+            ("lpnorm", [((3,), None, "F32")] * 2, (ci(0), ci(2), cf(1e-12))),
+            ("rs", [((), None, "I64"), ((5,), None, "F32")], ()),
+            ("rsb", [((2,), None, "I64"), ((2, 5), None, "F32")], ())):
+        tds = [td(*l) for l in layouts]
+        dd = vp()
+        f = {"rearrange": L.infiniopCreateRearrangeDescriptor, "mul": L.infiniopCreateMulDescriptor,
+             "lpnorm": L.infiniopCreateLPNormDescriptor, "rs": L.infiniopCreateRandomSampleDescriptor,
+             "rsb": L.infiniopCreateRandomSampleBatchDescriptor}[kind]
+        r = f(h, C.byref(dd), *tds, *params)
+        destroy_td(*tds)
+        if st(f"create {kind} on the NVIDIA handle", r, SUCCESS):
+            dev, did = ci(-7), ci(-7)
+            r1 = L.infiniopGetDescriptorDeviceType(dd, C.byref(dev))
+            r2 = L.infiniopGetDescriptorDeviceId(dd, C.byref(did))
+            ck(f"{kind} descriptor reports (NVIDIA,0)", r1 == 0 and r2 == 0 and (dev.value, did.value) == (1, 0),
+               f"{sname(r1)} {sname(r2)} {(dev.value, did.value)}")
+            if kind == "rearrange":
+                st("GetDescriptorDeviceType(desc, NULL) -> NULL_POINTER", L.infiniopGetDescriptorDeviceType(dd, None),
+                   NULL_POINTER)
+                st("GetDescriptorDeviceId(desc, NULL) -> NULL_POINTER", L.infiniopGetDescriptorDeviceId(dd, None),
+                   NULL_POINTER)
+            destroy_op(kind, dd)
+    # the handle binds the device current when it was created
+    st("SetDevice(CPU,0)", L.infinirtSetDevice(DEV["CPU"], 0), SUCCESS)
+    hc = vp()
+    st("CreateHandle with (CPU,0) current (same process)", L.infiniopCreateHandle(C.byref(hc)), SUCCESS)
+    a = td((4,), None, "F32")
+    d1, d2 = vp(), vp()
+    r1 = L.infiniopCreateRearrangeDescriptor(h, C.byref(d1), a, a)
+    r2 = L.infiniopCreateRearrangeDescriptor(hc, C.byref(d2), a, a)
+    destroy_td(a)
+    dev, did = ci(-7), ci(-7)
+    if st("create from the NVIDIA handle while the thread is on CPU", r1, SUCCESS):
+        L.infiniopGetDescriptorDeviceType(d1, C.byref(dev))
+        L.infiniopGetDescriptorDeviceId(d1, C.byref(did))
+        ck("... its descriptor still reports (NVIDIA,0) ('binds the thread's current device' at CreateHandle)",
+           (dev.value, did.value) == (1, 0), f"{(dev.value, did.value)}")
+        L.infiniopDestroyRearrangeDescriptor(d1)
+    if st("create from the CPU handle", r2, SUCCESS):
+        L.infiniopGetDescriptorDeviceType(d2, C.byref(dev))
+        L.infiniopGetDescriptorDeviceId(d2, C.byref(did))
+        ck("... its descriptor reports (CPU,0)", (dev.value, did.value) == (0, 0), f"{(dev.value, did.value)}")
+        L.infiniopDestroyRearrangeDescriptor(d2)
+    if hc.value:
+        L.infiniopDestroyHandle(hc)
+    ensure_device()
+    st("DestroyHandle(NVIDIA handle)", L.infiniopDestroyHandle(h), SUCCESS)
+    st("DestroyHandle(NULL) -> NULL_POINTER", L.infiniopDestroyHandle(None), NULL_POINTER)
+
+
+@test("handle", only="nvidia")
+def t_handle_nv_calc_on_cpu_thread():
+    """(ambiguous) a calculation on an NVIDIA descriptor while the calling thread's current device is CPU"""
+    s, d = create_from_layouts("mul", [((1000,), None, "F32")] * 3)
+    if not st("mul F32 (1000,) on NVIDIA: Create", s, SUCCESS):
+        return
+    A, Cb = TBuf((1000,), None, np.float32), TBuf((1000,), None, np.float32)
+    A.set(np.arange(1000))
+    Cb.fill_bytes(0xFF)
+    n = ws_size("mul", d)
+    g, wp = workspace(n)
+    L.infinirtSetDevice(DEV["CPU"], 0)
+    r = L.infiniopMul(d, wp, n, Cb.ptr, A.ptr, A.ptr, None)
+    ensure_device()
+    L.infinirtDeviceSynchronize()
+    note("Mul on an NVIDIA descriptor called while the thread's current device is (CPU,0)",
+         f"status {sname(r)}, correct={bool((Cb.get() == np.arange(1000.0) ** 2).all())}")
+    destroy_op("mul", d)
+
+
+@test("handle", only="nvidia")
+def t_handle_lifetime_nv():
+    """(ambiguous) op descriptor used after its handle was destroyed"""
+    ensure_device()
+    h = vp()
+    L.infiniopCreateHandle(C.byref(h))
+    a = td((8,), None, "F32")
+    d = vp()
+    r = L.infiniopCreateMulDescriptor(h, C.byref(d), a, a, a)
+    destroy_td(a)
+    if r != 0:
+        emit("FAIL", "mul create on a fresh NVIDIA handle", sname(r))
+        return
+    n = ws_size("mul", d)
+    L.infiniopDestroyHandle(h)
+    X, Y = TBuf((8,), None, np.float32), TBuf((8,), None, np.float32)
+    X.set(np.arange(8))
+    Y.fill_bytes(0xFF)
+    g, wp = workspace(n)
+    r = L.infiniopMul(d, wp, n, Y.ptr, X.ptr, X.ptr, None)
+    dsync()
+    note("Mul with a descriptor whose handle was already destroyed (NVIDIA)",
+         f"status {sname(r)}, correct={bool((Y.get() == np.arange(8.0) ** 2).all())}")
+    L.infiniopDestroyMulDescriptor(d)
+
+
+# ---- operators: runtime checks with device pointers and both kinds of stream
+def nv_streams():
+    return (("created stream", nv_stream()), ("NULL stream", None))
+
+
+def nv_wait(stream):
+    with on_nvidia():
+        return L.infinirtStreamSynchronize(stream) if stream is not None else L.infinirtDeviceSynchronize()
+
+
+@test("rearrange", only="nvidia")
+def t_rearrange_empty_and_null_nv():
+    for shape in ((0,), (3, 0), (0, 4, 5)):
+        s, d = create_from_layouts("rearrange", [(shape, None, "F32"), (shape, None, "F32")])
+        if st(f"rearrange empty {shape}: Create", s, SUCCESS):
+            for sn, stream in nv_streams():
+                st(f"rearrange empty {shape}: NULL data pointers ({sn}) -> SUCCESS",
+                   L.infiniopRearrange(d, None, None, stream), SUCCESS,
+                   spec="'Scalars and empty tensors work' + task: null data pointers on empty tensors")
+                st(f"rearrange empty {shape}: synchronize ({sn})", nv_wait(stream), SUCCESS)
+            destroy_op("rearrange", d)
+    s, d = create_from_layouts("rearrange", [((0, 3), (1, 0), "F32"), ((0, 3), None, "F32")])
+    st("rearrange empty dst with stride pattern that would alias if non-empty ([0,3] strides [1,0])", s,
+       SUCCESS, strict=False)
+    if s == 0:
+        destroy_op("rearrange", d)
+    s, d = create_from_layouts("rearrange", [((4,), None, "F32"), ((4,), None, "F32")])
+    A, B = TBuf((4,), None, np.float32), TBuf((4,), None, np.float32)
+    B.set(np.arange(4))
+    st("rearrange NULL dst (non-empty) -> NULL_POINTER", L.infiniopRearrange(d, None, B.ptr, None), NULL_POINTER)
+    st("rearrange NULL src (non-empty) -> NULL_POINTER", L.infiniopRearrange(d, A.ptr, None, None), NULL_POINTER)
+    st("rearrange NULL descriptor -> NULL_POINTER", L.infiniopRearrange(None, A.ptr, B.ptr, None), NULL_POINTER)
+    for sn, stream in nv_streams():
+        A.fill_bytes(0xFF)
+        st(f"rearrange (4,) F32 on the {sn}", L.infiniopRearrange(d, A.ptr, B.ptr, stream), SUCCESS)
+        st(f"rearrange (4,) F32: synchronize ({sn})", nv_wait(stream), SUCCESS)
+        ck(f"rearrange (4,) F32 on the {sn}: result", (A.get() == np.arange(4)).all(), f"{A.get()}")
+    destroy_op("rearrange", d)
+    st("DestroyRearrangeDescriptor(NULL) -> NULL_POINTER", L.infiniopDestroyRearrangeDescriptor(None), NULL_POINTER)
+
+
+@test("mul", only="nvidia")
+def t_mul_runtime_checks_nv():
+    n = 1000
+    s, d = create_from_layouts("mul", [((n,), None, "F32")] * 3)
+    A, B, Cb = TBuf((n,), None, np.float32), TBuf((n,), None, np.float32), TBuf((n,), None, np.float32)
+    A.set(np.arange(n))
+    B.set(2)
+    ws_checks("mul F32 (1000,)", "mul", d, [Cb], [A, B])
+    wsn = ws_size("mul", d)
+    g, wp = workspace(wsn)
+    st("mul NULL c ptr (non-empty) -> NULL_POINTER", L.infiniopMul(d, wp, wsn, None, A.ptr, B.ptr, None),
+       NULL_POINTER)
+    st("mul NULL a ptr -> NULL_POINTER", L.infiniopMul(d, wp, wsn, Cb.ptr, None, B.ptr, None), NULL_POINTER)
+    st("mul NULL b ptr -> NULL_POINTER", L.infiniopMul(d, wp, wsn, Cb.ptr, A.ptr, None, None), NULL_POINTER)
+    st("mul NULL descriptor -> NULL_POINTER", L.infiniopMul(None, wp, wsn, Cb.ptr, A.ptr, B.ptr, None),
+       NULL_POINTER)
+    for sn, stream in nv_streams():
+        Cb.fill_bytes(0xFF)
+        st(f"mul F32 (1000,) on the {sn}", L.infiniopMul(d, wp, wsn, Cb.ptr, A.ptr, B.ptr, stream), SUCCESS)
+        st(f"mul F32 (1000,): synchronize ({sn})", nv_wait(stream), SUCCESS)
+        ck(f"mul F32 (1000,) on the {sn}: result", (Cb.get() == np.arange(n) * 2).all())
+    destroy_op("mul", d)
+    for shape in ((0,), (4, 0), (0, 3, 2)):
+        s, d = create_from_layouts("mul", [(shape, None, "F32")] * 3)
+        if st(f"mul empty {shape}: Create", s, SUCCESS):
+            wsn = ws_size("mul", d)
+            g, wp = workspace(wsn)
+            for sn, stream in nv_streams():
+                st(f"mul empty {shape}: NULL data pointers ({sn}) -> SUCCESS",
+                   L.infiniopMul(d, wp, wsn, None, None, None, stream), SUCCESS)
+                st(f"mul empty {shape}: synchronize ({sn})", nv_wait(stream), SUCCESS)
+            destroy_op("mul", d)
+    s, d = create_from_layouts("mul", [((0, 3), None, "F32"), ((1, 3), None, "F32"), ((3,), None, "F32")])
+    st("mul empty c with non-empty broadcast operands (0,3)<-(1,3),(3,)", s, SUCCESS)
+    if s == 0:
+        destroy_op("mul", d)
+    # c overlapping a with an offset of one element: SPEC defines in-place only with the same layout
+    n = 100003
+    s, d = create_from_layouts("mul", [((n,), None, "F32")] * 3)
+    G = DevBuf((n + 1) * 4, "start")
+    av = rng(3).standard_normal(n + 1).astype(np.float32)
+    G.mem[:] = av.view(np.uint8)
+    G.push()
+    B = TBuf((n,), None, np.float32)
+    B.set(2)
+    wsn = ws_size("mul", d)
+    g, wp = workspace(wsn)
+    r = L.infiniopMul(d, wp, wsn, G.ptr + 4, G.ptr, B.ptr, None)
+    dsync()
+    G.sync()
+    got = G.mem.view(np.float32)[1:]
+    note("mul F32 c = a shifted by one element (partial overlap; SPEC defines in-place only for the same layout)",
+         f"status {sname(r)}; c == 2 * original a: {bool((got == av[:-1] * 2).all())}")
+    destroy_op("mul", d)
+
+
+@test("lpnorm", only="nvidia")
+def t_lp_runtime_checks_nv():
+    shape = (8, 300)
+    s, d = create_from_layouts("lpnorm", [(shape, None, "F32")] * 2, params=(ci(-1), ci(2), cf(1e-12)))
+    X, Y = TBuf(shape, None, np.float32), TBuf(shape, None, np.float32)
+    xv = rng(1).standard_normal(shape)
+    X.set(xv)
+    ws_checks("lpnorm F32 (8,300)", "lpnorm", d, [Y], [X])
+    n = ws_size("lpnorm", d)
+    g, wp = workspace(n)
+    st("lpnorm NULL y ptr -> NULL_POINTER", L.infiniopLPNorm(d, wp, n, None, X.ptr, None), NULL_POINTER)
+    st("lpnorm NULL x ptr -> NULL_POINTER", L.infiniopLPNorm(d, wp, n, Y.ptr, None, None), NULL_POINTER)
+    st("lpnorm NULL descriptor -> NULL_POINTER", L.infiniopLPNorm(None, wp, n, Y.ptr, X.ptr, None), NULL_POINTER)
+    ref = lp_ref(X.get(), -1, 2, float(np.float32(1e-12)))
+    for sn, stream in nv_streams():
+        Y.fill_bytes(0xFF)
+        st(f"lpnorm F32 (8,300) on the {sn}", L.infiniopLPNorm(d, wp, n, Y.ptr, X.ptr, stream), SUCCESS)
+        st(f"lpnorm F32 (8,300): synchronize ({sn})", nv_wait(stream), SUCCESS)
+        ck(f"lpnorm F32 (8,300) on the {sn}: result", close(Y.get(), ref, "F32").all())
+    destroy_op("lpnorm", d)
+    for shape, axis in (((0,), 0), ((0, 5), 1), ((5, 0), 1), ((5, 0), 0), ((2, 0, 3), -1)):
+        s, d = create_from_layouts("lpnorm", [(shape, None, "F32")] * 2, params=(ci(axis), ci(2), cf(1e-12)))
+        if st(f"lpnorm empty {shape} axis {axis}: Create", s, SUCCESS, spec="empty tensors / null pointers"):
+            n = ws_size("lpnorm", d)
+            g, wp = workspace(n)
+            for sn, stream in nv_streams():
+                st(f"lpnorm empty {shape} axis {axis}: NULL data ({sn}) -> SUCCESS",
+                   L.infiniopLPNorm(d, wp, n, None, None, stream), SUCCESS)
+                st(f"lpnorm empty {shape} axis {axis}: synchronize ({sn})", nv_wait(stream), SUCCESS)
+            destroy_op("lpnorm", d)
+
+
+@test("rs", only="nvidia")
+def t_rs_runtime_checks_nv():
+    n = 1000
+    lg = rng(2).standard_normal(n).astype(np.float32)
+    s, d = create_from_layouts("rs", [((), None, "I64"), ((n,), None, "F32")])
+    P = TBuf((n,), None, np.float32)
+    P.set(lg)
+    R = TBuf((), None, np.int64)
+    extra = (cf(0.5), cf(0.9), ci(20), cf(1.0))
+    ws_checks("rs F32 n=1000", "rs", d, [R], [P], extra)
+    extra0 = (cf(0.0), cf(0.9), ci(20), cf(1.0))
+    ws_checks("rs F32 n=1000 argmax path", "rs", d, [R], [P], extra0)
+    m = ws_size("rs", d)
+    g, wp = workspace(m)
+    st("rs NULL result ptr -> NULL_POINTER", L.infiniopRandomSample(d, wp, m, None, P.ptr, *extra, None), NULL_POINTER)
+    st("rs NULL probs ptr -> NULL_POINTER", L.infiniopRandomSample(d, wp, m, R.ptr, None, *extra, None), NULL_POINTER)
+    st("rs NULL descriptor -> NULL_POINTER", L.infiniopRandomSample(None, wp, m, R.ptr, P.ptr, *extra, None),
+       NULL_POINTER)
+    for sn, stream in nv_streams():
+        R.fill_bytes(0xFF)
+        st(f"rs F32 n=1000 argmax on the {sn}", L.infiniopRandomSample(d, wp, m, R.ptr, P.ptr, *extra0, stream),
+           SUCCESS)
+        st(f"rs F32 n=1000: synchronize ({sn})", nv_wait(stream), SUCCESS)
+        ck(f"rs F32 n=1000 argmax on the {sn}: result", int(R.get()) == int(np.argmax(lg)), f"{int(R.get())}")
+    rv, tp, tk, te = (C.c_float * 1)(0.5), (C.c_float * 1)(0.9), (C.c_int * 1)(20), (C.c_float * 1)(1.0)
+    r = L.infiniopRandomSampleBatch(d, wp, m, R.ptr, P.ptr, rv, tp, tk, te, 1, None)
+    dsync()
+    note("RandomSampleBatch called with a non-batch descriptor (NVIDIA)", sname(r))
+    destroy_op("rs", d)
+
+
+# ---- larger cases: the GPU's fast paths
+@test("rearrange", only="nvidia")
+def t_rearrange_large_nv():
+    R = rearrange_case
+    R("rearrange F16 transpose 1031x1029 (dst column-major)", "F16", (1031, 1029), (1, 1031), None, seed=1)
+    R("rearrange F16 transpose 1031x1029 (src column-major, aligned)", "F16", (1031, 1029), None, (1, 1031), seed=2,
+      flush="start")
+    R("rearrange I8 transpose 1031x1029", "I8", (1031, 1029), (1, 1031), None, seed=3)
+    R("rearrange C64 transpose 777x555", "C64", (777, 555), (1, 777), None, seed=4)
+    R("rearrange F16 transpose 4096x4096", "F16", (4096, 4096), (1, 4096), None, seed=5, flush="start")
+    R("rearrange F32 4096x4096 row-major copy", "F32", (4096, 4096), None, None, seed=6, flush="start")
+    R("rearrange F16 4096x4096 src rows reversed (negative stride)", "F16", (4096, 4096), None, (-4096, 1), seed=7)
+    R("rearrange BF16 3-d permute (96,128,64) dst memory order (2,0,1)", "BF16", (96, 128, 64),
+      perm_strides((96, 128, 64), (2, 0, 1)), None, seed=8)
+    R("rearrange F64 transpose (1000,513) with dst gaps (strides (1,1003))", "F64", (1000, 513), (1, 1003), None,
+      seed=9)
+    R("rearrange F32 interleaved non-overlapping dst (500,2) strides (2,1001)", "F32", (500, 2), (2, 1001), None,
+      seed=10)
+    R("rearrange F16 interleaved non-overlapping dst (300,2) strides (2,601), src strides (-1,300)", "F16",
+      (300, 2), (2, 601), (-1, 300), seed=11)
+    R("rearrange U8 broadcast src (1000,1000) strides (0,1)", "U8", (1000, 1000), None, (0, 1), seed=12)
+    R("rearrange F32 broadcast + negative src (64,33,65) strides (0,-65,1)", "F32", (64, 33, 65), None, (0, -65, 1),
+      seed=13)
+
+
+@test("mul", only="nvidia")
+def t_mul_large_nv():
+    N = 9_000_011
+    for dn in ("F16", "BF16", "F32"):
+        mul_case(f"mul {dn} contiguous {N} (256-byte aligned pointers)", dn, (N,), None, (N,), None, (N,), None,
+                 seed=DT[dn] + 300, flush="start")
+    mul_case(f"mul F16 contiguous {N} (pointers 2 bytes off 16-byte alignment)", "F16", (N,), None, (N,), None,
+             (N,), None, seed=301)
+    mul_case(f"mul BF16 in-place c is a, contiguous {N}", "BF16", (N,), None, (N,), None, (N,), None, inplace="a",
+             seed=302, flush="start")
+    mul_case("mul F16 (4096,4096) * (4096,) row broadcast", "F16", (4096, 4096), None, (4096, 4096), None, (4096,),
+             None, seed=303, flush="start")
+    mul_case("mul BF16 (4096,1) * (1,4096) outer product", "BF16", (4096, 4096), None, (4096, 1), None, (1, 4096),
+             None, seed=304, flush="start")
+    mul_case("mul F32 (2048,4097) c transposed, a negative strides", "F32", (2048, 4097), (1, 2048), (2048, 4097),
+             (-4097, -1), (2048, 4097), None, seed=305)
+    mul_case("mul F64 contiguous 3000017", "F64", (3000017,), None, (3000017,), None, (3000017,), None, seed=306)
+    mul_case("mul I32 contiguous 3000017 (wrap-around)", "I32", (3000017,), None, (3000017,), None, (3000017,), None,
+             seed=307)
+    mul_case("mul U8 contiguous 3000017 (wrap-around)", "U8", (3000017,), None, (3000017,), None, (3000017,), None,
+             seed=308)
+    mul_case("mul F16 c interleaved non-overlapping (2048,2) strides (2,4097)", "F16", (2048, 2), (2, 4097),
+             (2048, 2), None, (2048, 2), None, seed=309)
+
+
+@test("lpnorm", only="nvidia")
+def t_lp_large_nv():
+    M = 1 << 20
+    r = rng(21)
+    LC = lp_case
+    LC(f"lpnorm BF16 (32, {M}) axis -1 p=2 (long rows)", "BF16", (32, M), None, None, -1, 2, 1e-12, seed=1,
+       flush="start")
+    LC("lpnorm F16 (4096,4096) axis 1 p=2", "F16", (4096, 4096), None, None, 1, 2, 1e-12, seed=2, flush="start")
+    LC("lpnorm F16 (4096,4096) axis 0 p=2 (column reductions)", "F16", (4096, 4096), None, None, 0, 2, 1e-12, seed=3,
+       flush="start")
+    LC(f"lpnorm F16 (3, {M - 40}) axis -1 p=2 (few long rows)", "F16", (3, M - 40), None, None, -1, 2, 1e-12, seed=4)
+    LC(f"lpnorm F32 (8, {M}) axis 1 p=1", "F32", (8, M), None, None, 1, 1, 1e-12, seed=5, flush="start")
+    LC(f"lpnorm BF16 (4, {M}) axis 1 p=3", "BF16", (4, M), None, None, 1, 3, 1e-12, seed=6)
+    LC(f"lpnorm F16 (2, {M}) p=1000 (huge p)", "F16", (2, M), None, None, 1, 1000, 1e-12, seed=7)
+    LC(f"lpnorm BF16 (2, {M}) p=2^31-1 (huge p)", "BF16", (2, M), None, None, 1, (1 << 31) - 1, 1e-12, seed=8)
+    LC("lpnorm F32 (2048, 4097) x transposed, axis 1", "F32", (2048, 4097), (1, 2048), None, 1, 2, 1e-12, seed=9)
+    LC("lpnorm F16 (16, 65536) huge values ~6e4 p=2 eps=0", "F16", (16, 65536), None, None, 1, 2, 0.0,
+       values=r.uniform(0.3, 1.0, (16, 65536)) * 6e4 * np.sign(r.standard_normal((16, 65536))))
+    LC("lpnorm BF16 (16, 65536) tiny values ~1e-37 p=2 eps=0", "BF16", (16, 65536), None, None, 1, 2, 0.0,
+       values=r.uniform(0.3, 1.0, (16, 65536)) * 1e-37 * np.sign(r.standard_normal((16, 65536))))
+    v = r.standard_normal((4, M))
+    v[1] = 0
+    v[3, 12345] = np.inf
+    got = LC(f"lpnorm F16 (4, {M}) with an all-zero row and an inf row, eps=0", "F16", (4, M), None, None, 1, 2, 0.0,
+             values=v)
+    if got is not None:
+        ck(f"lpnorm F16 (4, {M}) all-zero row -> zeros, no NaN", (got[1].astype(np.float64) == 0).all())
+    LC(f"lpnorm F32 in-place (32, {M // 4})", "F32", (32, M // 4), None, None, -1, 2, 1e-12, seed=10, inplace=True)
+
+
+def _rs_large_check(dn, lg, params, tag, delta=3e-4):
+    acc, how = rs_ref(lg.astype(np.float64), *params, delta=delta)
+    got = rs_run(dn, "I64", lg, params, tag, result_check=False)
+    if got is not None:
+        ck(f"{tag}: index per SPEC rule ({how}, F32 accumulation tolerance)", got in acc,
+           f"got {got}, acceptable {sorted(acc)[:8]}")
+
+
+@test("rs", only="nvidia")
+def t_rs_large_nv():
+    n = 151936
+    r = rng(31)
+    for dn in ("F16", "BF16", "F32"):
+        lg = np.zeros(n)
+        lg[[100, 77777, 150000, n - 1]] = 5.0
+        rs_run(dn, "I64", round_to(lg, dn), (0.0, 1.0, 0, 1.0), f"rs {dn} n={n} tied maxima -> lowest index 100",
+               expect=100)
+        lg = round_to(r.standard_normal(n) * 3, dn).astype(np.float64)
+        lg[n - 1] = float(round_to(np.array([lg.max() + 1.0]), dn)[0])
+        rs_run(dn, "I64", round_to(lg, dn), (0.6, 0.9, 1, 1.0), f"rs {dn} n={n} topk=1 -> argmax at the last index",
+               expect=n - 1)
+        rs_run(dn, "I32", round_to(lg, dn), (0.0, 0.9, 50, 1.0), f"rs {dn} n={n} random_val=0 -> argmax (I32 result)",
+               expect=n - 1)
+        lg = round_to(r.standard_normal(n) * 3, dn)
+        for params in ((0.999, 1.0, 0, 1.0), (0.5, 1.0, n, 2.0), (0.73, 0.95, 1000, 0.6), (0.21, 0.5, 0, 0.1),
+                       (0.88, 0.8, 20, 1.5), (0.45, 1.0, 0, 20.0)):
+            _rs_large_check(dn, lg, params, f"rs {dn} n={n} params={params}")
+
+
+@test("rs_batch", only="nvidia")
+def t_rsb_large_nv():
+    n, B = 151936, 64
+    rr = rng(64)
+    prm = []
+    for b in range(B):
+        if b % 8 == 0:
+            prm.append((0.0, 0.9, 50, 1.0))
+        elif b % 8 == 1:
+            prm.append((float(np.round(rr.uniform(0.05, 0.95), 4)), 0.9, 1, 1.0))
+        else:
+            prm.append((float(np.round(rr.uniform(0.02, 0.98), 4)), float(rr.choice([0.5, 0.8, 0.9, 0.95, 1.0])),
+                        int(rr.choice([0, 20, 50, 1000, n])), float(rr.choice([0.6, 0.8, 1.0, 1.5]))))
+    for dn in ("F16", "BF16", "F32"):
+        rsb_case(f"rsb {dn} B={B} n={n}", dn, "I64", B, n, n, prm, seed=DT[dn] + 400, delta=3e-4, flush="start")
+    rsb_case(f"rsb F16 B=8 n={n} row stride {n + 64} (padding poisoned), I32 result", "F16", "I32", 8, n, n + 64,
+             prm[:8], seed=401, delta=3e-4)
+
+
+# ---- workspaces of larger descriptors (INSUFFICIENT_WORKSPACE where one is needed)
+@test("mul", only="nvidia")
+def t_mul_workspace_nv():
+    for tag, layouts in (("mul F16 contiguous 9000011", [((9000011,), None, "F16")] * 3),
+                         ("mul BF16 (4096,4096) * (4096,)", [((4096, 4096), None, "BF16"), ((4096, 4096), None, "BF16"),
+                                                            ((4096,), None, "BF16")]),
+                         ("mul F32 (64,33,65) strided", [((64, 33, 65), (1, 64 * 65, 64), "F32"),
+                                                         ((64, 33, 65), (0, -65, 1), "F32"),
+                                                         ((64, 33, 65), None, "F32")])):
+        s, d = create_from_layouts("mul", layouts)
+        if not st(f"{tag}: Create", s, SUCCESS):
+            continue
+        bufs = [TBuf(l[0], l[1], NP[l[2]]) for l in layouts]
+        for b in bufs[1:]:
+            b.set(1)
+        n = ws_checks(tag, "mul", d, bufs[:1], bufs[1:])
+        note(f"{tag}: workspace bytes", str(n))
+        destroy_op("mul", d)
+
+
+@test("lpnorm", only="nvidia")
+def t_lp_workspace_nv():
+    M = 1 << 20
+    for dn, shape, axis in (("BF16", (32, M), -1), ("F16", (3, M - 40), -1), ("F16", (4096, 4096), 0),
+                            ("F16", (4096, 4096), 1), ("F32", (2048, 4097), 0)):
+        tag = f"lpnorm {dn} {shape} axis {axis}"
+        s, d = create_from_layouts("lpnorm", [(shape, None, dn)] * 2, params=(ci(axis), ci(2), cf(1e-12)))
+        if not st(f"{tag}: Create", s, SUCCESS):
+            continue
+        X, Y = TBuf(shape, None, NP[dn]), TBuf(shape, None, NP[dn])
+        X.set(1)
+        n = ws_checks(tag, "lpnorm", d, [Y], [X])
+        note(f"{tag}: workspace bytes", str(n))
+        destroy_op("lpnorm", d)
+
+
+@test("rs", only="nvidia")
+def t_rs_workspace_nv():
+    n = 151936
+    for dn in ("F16", "BF16", "F32"):
+        tag = f"rs {dn} n={n}"
+        s, d = create_from_layouts("rs", [((), None, "I64"), ((n,), None, dn)])
+        if not st(f"{tag}: Create", s, SUCCESS):
+            continue
+        P, R = TBuf((n,), None, NP[dn]), TBuf((), None, np.int64)
+        P.set(round_to(rng(5).standard_normal(n), dn))
+        m = ws_checks(f"{tag} sample", "rs", d, [R], [P], (cf(0.5), cf(0.9), ci(0), cf(1.0)))
+        ws_checks(f"{tag} argmax", "rs", d, [R], [P], (cf(0.0), cf(0.9), ci(0), cf(1.0)))
+        note(f"{tag}: workspace bytes", str(m))
+        destroy_op("rs", d)
+
+
+@test("rs_batch", only="nvidia")
+def t_rsb_workspace_nv():
+    B, n = 64, 151936
+    tag = f"rsb F16 B={B} n={n}"
+    s, d = create_from_layouts("rsb", [((B,), None, "I64"), ((B, n), None, "F16")])
+    if not st(f"{tag}: Create", s, SUCCESS):
+        return
+    P, R = TBuf((B, n), None, np.float16), TBuf((B,), None, np.int64)
+    P.set(round_to(rng(6).standard_normal((B, n)), "F16"))
+    rv, tp = (C.c_float * B)(*([0.5] * B)), (C.c_float * B)(*([0.9] * B))
+    tk, te = (C.c_int * B)(*([0] * B)), (C.c_float * B)(*([1.0] * B))
+    m = ws_checks(tag, "rsb", d, [R], [P], (rv, tp, tk, te, ci(B)))
+    note(f"{tag}: workspace bytes", str(m))
+    destroy_op("rsb", d)
+
+
+# ---- threads: one descriptor per operator, 8 threads with their own streams and buffers
+@test("threads", only="nvidia")
+def t_threads_nv():
+    nthr, iters = 8, 20
+    shape = (64, 129)
+    s, dm = create_from_layouts("mul", [(shape, None, "F32")] * 3)
+    s2, dl = create_from_layouts("lpnorm", [(shape, None, "F32")] * 2, params=(ci(1), ci(2), cf(1e-12)))
+    s3, dr = create_from_layouts("rs", [((), None, "I64"), ((5000,), None, "F32")])
+    s4, dre = create_from_layouts("rearrange", [(shape, (1, 64), "F32"), (shape, None, "F32")])
+    if not st("threads: Create the four descriptors", max(s, s2, s3, s4), SUCCESS):
+        return
+    wm, wl, wr = ws_size("mul", dm), ws_size("lpnorm", dl), ws_size("rs", dr)
+    errors = []
+
+    def worker(k):
+        stream = vp()
+        try:
+            rt_check("infinirtSetDevice(NVIDIA, 0) in a worker thread", L.infinirtSetDevice(DEV["NVIDIA"], 0))
+            rt_check("infinirtStreamCreate in a worker thread", L.infinirtStreamCreate(C.byref(stream)))
+            r = rng(100 + k)
+            a = r.standard_normal(shape).astype(np.float32)
+            b = r.standard_normal(shape).astype(np.float32)
+            lg = r.standard_normal(5000).astype(np.float32)
+            A, Bb, LG = TBuf(shape, None, np.float32), TBuf(shape, None, np.float32), TBuf((5000,), None, np.float32)
+            A.set(a)
+            Bb.set(b)
+            LG.set(lg)
+            Cc, Y = TBuf(shape, None, np.float32), TBuf(shape, None, np.float32)
+            T, RES = TBuf(shape, (1, 64), np.float32), TBuf((), None, np.int64)
+            (g1, w1), (g2, w2), (g3, w3) = workspace(wm), workspace(wl), workspace(wr)
+            ref_l = lp_ref(a, 1, 2, float(np.float32(1e-12)))
+            am = int(np.argmax(lg))
+            for it in range(iters):
+                for o in (Cc, Y, T, RES):
+                    o.fill_bytes(0xFF)
+                e = [L.infiniopMul(dm, w1, wm, Cc.ptr, A.ptr, Bb.ptr, stream),
+                     L.infiniopLPNorm(dl, w2, wl, Y.ptr, A.ptr, stream),
+                     L.infiniopRandomSample(dr, w3, wr, RES.ptr, LG.ptr, cf(0.0), cf(0.9), ci(5), cf(1.0), stream),
+                     L.infiniopRearrange(dre, T.ptr, A.ptr, stream)]
+                if any(e):
+                    errors.append(f"thread {k} iter {it}: statuses {e}")
+                    return
+                sy = L.infinirtStreamSynchronize(stream)
+                if sy:
+                    errors.append(f"thread {k} iter {it}: StreamSynchronize {sname(sy)}")
+                    return
+                if not (Cc.get() == a * b).all():
+                    errors.append(f"thread {k} iter {it}: mul wrong")
+                    return
+                if not close(Y.get(), ref_l, "F32").all():
+                    errors.append(f"thread {k} iter {it}: lpnorm wrong")
+                    return
+                if int(RES.get()) != am:
+                    errors.append(f"thread {k} iter {it}: random sample wrong")
+                    return
+                if not (T.get() == a).all():
+                    errors.append(f"thread {k} iter {it}: rearrange wrong")
+                    return
+        except Exception as ex:
+            errors.append(f"thread {k}: {ex!r}")
+        finally:
+            if stream.value:
+                L.infinirtStreamDestroy(stream)
+    ths = [threading.Thread(target=worker, args=(k,)) for k in range(nthr)]
+    for t in ths:
+        t.start()
+    for t in ths:
+        t.join()
+    ck(f"one descriptor per op used by {nthr} threads x {iters} iterations, each thread with its own stream and "
+       f"device buffers", not errors, "; ".join(errors[:4]))
+    destroy_op("mul", dm)
+    destroy_op("lpnorm", dl)
+    destroy_op("rs", dr)
+    destroy_op("rearrange", dre)
+
+
+# ---- leaks: host heap (as on CPU) and GPU memory (driver's cuMemGetInfo, outside SPEC, measurement only)
+_CUMEMINFO = []
+
+
+def gpu_used_bytes():
+    """bytes of GPU memory in use on the device (whole device), or None when it cannot be measured"""
+    try:
+        if not _CUMEMINFO:
+            f = C.CDLL("libcuda.so.1").cuMemGetInfo_v2
+            f.restype = ci
+            f.argtypes = [C.POINTER(sz), C.POINTER(sz)]
+            _CUMEMINFO.append(f)
+        fr, tot = sz(0), sz(0)
+        with on_nvidia():
+            L.infinirtDeviceSynchronize()
+            r = _CUMEMINFO[0](C.byref(fr), C.byref(tot))
+        return None if r != 0 else tot.value - fr.value
+    except Exception:
+        return None
+
+
+_MEMPROBE = []
+
+
+def gpu_measure_ok():
+    """positive control, once: an extra 64 MiB infinirtMalloc must show up in gpu_used_bytes()"""
+    if not _MEMPROBE:
+        ok = False
+        u0 = gpu_used_bytes()
+        p = vp()
+        with on_nvidia():
+            if u0 is not None and L.infinirtMalloc(C.byref(p), 64 << 20) == SUCCESS and p.value:
+                u1 = gpu_used_bytes()
+                L.infinirtFree(p)
+                ok = u1 is not None and u1 - u0 >= 64 << 20
+        _MEMPROBE.append(ok)
+    return _MEMPROBE[0]
+
+
+def dev_leak_loop(tag, fn, n, limit=4 << 20):
+    if not gpu_measure_ok():
+        note(f"leak (GPU memory): {tag}", "cuMemGetInfo unavailable or blind to a 64 MiB infinirtMalloc: not measured")
+        return
+    for _ in range(n // 5):
+        fn()
+    u0 = gpu_used_bytes()
+    if u0 is None:
+        note(f"leak (GPU memory): {tag}", "cuMemGetInfo unavailable: not measured")
+        return
+    for _ in range(n):
+        fn()
+    u1 = gpu_used_bytes()
+    ck(f"leak (GPU memory): {tag} x{n} (device memory in use grew {u1 - u0} B)", u1 - u0 <= limit,
+       f"in use {u0} -> {u1} B over {n} iterations (~{(u1 - u0) / n:.0f} B/iter); SPEC: 'No input ... leaks'")
+
+
+@test("leaks", only="nvidia")
+def t_leaks_nv():
+    h = handle()
+
+    def tdesc():
+        s, d = mk_td((3, 4, 5, 6), (1, -3, 0, 60), "F32")
+        L.infiniopDestroyTensorDescriptor(d)
+    leak_loop("tensor descriptor create/destroy", tdesc, 20000)
+
+    def hnd():
+        hh = vp()
+        L.infiniopCreateHandle(C.byref(hh))
+        L.infiniopDestroyHandle(hh)
+    leak_loop("handle create/destroy (NVIDIA)", hnd, 5000)
+    dev_leak_loop("handle create/destroy (NVIDIA)", hnd, 2000)
+    a4 = td((8, 16, 3, 5), None, "F32")
+    p4 = td((8, 16, 3, 5), (1, 8, 128, 384), "F32")
+    bad = td((8, 16, 3, 4), None, "F32")
+    f16 = td((8, 16, 3, 5), None, "F16")
+    ri, pr = td((), None, "I64"), td((151936,), None, "F32")
+    rb, pb = td((4,), None, "I64"), td((4, 151936), None, "F32")
+    pbad = td((1000,), (2,), "F32")
+    big = td((32, 1 << 20), None, "BF16")
+    o = vp()
+
+    def mk(f, dfn, *args):
+        def g():
+            r = f(h, C.byref(o), *args)
+            if r == 0:
+                dfn(o)
+        return g
+    for tag, fn, ok_path in (
+            ("rearrange create/destroy", mk(L.infiniopCreateRearrangeDescriptor, L.infiniopDestroyRearrangeDescriptor,
+                                            p4, a4), True),
+            ("rearrange create error path", mk(L.infiniopCreateRearrangeDescriptor,
+                                               L.infiniopDestroyRearrangeDescriptor, a4, bad), False),
+            ("mul create/destroy", mk(L.infiniopCreateMulDescriptor, L.infiniopDestroyMulDescriptor, a4, p4, a4), True),
+            ("mul create error path (dtype)", mk(L.infiniopCreateMulDescriptor, L.infiniopDestroyMulDescriptor,
+                                                 a4, f16, a4), False),
+            ("lpnorm create/destroy", mk(L.infiniopCreateLPNormDescriptor, L.infiniopDestroyLPNormDescriptor,
+                                         a4, p4, 1, 2, cf(1e-6)), True),
+            ("lpnorm create/destroy (32 x 1M BF16)", mk(L.infiniopCreateLPNormDescriptor,
+                                                        L.infiniopDestroyLPNormDescriptor, big, big, 1, 2, cf(1e-6)),
+             True),
+            ("lpnorm create error path (axis)", mk(L.infiniopCreateLPNormDescriptor,
+                                                   L.infiniopDestroyLPNormDescriptor, a4, p4, 9, 2, cf(1e-6)), False),
+            ("random sample create/destroy (n=151936)", mk(L.infiniopCreateRandomSampleDescriptor,
+                                                           L.infiniopDestroyRandomSampleDescriptor, ri, pr), True),
+            ("random sample create error path", mk(L.infiniopCreateRandomSampleDescriptor,
+                                                   L.infiniopDestroyRandomSampleDescriptor, ri, pbad), False),
+            ("random sample batch create/destroy (4 x 151936)", mk(L.infiniopCreateRandomSampleBatchDescriptor,
+                                                                   L.infiniopDestroyRandomSampleDescriptor, rb, pb),
+             True)):
+        leak_loop(tag, fn, 2000 if ok_path else 20000)
+        if ok_path:
+            dev_leak_loop(tag, fn, 2000)
+    # calculate loop on the stream, device buffers
+    s, d = create_from_layouts("mul", [((8, 16, 3, 5), None, "F32")] * 3)
+    X = TBuf((8, 16, 3, 5), None, np.float32)
+    X.set(1)
+    wsn = ws_size("mul", d)
+    g, wp = workspace(wsn)
+    stream = nv_stream()
+    leak_loop("mul calculate (NVIDIA, created stream)",
+              lambda: L.infiniopMul(d, wp, wsn, X.ptr, X.ptr, X.ptr, stream), 20000)
+    st("mul calculate loop: StreamSynchronize", nv_wait(stream), SUCCESS)
+    destroy_op("mul", d)
+
+    def rt():
+        s_, e_ = vp(), vp()
+        L.infinirtStreamCreate(C.byref(s_))
+        L.infinirtEventCreate(C.byref(e_))
+        L.infinirtEventDestroy(e_)
+        L.infinirtStreamDestroy(s_)
+    leak_loop("runtime stream/event create/destroy (NVIDIA)", rt, 5000)
+    dev_leak_loop("runtime stream/event create/destroy (NVIDIA)", rt, 2000)
+
+    def mf():
+        p = vp()
+        if L.infinirtMalloc(C.byref(p), 4096) == 0:
+            L.infinirtFree(p)
+    dev_leak_loop("infinirtMalloc/Free 4096 B", mf, 5000, limit=2 << 20)
+    destroy_td(a4, p4, bad, f16, ri, pr, rb, pb, pbad, big)
+
+
+# ---- pointer alignment: a fault here poisons the CUDA context, so these run last, each test on its own
+class OffBuf:
+    """a contiguous array placed `off` bytes after a 256-byte aligned device address (DevBuf)"""
+
+    def __init__(self, arr, off):
+        arr = np.array(arr, order="C")  # (np.ascontiguousarray would turn a 0-d array into 1-d)
+        self.dt, self.shape, self.off = arr.dtype, arr.shape, off
+        self.g = DevBuf(arr.nbytes + off, "start")
+        self.g.mem[off:] = arr.reshape(-1).view(np.uint8)
+        self.g.push()
+        self.ptr = self.g.ptr + off
+
+    def get(self):
+        self.g.sync()
+        return np.frombuffer(self.g.mem[self.off:].tobytes(), self.dt).reshape(self.shape)
+
+    def outside_ok(self):
+        return self.g.slack_ok() and bool((self.g.mem[:self.off] == SENT).all())
+
+
+def _nv_call_and_read(tag, fn, outs, strict=True):
+    """run fn(stream) on the created stream, synchronise; returns True when it succeeded"""
+    stream = nv_stream()
+    r = fn(stream)
+    if not st(f"{tag}: calculate", r, SUCCESS, strict=strict):
+        return False
+    if not st(f"{tag}: StreamSynchronize", nv_wait(stream), SUCCESS, strict=strict):
+        return False
+    for k, o in enumerate(outs):
+        ck(f"{tag}: output {k}: bytes before/after it untouched", o.outside_ok())
+    return True
+
+
+@test("nv_misaligned", only="nvidia")
+def t_nv_element_offsets():
+    """pointers aligned to their element but not to 16 bytes, differently for each operand"""
+    r = rng(41)
+    n = 100003
+    for dn in ("F16", "BF16"):
+        s, d = create_from_layouts("mul", [((n,), None, dn)] * 3)
+        if st(f"mul {dn} {n}: Create", s, SUCCESS):
+            av, bv = gen_vals(r, (n,), dn), gen_vals(r, (n,), dn)
+            A, B, Cc = OffBuf(av, 2), OffBuf(bv, 4), OffBuf(np.zeros(n, NP[dn]), 6)
+            m = ws_size("mul", d)
+            g, wp = workspace(m)
+            tag = f"mul {dn} {n}: a, b, c at +2, +4, +6 bytes from 256-byte alignment"
+            if _nv_call_and_read(tag, lambda stream: L.infiniopMul(d, wp, m, Cc.ptr, A.ptr, B.ptr, stream), [Cc]):
+                ref = mul_ref(av, bv, dn)
+                good = same_float_bits(Cc.get(), ref)
+                ck(f"{tag}: result exact", good.all(), fmt_bad(Cc.get(), ref, good))
+            destroy_op("mul", d)
+    shape = (7, 4099)
+    s, d = create_from_layouts("lpnorm", [(shape, None, "F16")] * 2, params=(ci(-1), ci(2), cf(1e-12)))
+    if st("lpnorm F16 (7,4099): Create", s, SUCCESS):
+        xv = round_to(r.standard_normal(shape), "F16")
+        X, Y = OffBuf(xv, 2), OffBuf(np.zeros(shape, np.float16), 6)
+        m = ws_size("lpnorm", d)
+        g, wp = workspace(m)
+        tag = "lpnorm F16 (7,4099): x, y at +2, +6 bytes"
+        if _nv_call_and_read(tag, lambda stream: L.infiniopLPNorm(d, wp, m, Y.ptr, X.ptr, stream), [Y]):
+            ref = lp_ref(xv, -1, 2, float(np.float32(1e-12)))
+            good = close(Y.get(), ref, "F16")
+            ck(f"{tag}: result", good.all(), fmt_bad(Y.get(), ref, good))
+        destroy_op("lpnorm", d)
+    shape = (1031, 1029)
+    s, d = create_from_layouts("rearrange", [(shape, (1, 1031), "F16"), (shape, None, "F16")])
+    if st("rearrange F16 transpose 1031x1029: Create", s, SUCCESS):
+        sv = rand_bytes(r, shape, "F16")
+        S_, D_ = OffBuf(sv, 2), OffBuf(np.zeros(shape[::-1], np.uint16), 4)
+        tag = "rearrange F16 transpose 1031x1029: src, dst at +2, +4 bytes"
+        if _nv_call_and_read(tag, lambda stream: L.infiniopRearrange(d, D_.ptr, S_.ptr, stream), [D_]):
+            ck(f"{tag}: result", (D_.get() == sv.T).all())
+        destroy_op("rearrange", d)
+    nn = 151936
+    s, d = create_from_layouts("rs", [((), None, "I64"), ((nn,), None, "F16")])
+    if st(f"rs F16 n={nn}: Create", s, SUCCESS):
+        lg = round_to(r.standard_normal(nn), "F16")
+        P, R = OffBuf(lg, 2), OffBuf(np.zeros((), np.int64), 8)
+        m = ws_size("rs", d)
+        g, wp = workspace(m)
+        tag = f"rs F16 n={nn}: probs at +2 bytes, argmax"
+        if _nv_call_and_read(tag, lambda stream: L.infiniopRandomSample(d, wp, m, R.ptr, P.ptr, cf(0.0), cf(1.0),
+                                                                          ci(0), cf(1.0), stream), [R]):
+            ck(f"{tag}: result", int(R.get()) == int(np.argmax(lg.astype(np.float64))), f"{int(R.get())}")
+        destroy_op("rs", d)
+
+
+@test("nv_misaligned", only="nvidia")
+def t_nv_misaligned_rearrange():
+    _POISON_AMBIGUOUS[0] = "pointers 1 byte off alignment: SPEC states no alignment rule"
+    s, d = create_from_layouts("rearrange", [((33,), None, "F64"), ((33,), (-1,), "F64")])
+    S_, D_ = OffBuf(np.arange(33, dtype=np.float64), 1), OffBuf(np.zeros(33), 1)
+    tag = "rearrange F64 33 elements, pointers 1 byte off alignment (SPEC states no alignment rule)"
+    if _nv_call_and_read(tag, lambda stream: L.infiniopRearrange(d, D_.ptr, S_.ptr + 32 * 8, stream), [D_],
+                         strict=False):
+        ck(f"{tag}: correct", (D_.get() == np.arange(33)[::-1]).all(), f"{D_.get()[:4]}")
+    destroy_op("rearrange", d)
+
+
+@test("nv_misaligned", only="nvidia")
+def t_nv_misaligned_mul():
+    _POISON_AMBIGUOUS[0] = "pointers 1 byte off alignment: SPEC states no alignment rule"
+    s, d = create_from_layouts("mul", [((37,), None, "F32")] * 3)
+    m = ws_size("mul", d)
+    g, wp = workspace(m)
+    A, B, Cc = OffBuf(np.arange(37, dtype=np.float32), 1), OffBuf(np.full(37, 3, np.float32), 1), \
+        OffBuf(np.zeros(37, np.float32), 1)
+    tag = "mul F32 37 elements, pointers 1 byte off alignment (SPEC states no alignment rule)"
+    if _nv_call_and_read(tag, lambda stream: L.infiniopMul(d, wp, m, Cc.ptr, A.ptr, B.ptr, stream), [Cc],
+                         strict=False):
+        ck(f"{tag}: correct", (Cc.get() == np.arange(37) * 3).all())
+    destroy_op("mul", d)
+
+
+@test("nv_misaligned", only="nvidia")
+def t_nv_misaligned_workspace():
+    _POISON_AMBIGUOUS[0] = "pointers 1 byte off alignment: SPEC states no alignment rule"
+    cases = [("mul F16 9000011", "mul", [((9000011,), None, "F16")] * 3, (), ()),
+             ("lpnorm BF16 (32, 1M)", "lpnorm", [((32, 1 << 20), None, "BF16")] * 2, (ci(-1), ci(2), cf(1e-12)), ()),
+             ("rs F32 n=151936", "rs", [((), None, "I64"), ((151936,), None, "F32")], (),
+              (cf(0.5), cf(0.9), ci(0), cf(1.0)))]
+    for tag, kind, layouts, params, extra in cases:
+        s, d = create_from_layouts(kind, layouts, params=params)
+        if not st(f"{tag}: Create", s, SUCCESS):
+            continue
+        n = ws_size(kind, d)
+        if n == 0:
+            note(f"{tag}: workspace pointer 1 byte off alignment", "minimum workspace is 0: not exercised")
+            destroy_op(kind, d)
+            continue
+        bufs = [TBuf(l[0], l[1], NP[l[2]]) for l in layouts]
+        for b in bufs[1:]:
+            b.set(1)
+        g = DevBuf(n + 1, "start")
+        stream = nv_stream()
+        r = call_status(kind, d, g.ptr + 1, n, [bufs[0].ptr], [b.ptr for b in bufs[1:]], extra, stream=stream)
+        st(f"{tag}: workspace pointer 1 byte off alignment", r, SUCCESS, strict=False)
+        if r == 0:
+            st(f"{tag}: workspace pointer 1 byte off alignment: StreamSynchronize", nv_wait(stream), SUCCESS,
+               strict=False)
+        destroy_op(kind, d)
+
+
 # =========================================================================== driver
 GROUPS = ["symbols", "runtime", "handle", "tensor", "rearrange", "mul", "lpnorm", "rs", "rs_batch", "threads",
-          "leaks"]
+          "leaks"] + (["nv_misaligned"] if NV else [])
 
 
 def run_group_inproc(group, start):
@@ -2128,12 +3472,45 @@ def run_group_inproc(group, start):
     for k in range(start, len(tests)):
         _, name, fn = tests[k]
         _cur_test[0] = name
+        _POISON_AMBIGUOUS[0] = ""
         print(f"@@BEGIN {k} {name}", flush=True)
         try:
             fn()
+        except RtError as e:  # an infinirt call the harness relies on failed: the library's runtime
+            emit("FAIL", f"{name}: runtime call failed", f"{e}\n{traceback.format_exc()[-800:]}")
         except Exception:
             emit("HARNESS", f"{name}: python exception", traceback.format_exc()[-1200:])
+        if NV:
+            why = nv_health()
+            if why:
+                emit("NOTE" if _POISON_AMBIGUOUS[0] else "FAIL", f"{name}: device left in an error state after the "
+                     f"test (the CUDA context is unusable for the rest of the process)",
+                     why + (f"; {_POISON_AMBIGUOUS[0]}" if _POISON_AMBIGUOUS[0] else ""))
+                print(f"@@END {k}", flush=True)
+                os._exit(STICKY_RC)  # a fresh process for the next test (a CUDA error can poison the context)
         print(f"@@END {k}", flush=True)
+
+
+def nv_health():
+    """NVIDIA mode: '' when the device still works after a test, else what failed"""
+    try:
+        with on_nvidia():
+            r = L.infinirtDeviceSynchronize()
+            if r != SUCCESS:
+                return f"infinirtDeviceSynchronize -> {sname(r)}"
+            p = vp()
+            r = L.infinirtMalloc(C.byref(p), 256)
+            if r != SUCCESS or not p.value:
+                return f"infinirtMalloc(256) -> {sname(r)}"
+            b = np.zeros(256, np.uint8)
+            r = L.infinirtMemcpy(p, b.ctypes.data, 256, MEMCPY_H2D)
+            r2 = L.infinirtDeviceSynchronize()
+            L.infinirtFree(p)
+            if r != SUCCESS or r2 != SUCCESS:
+                return f"infinirtMemcpy H2D 256 B -> {sname(r)}, then infinirtDeviceSynchronize -> {sname(r2)}"
+    except Exception as e:
+        return f"{e!r}"
+    return ""
 
 
 def vector_path():
@@ -2148,6 +3525,8 @@ def vector_path():
 
 
 def run_all(verbose):
+    if NV:
+        return run_all_nvidia(verbose)
     isas = [x for x in os.environ.get("AUDIT_ISAS", "avx512,avx2,baseline").split(",") if x]
     results = []
     t0 = time.time()
@@ -2161,6 +3540,27 @@ def run_all(verbose):
             r["isa"] = got
         results.extend(res)
     return report(results, verbose, t0)
+
+
+def run_all_nvidia(verbose):
+    """AUDIT_DEVICE=nvidia: one run of every group on (NVIDIA, 0); exit status 2 when there is no GPU"""
+    t0 = time.time()
+    c = ci(0)
+    if "infinirtGetDeviceCount" in L.missing:
+        print("AUDIT_DEVICE=nvidia: libinfinirt.so does not export infinirtGetDeviceCount; cannot look for an "
+              "NVIDIA GPU; nothing audited", flush=True)
+        return 2
+    s = L.infinirtGetDeviceCount(DEV["NVIDIA"], C.byref(c))
+    if s != SUCCESS or c.value < 1:
+        print(f"AUDIT_DEVICE=nvidia: no NVIDIA GPU present (infinirtGetDeviceCount(NVIDIA) -> {sname(s)}, count "
+              f"{c.value}; no GPU or driver, or a library built without NVIDIA support); nothing audited", flush=True)
+        return 2
+    print(f"running all groups on device NVIDIA, device id 0 (infinirtGetDeviceCount(NVIDIA) = {c.value})",
+          flush=True)
+    res = run_all_once(dict(os.environ))
+    for r in res:
+        r["isa"] = "nvidia"
+    return report(res, verbose, t0)
 
 
 def run_all_once(env):
@@ -2189,6 +3589,9 @@ def run_all_once(env):
                     last_end = int(line.split()[1])
             if rc == 0:
                 break
+            if rc == STICKY_RC and last_begin is not None and last_end == last_begin[0]:
+                start = last_begin[0] + 1  # NVIDIA mode: FAIL already reported; next test in a fresh process
+                continue
             if last_begin is None:
                 results.append({"kind": "HARNESS", "group": group, "test": None, "name": "group did not start",
                                 "detail": f"rc={rc} stderr={err[-800:]}"})
@@ -2228,8 +3631,9 @@ def report(results, verbose, t0):
         for (g, t, n, d), isas in merged.items():
             print(f"[{g}/{t}] {n}   <{','.join(isas)}>" + (f"\n      {d}" if d else ""))
     for isa, pi in per_isa.items():
-        print(f"vector path {isa}: " + ", ".join(f"{k}={pi.get(k, 0)}" for k in ("PASS", "FAIL", "NOTE", "HARNESS")))
-    print(f"\nSUMMARY ({time.time() - t0:.1f}s, all vector paths): " + ", ".join(
+        print(f"{'device' if NV else 'vector path'} {isa}: " +
+              ", ".join(f"{k}={pi.get(k, 0)}" for k in ("PASS", "FAIL", "NOTE", "HARNESS")))
+    print(f"\nSUMMARY ({time.time() - t0:.1f}s, {'device NVIDIA 0' if NV else 'all vector paths'}): " + ", ".join(
         f"{k}={cnt.get(k, 0)}" for k in ("PASS", "FAIL", "NOTE", "HARNESS")))
     print(f"library dir: {os.path.abspath(LIBDIR)}; results in {RESULTS}")
     return 1 if cnt.get("FAIL") or cnt.get("HARNESS") else 0
@@ -2237,6 +3641,9 @@ def report(results, verbose, t0):
 
 if __name__ == "__main__":
     args = sys.argv[1:]
+    if AUDIT_DEVICE not in ("cpu", "nvidia"):
+        print(f"AUDIT_DEVICE={AUDIT_DEVICE!r}: expected 'cpu' (default) or 'nvidia'", flush=True)
+        sys.exit(2)
     if "--vector-path" in args:
         print(vector_path())
         sys.exit(0)
