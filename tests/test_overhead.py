@@ -159,11 +159,11 @@ def test_descriptor_calls_take_int_addresses_numpy_and_mixes():
         op(0, 0, 0)
 
 
-def test_batch_parameters_every_form_agree():
+@pytest.mark.parametrize("rows", [6, 40])  # lists: cffi's conversion below 32 values, struct packing from 32
+def test_batch_parameters_every_form_agree(rows):
     rng = np.random.default_rng(4)
-    x = rng.standard_normal((6, 50)).astype(np.float32)
+    x = rng.standard_normal((rows, 50)).astype(np.float32)
     want = np.argmax(x, axis=1)
-    rows = 6
     forms = [(0.0, 0.9, 5, 1.0), ([0.0] * rows, [0.9] * rows, [5] * rows, [1.0] * rows),
              (np.zeros(rows, np.float32), np.full(rows, 0.9, np.float32), np.full(rows, 5, np.int32),
               np.ones(rows, np.float32)),

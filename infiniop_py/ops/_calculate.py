@@ -33,6 +33,7 @@ Argument kinds:
 from __future__ import annotations
 
 import linecache
+import struct
 import threading
 
 import cffi
@@ -145,11 +146,25 @@ def batch_size(rows: int, *params) -> int:
     return rows if size is None else size
 
 
+_PACKERS: dict = {}
+
+
+def _packer(dtype: np.dtype, n: int) -> struct.Struct:
+    """struct.Struct for n values of `dtype` (float32 or int32), native order, made once."""
+    key = (dtype.char, n)
+    packer = _PACKERS.get(key)
+    if packer is None:
+        if len(_PACKERS) >= _MAX_FILLED:
+            _PACKERS.clear()
+        packer = _PACKERS[key] = struct.Struct(f"={n}{'f' if dtype.kind == 'f' else 'i'}")
+    return packer
+
+
 def batch_args(cache: dict, rows: int, kinds, *values):
     """[B, then each per-row value as the C array it becomes: `from_buffer` of a
     `kinds[i]` = (cffi array type, dtype) array]. Scalars for every row: one lookup
     in `cache` (their filled arrays, read-only, made once); anything else through
-    param_array, or (flat lists / tuples of one length) cffi's conversion. (Matching
+    param_array, or (flat lists / tuples of one length) cffi or struct. (Matching
     NumPy arrays are taken inline by the generated calls.)"""
     for v in values:
         if type(v) is not float and type(v) is not int:
@@ -164,19 +179,21 @@ def batch_args(cache: dict, rows: int, kinds, *values):
                                                for (t, d), v in zip(kinds, values))
         return got
     if type(values[0]) is list or type(values[0]) is tuple:
-        # Sequences of one length (a serving loop's per-request values): cffi fills
-        # each C array in one pass (half a NumPy round trip's cost).
+        # Sequences of one length (a serving loop's per-request values): C arrays
+        # filled by cffi (short ones) or packed by a cached struct.Struct into bytes
+        # the C call reads (from 32 values: 256 rows 33 -> 25 µs for four lists),
+        # either a fraction of a NumPy round trip's cost.
         n = len(values[0])
         try:
             arrays = []
-            for (t, _), v in zip(kinds, values):
+            for (t, d), v in zip(kinds, values):
                 if type(v) is not list and type(v) is not tuple or len(v) != n:
                     break
-                arrays.append(_new(t, v))
+                arrays.append(_new(t, v) if n < 32 else _from_buffer(t, _packer(d, n).pack(*v)))
             else:
                 return (n,) + tuple(arrays)
-        except (TypeError, OverflowError):
-            pass  # elements cffi does not take as they are (floats for int[], ...): as NumPy converts them
+        except (struct.error, TypeError, OverflowError):
+            pass  # elements cffi / struct do not take as they are (floats for int[], ...): as NumPy converts them
     batch = batch_size(rows, *values)
     return (batch,) + tuple(_from_buffer(t, param_array(v, d, batch)) for (t, d), v in zip(kinds, values))
 
