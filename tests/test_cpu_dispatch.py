@@ -71,6 +71,14 @@ for name, dt in (("f16", np.float16), ("bf16", ip.bfloat16), ("f32", np.float32)
         if n > 100:
             x[rng.choice(n, 20, replace=False)] = np.nan
         out[f"argmax_{name}_{n}"] = ip.random_sample(x, 0.0, 0.9, 1, 1.0)
+        out[f"argmax_{name}_{n}_want"] = int(picks.min())  # the first of the tied maxima
+    # The maximum in the tail past the last whole block of lanes, at a block's
+    # first / last element, and a row of NaN only (index 0).
+    for n, where in ((64 * 7 + 5, [64 * 7 + 3]), (64 * 9, [64 * 4, 64 * 8 - 1]), (64 * 9, [64 * 9 - 1])):
+        x = rng.standard_normal(n).astype(dt)
+        x[where] = np.float32(9)
+        out[f"argmax_{name}_at_{n}_{where[0]}"] = [ip.random_sample(x, 0.0, 0.9, 1, 1.0), min(where)]
+    out[f"argmax_{name}_all_nan"] = ip.random_sample(np.full(1000, np.nan, dt), 0.0, 0.9, 1, 1.0)
     x = np.full(300, np.nan, dt)
     x[250] = -np.inf
     x[260] = -np.inf
@@ -220,6 +228,12 @@ def test_argmax_rules(results):
         for name in ("f16", "bf16", "f32"):
             assert int(r[f"argmax_{name}_nan_neginf"]) == 250, (path, name)
             assert int(r[f"argmax_{name}_zeros"]) == 0, (path, name)
+            assert int(r[f"argmax_{name}_all_nan"]) == 0, (path, name)
+            for key, value in r.items():
+                if key.startswith(f"argmax_{name}_") and key.endswith("_want"):
+                    assert int(r[key[:-len("_want")]]) == value, (path, key)
+                elif key.startswith(f"argmax_{name}_at_"):
+                    assert int(value[0]) == value[1], (path, key)
 
 
 def test_large_bench_shapes_match_numpy():

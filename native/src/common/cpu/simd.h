@@ -68,6 +68,8 @@ struct VecBase {
 
     static INFINI_VEC_INLINE F set1(float v) { return F{v, v, v, v}; }
     static INFINI_VEC_INLINE I set1(int32_t v) { return I{v, v, v, v}; }
+    // Whether any lane of a comparison's result is set.
+    static INFINI_VEC_INLINE bool any(I m) { return (m[0] | m[1] | m[2] | m[3]) != 0; }
     static INFINI_VEC_INLINE F load(const float *p) {
         F v;
         std::memcpy(&v, p, sizeof v);
@@ -130,6 +132,7 @@ struct VecAvx2 {
 
     static INFINI_VEC_INLINE F set1(float v) { return _mm256_set1_ps(v); }
     static INFINI_VEC_INLINE I set1(int32_t v) { return (I)_mm256_set1_epi32(v); }
+    static INFINI_VEC_INLINE bool any(I m) { return !_mm256_testz_si256((__m256i)m, (__m256i)m); }
     static INFINI_VEC_INLINE F load(const float *p) { return _mm256_loadu_ps(p); }
     static INFINI_VEC_INLINE void stream(float *p, F v) { _mm256_stream_ps(p, v); }
     static INFINI_VEC_INLINE void stream(fp16_t *p, F v) {
@@ -174,6 +177,7 @@ struct VecAvx512 {
 
     static INFINI_VEC_INLINE F set1(float v) { return _mm512_set1_ps(v); }
     static INFINI_VEC_INLINE I set1(int32_t v) { return (I)_mm512_set1_epi32(v); }
+    static INFINI_VEC_INLINE bool any(I m) { return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) != 0; }
     static INFINI_VEC_INLINE F load(const float *p) { return _mm512_loadu_ps(p); }
     static INFINI_VEC_INLINE void stream64(unsigned char *d, const unsigned char *s) {
         _mm512_stream_si512(reinterpret_cast<__m512i *>(d), _mm512_loadu_si512(s));
