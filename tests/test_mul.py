@@ -303,7 +303,8 @@ INTERLEAVED_C = [
 
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int8], ids=["float32", "float16", "int8"])
-@pytest.mark.parametrize("c_shape,a_spec,b_spec,c_strides", INTERLEAVED_C, ids=[str(i) for i in range(len(INTERLEAVED_C))])
+@pytest.mark.parametrize("c_shape,a_spec,b_spec,c_strides", INTERLEAVED_C,
+                         ids=[str(i) for i in range(len(INTERLEAVED_C))])
 def test_interleaved_output(rng, device, dtype, c_shape, a_spec, b_spec, c_strides):
     run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
 

@@ -192,10 +192,12 @@ def test_create_destroy_cycles_keep_memory_flat(device):
                 ip.Handle(device, 0).close()
         marks.append((_rss_bytes(), free_device() if free_device else 0))
     grown = [b[0] - a[0] for a, b in zip(marks, marks[1:])]
-    assert min(grown) < 2 << 20, f"resident memory grew by {[g / 2**20 for g in grown]} MiB over two runs of {half} cycles"
+    assert min(grown) < 2 << 20, \
+        f"resident memory grew by {[g / 2**20 for g in grown]} MiB over two runs of {half} cycles"
     if free_device:
         lost = [a[1] - b[1] for a, b in zip(marks, marks[1:])]
-        assert min(lost) < 2 << 20, f"device memory shrank by {[v / 2**20 for v in lost]} MiB over two runs of {half} cycles"
+        assert min(lost) < 2 << 20, \
+            f"device memory shrank by {[v / 2**20 for v in lost]} MiB over two runs of {half} cycles"
 
 
 # A process that calls the functional API on a stream of its own, destroys the

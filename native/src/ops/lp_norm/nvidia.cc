@@ -293,7 +293,8 @@ struct NvidiaDescriptor final : Descriptor {
     }
 
     infiniStatus_t calculate(void *workspace, size_t, void *y, const void *x, void *stream) const override {
-        workspace = reinterpret_cast<void *>(((uintptr_t)workspace + kWorkspaceAlign - 1) & ~(uintptr_t)(kWorkspaceAlign - 1));
+        const uintptr_t ws = ((uintptr_t)workspace + kWorkspaceAlign - 1) & ~(kWorkspaceAlign - 1);
+        workspace = reinterpret_cast<void *>(ws);
         const size_t es = info.dtype == INFINI_DTYPE_F64 ? 8 : info.dtype == INFINI_DTYPE_F32 ? 4 : 2;
         const char *xp = static_cast<const char *>(x) + info.x_off * (ptrdiff_t)es;
         char *yp = static_cast<char *>(y) + info.y_off * (ptrdiff_t)es;
