@@ -76,7 +76,7 @@ ew::Plan contiguousPlan(uint64_t numel) {
     int device = 0, sms = 0;
     CHECK_CUDA(cudaGetDevice(&device));
     CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    p.block_vec = ew::contiguousVecBlock(vectors, sms);
+    p.block_vec = ew::contiguousVecBlock(vectors, sms, ew::kBlock);
     p.grid_vec = (unsigned)((vectors + p.block_vec - 1) / p.block_vec);
     p.grid_scalar = (unsigned)((numel + ew::kUnroll * ew::kBlock - 1) / (ew::kUnroll * ew::kBlock));
     p.pdl = occ.pdl;

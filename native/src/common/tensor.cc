@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <utility>
+#include <vector>
 
 size_t InfiniopTensorDescriptor::numel() const {
     size_t n = 1;
@@ -33,7 +34,11 @@ namespace {
 // first nonzero x taken positive (x and -x are the same pair).
 class OverlapSearch {
   public:
-    explicit OverlapSearch(std::vector<std::pair<__int128, __int128>> dims) : dims_(std::move(dims)) {
+    // dims: (|stride|, size), sorted, every stride > 0 and size > 1.
+    explicit OverlapSearch(const std::vector<std::pair<size_t, size_t>> &dims) {
+        for (auto [stride, size] : dims) {
+            dims_.emplace_back((__int128)stride, (__int128)(size - 1));
+        }
         reach_.assign(dims_.size(), 0);
         for (size_t k = 1; k < dims_.size(); ++k) {
             reach_[k] = reach_[k - 1] + dims_[k - 1].first * dims_[k - 1].second;
@@ -110,11 +115,7 @@ bool InfiniopTensorDescriptor::hasSelfOverlap() const {
     // Interleaved strides (e.g. shape (3, 2), strides (2, 3): offsets 0 3 2 5 4
     // 7, all distinct): decided exactly; a search too long to finish counts as
     // an overlap.
-    std::vector<std::pair<__int128, __int128>> eq;
-    for (auto [stride, size] : dims) {
-        eq.emplace_back((__int128)stride, (__int128)(size - 1));
-    }
-    return OverlapSearch(std::move(eq)).run() != 0;
+    return OverlapSearch(dims).run() != 0;
 }
 
 ptrdiff_t InfiniopTensorDescriptor::minOffset() const {

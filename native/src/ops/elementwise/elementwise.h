@@ -157,11 +157,8 @@ infiniStatus_t calculate(InfiniopDescriptor *desc, void *workspace, size_t works
     for (const void *p : inputs) {
         INFINI_REQUIRE(p != nullptr, INFINI_STATUS_NULL_POINTER);
     }
-    const size_t es = dtypeSize(op->info.dtype);
-    INFINI_TRY(checkElementAligned(*op, es, {out}));
-    for (const void *p : inputs) {
-        INFINI_TRY(checkElementAligned(*op, es, {p}));
-    }
+    INFINI_TRY(checkElementAligned(*op, dtypeSize(op->info.dtype), {out}));
+    INFINI_TRY(checkElementAligned(*op, dtypeSize(op->info.dtype), inputs));
     // An output that partly overlaps an input reads it through a temporary
     // copy, as NumPy does; exact in place needs none.
     const unsigned staged = overlappedInputs(op->info, out, inputs.begin());

@@ -38,8 +38,8 @@ constexpr uint64_t kMaxLaunchElems = (uint64_t(1) << 31) - 1;
 // (notes/mul.md, "Session 16").
 constexpr int kWideBlock = 1024;
 constexpr uint64_t kWideMinWaves = 2;
-inline int contiguousVecBlock(uint64_t vectors, int sm_count) {
-    return vectors >= kWideMinWaves * 2 * (uint64_t)kWideBlock * (uint64_t)sm_count ? kWideBlock : 256;
+inline int contiguousVecBlock(uint64_t vectors, int sm_count, int block) {
+    return vectors >= kWideMinWaves * 2 * (uint64_t)kWideBlock * (uint64_t)sm_count ? kWideBlock : block;
 }
 
 // Division by a runtime constant through a multiply-high (common/fast_div.h).
@@ -80,7 +80,7 @@ struct Plan {
     uint64_t numel = 0;
     int64_t offset[kMaxOperands] = {};
     unsigned grid_vec = 1, grid_scalar = 1; // one chunk per block
-    int block_vec = 256;                     // the vector form's block (contiguousVecBlock)
+    int block_vec = 256;                     // the vector form's block: `block` or kWideBlock
     bool pdl = false; // the contiguous kernels may be launched with PDL (Occupancy::pdl)
     // strided: one or more launches
     std::vector<StridedArgs> launches;

@@ -242,7 +242,7 @@ infiniStatus_t makePlan(const Info &info, const InfiniopHandle &h, const Occupan
         // One chunk per block: a vector per thread, or kUnroll elements per
         // thread for unaligned pointers (see nvidia.cuh).
         const uint64_t vectors = std::max<uint64_t>(info.numel / (16 / plan->elem_size), 1);
-        plan->block_vec = contiguousVecBlock(vectors, h.sm_count);
+        plan->block_vec = contiguousVecBlock(vectors, h.sm_count, plan->block);
         plan->grid_vec = chunks(vectors, plan->block_vec);
         plan->grid_scalar = chunks(info.numel, kUnroll * plan->block);
         plan->pdl = occ.pdl;
