@@ -34,6 +34,17 @@ bench_if_time() {
         step "benchmark skipped: $((END - SECONDS)) s left"
     fi
 }
+# end_to_end_bench PREFIX CAP [MIN_LEFT]: `python -m infiniop_py bench` on the GPU into PREFIX.txt and
+# PREFIX.json, when at least MIN_LEFT (default 20) of END's seconds are left.
+end_to_end_bench() {
+    if [ $((END - SECONDS)) -lt "${3:-20}" ]; then
+        step "end-to-end benchmark skipped: $((END - SECONDS)) s left"
+        return
+    fi
+    step "end-to-end benchmark"
+    timeout -k 3 "$(cap "$2")" $PY -m infiniop_py bench --device nvidia --json "$1.json" >"$1.txt" 2>&1
+    echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$1.txt"
+}
 # harness_build SOURCE BINARY CAP: a standalone sm_90 harness against the library's headers.
 harness_build() {
     step "harness build (nvcc, sm_90)"

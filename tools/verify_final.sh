@@ -30,9 +30,7 @@ if [ "$MODE" = suite ]; then
             echo "bench_$b rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/bench_$b.txt"
         done
     else
-        step "end-to-end benchmark"
-        timeout -k 3 "$(cap 240)" $PY -m infiniop_py bench --device nvidia --json "$OUT/bench.json" >"$OUT/bench.txt" 2>&1
-        echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/bench.txt"
+        end_to_end_bench "$OUT/bench" 240 0
     fi
 else
     if [ "${REARRANGE_MEMCHECK:-0}" = 1 ]; then

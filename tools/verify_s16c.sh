@@ -31,10 +31,5 @@ timeout -k 3 "$(cap 120)" $PY -m pytest -q -p no:cacheprovider tests/test_lp_nor
 echo "dependent tests rc=$?" | tee -a "$LOG"
 tail -n 2 "$OUT/s16c_tests.txt" >>"$LOG"
 bench_if_time infiniop_py.bench.bench_mul "$OUT/s16c_bench_mul.txt" 60
-if [ $((END - SECONDS)) -ge 60 ]; then
-    step "end-to-end benchmark"
-    timeout -k 3 "$(cap 240)" $PY -m infiniop_py bench --device nvidia --json "$OUT/s16c_bench.json" \
-        >"$OUT/s16c_bench.txt" 2>&1
-    echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/s16c_bench.txt"
-fi
+end_to_end_bench "$OUT/s16c_bench" 240 60
 step "done"

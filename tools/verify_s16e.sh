@@ -22,12 +22,7 @@ AUDIT_DEVICE=nvidia AUDIT_RESULTS="$OUT/s16e_audit.json" timeout -k 3 "$(cap 150
     >"$OUT/s16e_audit.txt" 2>&1
 echo "audit rc=$? (1: a FAIL or HARNESS line; 2: no GPU; 124: stopped at its cap)" | tee -a "$LOG"
 tail -n 4 "$OUT/s16e_audit.txt" >>"$LOG"
-if [ $((END - SECONDS)) -ge 40 ]; then
-    step "end-to-end benchmark"
-    timeout -k 3 "$(cap 90)" $PY -m infiniop_py bench --device nvidia --json "$OUT/s16e_bench.json" \
-        >"$OUT/s16e_bench.txt" 2>&1
-    echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/s16e_bench.txt"
-fi
+end_to_end_bench "$OUT/s16e_bench" 90 40
 for b in rearrange lp_norm mul; do
     bench_if_time "infiniop_py.bench.bench_$b" "$OUT/s16e_bench_$b.txt" 60
 done

@@ -22,10 +22,5 @@ timeout -k 3 "$(cap 90)" $PY -m pytest -q -p no:cacheprovider tests/test_random_
     tests/test_bad_inputs.py >>"$OUT/s16f_tests.txt" 2>&1
 echo "tests rc=$?" | tee -a "$LOG"
 tail -n 2 "$OUT/s16f_tests.txt" >>"$LOG"
-if [ $((END - SECONDS)) -ge 40 ]; then
-    step "end-to-end benchmark"
-    timeout -k 3 "$(cap 90)" $PY -m infiniop_py bench --device nvidia --json "$OUT/s16f_bench.json" \
-        >"$OUT/s16f_bench.txt" 2>&1
-    echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/s16f_bench.txt"
-fi
+end_to_end_bench "$OUT/s16f_bench" 90 40
 step "done"
