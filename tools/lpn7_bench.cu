@@ -22,12 +22,14 @@
 // its apply kernel launched plainly and with PDL (eager only, always), beside Sweep.
 // LPN7_ONLY=sweep: only the cases the Sweep plan (sweep.cu) takes, every case
 // with all of its variants (L2 budget, blocks an SM, PDL).
+// LPN7_ONLY=hold: only the cases the Hold plan (hold.cu) takes.
 #include "../native/src/ops/lp_norm/rows.cu"
 #include "../native/src/ops/lp_norm/stream.cu"
 #include "../native/src/ops/lp_norm/two_pass.cu"
 #include "../native/src/ops/lp_norm/pipe.cu"
 #include "../native/src/ops/lp_norm/grid.cu"
 #include "../native/src/ops/lp_norm/sweep.cu"
+#include "../native/src/ops/lp_norm/hold.cu"
 
 #include <algorithm>
 #include <cmath>
@@ -153,6 +155,7 @@ const char *kindName(Kind k) {
     case Kind::Pipe: return "pipe";
     case Kind::Grid: return "grid";
     case Kind::Sweep: return "sweep";
+    case Kind::Hold: return "hold";
     default: return "?";
     }
 }
@@ -168,6 +171,7 @@ void launchPlan(const Plan &plan, const void *x, void *y, void *ws, cudaStream_t
     case Kind::Pipe: st = launchPipe(plan, x, y, ws, s); break;
     case Kind::Grid: st = launchGrid(plan, x, y, ws, s); break;
     case Kind::Sweep: st = launchSweep(plan, x, y, ws, s); break;
+    case Kind::Hold: st = launchHold(plan, x, y, ws, s); break;
     case Kind::Cluster: st = launchCluster(plan, x, y, ws, s); break;
     case Kind::Split: st = launchSplit(plan, x, y, ws, s); break;
     case Kind::Stream: st = launchStream(plan, x, y, ws, s); break;
@@ -207,6 +211,9 @@ std::string describe(const Plan &p) {
         std::snprintf(b, sizeof b, "sweep (%u blocks, %lld chunks a row of %lld packs (%d tiles), %d slots, %lld kept in L2, pdl %d)",
                       p.grid_x, (long long)p.chunks, (long long)p.chunk_vecs, p.tpr, p.items, (long long)p.prefetch,
                       (int)p.pdl);
+    } else if (p.kind == Kind::Hold) {
+        std::snprintf(b, sizeof b, "hold (%u blocks, pieces of %lld packs, %d slots, rows span <= %lld blocks, pdl %d)",
+                      p.grid_x, (long long)p.chunk_vecs, p.items, (long long)p.chunks, (int)p.pdl);
     } else if (p.kind == Kind::Cluster) {
         std::snprintf(b, sizeof b, "cluster of %lld (%u blocks)", (long long)p.chunks, p.grid_x);
     } else {
@@ -313,7 +320,24 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             vs.push_back({pdl ? "pipe pdl" : "pipe", t});
         }
     }
-    if (g_mode != "sweep" && g_mode != "split") {
+    { // Hold: the library's tuning, then plain launches and fewer packs in registers
+        struct HoldTweak {
+            const char *name;
+            HoldTuning tune;
+        };
+        const int never = (int)infini::PdlPolicy::Never;
+        const HoldTweak hts[] = {{"hold", {}},
+                                 {"hold plain", {0, -1, 0.5, never}},
+                                 {"hold regs 12", {0, 12, 0.5, -1}},
+                                 {"hold regs 0", {0, 0, 0.5, -1}}};
+        for (const HoldTweak &ht : hts) {
+            Plan t = base;
+            if ((g_mode == "hold" || std::string(ht.name) == "hold") && planHold(h, t, ht.tune)) {
+                vs.push_back({ht.name, t});
+            }
+        }
+    }
+    if (g_mode != "sweep" && g_mode != "split" && g_mode != "hold") {
         Plan t = base;
         if (planGrid(h, t)) {
             vs.push_back({"grid", t});
@@ -334,7 +358,8 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             {"sweep no pdl", {1, 0.6, (int)infini::PdlPolicy::Never, 4}},
         };
         for (const SweepTweak &st : sts) {
-            if (!cs.sweep && g_mode != "sweep" && g_mode != "split" && std::string(st.name) != "sweep") {
+            if (std::string(st.name) != "sweep" &&
+                (g_mode == "hold" || (!cs.sweep && g_mode != "sweep" && g_mode != "split"))) {
                 continue;
             }
             Plan t = base;
@@ -364,7 +389,7 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             }
         }
     }
-    if (cs.sweep && g_mode != "grid") { // Pipe: less slack (smaller clusters), other cluster sizes and ring depths
+    if (cs.sweep && g_mode != "grid" && g_mode != "hold") { // Pipe: less slack (smaller clusters), other cluster sizes and ring depths
         struct PipeTweak {
             const char *name;
             int slots, slack, cluster, clusters;
@@ -391,7 +416,7 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             }
         }
     }
-    if (cs.sweep && g_mode != "pipe" && g_mode != "grid") {
+    if (cs.sweep && g_mode != "pipe" && g_mode != "grid" && g_mode != "hold") {
         struct Tweak {
             const char *name;
             TwoPassTuning tune;
@@ -533,7 +558,7 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
         CHECK_CUDA(cudaStreamSynchronize(stream));
         verify(v.name);
         if (v.plan.kind != Kind::TwoPass && v.plan.kind != Kind::Pipe && v.plan.kind != Kind::Grid &&
-            v.plan.kind != Kind::Sweep) {
+            v.plan.kind != Kind::Sweep && v.plan.kind != Kind::Hold) {
             continue;
         }
         // Deterministic: a second call, and one in place, give the same bits.
@@ -684,6 +709,27 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
         say("  %4d %6zu | %s | %s | %s | %s | %s\n", i, p1.size(), mm(p1).c_str(), mm(mg).c_str(), mm(p2).c_str(),
             ends(st).c_str(), ends(en).c_str());
     }
+    if (plan.kind == Kind::Hold) { // one pass: the points of hold.cu's stamps, µs from the first start
+        const struct {
+            const char *what;
+            int iter, stage;
+        } points[] = {{"start", 0, 0},          {"tiles summed", 1, 0},  {"phase A done", 0, 1},
+                      {"factors", 0, 2},        {"held tiles stored", 1, 1}, {"registers stored", 1, 2},
+                      {"end", 0, 3}};
+        for (const auto &pt : points) {
+            std::vector<double> v;
+            for (int b = 0; b < blocks; ++b) {
+                if (t[b][pt.iter][pt.stage][0] != 0) {
+                    v.push_back((t[b][pt.iter][pt.stage][0] - t0) / 1e3);
+                }
+            }
+            std::sort(v.begin(), v.end());
+            if (!v.empty()) {
+                say("  %-18s µs: median %6.2f [%6.2f %6.2f] (%zu blocks)\n", pt.what, v[v.size() / 2], v.front(),
+                    v.back(), v.size());
+            }
+        }
+    }
     CHECK_CUDA(cudaStreamDestroy(s));
     CHECK_CUDA(cudaFree(x));
     CHECK_CUDA(cudaFree(y));
@@ -818,6 +864,17 @@ int main(int argc, char **argv) {
         traceCase(h, BF, 32, M, "Pipe", pipe_fn);
         return 0;
     }
+    if (mode == "holdtrace") {
+        auto hold_fn = [](const InfiniopHandle &hh, Plan &p) { return planHold(hh, p); };
+        auto hold0_fn = [](const InfiniopHandle &hh, Plan &p) { return planHold(hh, p, HoldTuning{0, 0, 0.5, -1}); };
+        traceCase(h, BF, 16, M, "Hold", hold_fn);
+        traceCase(h, BF, 32, M, "Hold", hold_fn);
+        traceCase(h, BF, 16, M, "Hold regs 0", hold0_fn);
+        traceCase(h, BF, 32, M, "Hold regs 0", hold0_fn);
+        auto pipe_fn = [](const InfiniopHandle &hh, Plan &p) { return planPipe(hh, p); };
+        traceCase(h, BF, 32, M, "Pipe", pipe_fn);
+        return 0;
+    }
     if (mode == "trace" || mode == "pipetrace") {
         const bool pipe = mode == "pipetrace";
         auto plan_fn = [pipe](const InfiniopHandle &hh, Plan &p) { return pipe ? planPipe(hh, p) : planTwoPass(hh, p); };
@@ -847,10 +904,12 @@ int main(int argc, char **argv) {
             Plan pipe = basePlan(h, c.dt, c.rows, c.len, c.p, c.eps);
             Plan grid = pipe;
             Plan sweep = pipe;
+            Plan hold = pipe;
             if (mode == "pipe"    ? planPipe(h, pipe)
                 : mode == "grid"  ? planGrid(h, grid)
                 : mode == "split" ? mainPlan(h, pipe).kind == Kind::Split
                 : mode == "sweep" ? planSweep(h, sweep)
+                : mode == "hold"  ? planHold(h, hold)
                                   : mode != "variants" || c.sweep) {
                 runCase(h, c);
             }

@@ -48,6 +48,15 @@
 #define INFINI_LP_NORM_SWEEP 1
 #endif
 
+// Long rows on sm_90 that fit on chip (every SM's registers and shared
+// memory, plus at most half of L2 for the rest: 32x1M BF16 on the H100):
+// 1 = the Hold plan (hold.cu: one resident grid, each element read from DRAM
+// once and held until its row's factor is known) before Pipe; 0 = not
+// planned. tools/lpn7_bench.cu (LPN7_ONLY=hold) times it against the others.
+#ifndef INFINI_LP_NORM_HOLD
+#define INFINI_LP_NORM_HOLD 1
+#endif
+
 namespace infini::lp_norm::nvidia {
 
 namespace {
@@ -130,6 +139,9 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         // (32x1M BF16 87.9 -> 67.0 us, 64x1M 156.1 -> 126.5, 16x1M 62.4 -> 36.9)
         // but not on F32 (32x1M: Cluster 122.5, TwoPass 133.8; notes/lp_norm.md, session 8).
         if (INFINI_LP_NORM_GRID && planGrid(h, plan)) {
+            return INFINI_STATUS_SUCCESS;
+        }
+        if (INFINI_LP_NORM_HOLD && planHold(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
         if (INFINI_LP_NORM_PIPE && dtypeSize(plan.dtype) == 2) {
@@ -313,6 +325,7 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Pipe: return launchPipe(plan, xp, yp, workspace, stream);
         case Kind::Grid: return launchGrid(plan, xp, yp, workspace, stream);
         case Kind::Sweep: return launchSweep(plan, xp, yp, workspace, stream);
+        case Kind::Hold: return launchHold(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;
     }

@@ -32,6 +32,7 @@ enum class Kind {
     Pipe,    // long rows on sm_90: a cluster per row holds it in a ring of bulk-copied tiles, rows pipelined
     Grid,    // long rows on sm_90: every block (one an SM, all resident) owns a chunk of every row, stats via workspace
     Sweep,   // few long rows on sm_90: two kernels over the whole GPU (chunk statistics, then merge and scale)
+    Hold,    // few long rows on sm_90 that fit on chip: one resident grid holds them, stats via workspace records
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
 };
 
@@ -77,6 +78,7 @@ infiniStatus_t launchTwoPass(const Plan &plan, const void *x, void *y, void *wor
 infiniStatus_t launchPipe(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchGrid(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchSweep(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
 // A Split plan's PDL fields: whether its apply kernel waits for real on this
 // device (pdl_ok), and the build's policy (INFINI_LP_NORM_SPLIT_PDL, rows.cu).
@@ -153,6 +155,23 @@ struct SweepTuning {
 // Turn a Rows/Split plan (16-byte packs) into a Sweep plan (sm_90 code on an
 // sm_90 device); false leaves it as it is.
 bool planSweep(const InfiniopHandle &h, Plan &plan, const SweepTuning &tune = SweepTuning{});
+// How the Hold planner (hold.cu) shapes its kernel: ring slots a block (16 KB
+// each; 0: as many as its shared memory takes, 14 on the H100), the packs held
+// in registers, the share of L2
+// that may hold the packs read twice (neither in registers nor in the ring),
+// and when its launches use PDL (a PdlPolicy, or -1: the build's,
+// INFINI_LP_NORM_HOLD_PDL).
+struct HoldTuning {
+    int slots = 0;
+    int reg_packs = -1; // 16-byte packs a worker holds in registers (-1: as many as the kernel has room for, 24)
+    double l2_fraction = 0.5;
+    int pdl = -1;
+};
+// Turn a Rows/Split plan (16-byte packs, rows one after the other in x and y)
+// into a Hold plan (sm_90 code on an sm_90 device, pieces of one SM each no
+// longer than a row, what the SMs do not hold within tune's L2 budget); false
+// leaves the plan as it is.
+bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune = HoldTuning{});
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);

@@ -1,0 +1,587 @@
+// LPNorm, few long rows that fit on chip (sm_90): the Hold plan (issue 13;
+// notes/lp_norm.md, "Session 17: the Hold plan"). One kernel of one block an
+// SM, all resident. The rows, flattened, are cut into plan.grid_x pieces of
+// plan.chunk_vecs packs; block b owns piece b, which spans at most two rows
+// (the planner's rule: a piece is no longer than a row). Each element is read
+// from DRAM once and stays on chip until its row's factor is known, so the
+// DRAM traffic is a copy's, and no row waits for a round of clusters:
+//   phase A: the piece's first packs are loaded into registers (kHoldRegPacks
+//     a thread); the rest stream through plan.items shared-memory tiles (bulk
+//     copies). The stream's last tiles stay in the ring; the earlier ones (the
+//     "L2 part": what neither registers nor the ring hold) are read with an L2
+//     evict-last policy, summed as they pass and read again in phase B. Per
+//     row of the piece: max |x| and the one-pass sum, then the piece's scaled
+//     sum (math.h, row_stats.cuh), as Sweep's statistics kernel does per chunk.
+//   exchange: the block sends its (max, scaled sum) of each of its rows to
+//     every other block of that row through the workspace and waits for
+//     theirs; every block of a row merges the same records in block order
+//     (mergedFactor), so each gets the same factor bits.
+//   phase B: y = x * factor from the held tiles first (each freed slot takes a
+//     tile of the L2 part, now read from L2), then the registers, then the L2
+//     part's tiles.
+// The records need no clearing between calls: a record is {max, sum, tag}; its
+// producer writes the payload, then the tag kHoldMagic with release semantics;
+// its one consumer waits for the tag (acquire), reads the payload and writes
+// the tag back to 0. So every call leaves the workspace's tags at 0 for the
+// next (stream order; with PDL, nothing touches the workspace before
+// pdlWaitPrevious), and a workspace that held anything else matches the
+// 64-bit tag only by coincidence. Blocks wait for each other's records, so
+// all must be resident at once: the grid is at most one block an SM (the
+// planner checks the occupancy), and every block publishes before it waits.
+#include "../../common/cuda/bulk_copy.cuh"
+#include "../../common/cuda/pdl.cuh"
+#include "cached_load.cuh"
+#include "cluster_launch.cuh"
+#include "row_stats.cuh"
+#include "stage_trace.cuh"
+#include <algorithm>
+#include <type_traits>
+
+namespace infini::lp_norm::nvidia {
+
+namespace {
+
+#ifndef INFINI_LP_NORM_HOLD_THREADS
+#define INFINI_LP_NORM_HOLD_THREADS 512
+#endif
+constexpr int kHoldThreads = INFINI_LP_NORM_HOLD_THREADS;
+constexpr int kHoldWorkers = kHoldThreads - 32; // the last warp manages (holdKernel)
+// 16-byte packs a worker holds in registers (96 of its 128 registers at one
+// 512-thread block an SM): 180 KB an SM beside the ring's 224 KB.
+#ifndef INFINI_LP_NORM_HOLD_REG_PACKS
+#define INFINI_LP_NORM_HOLD_REG_PACKS 24
+#endif
+constexpr int kHoldRegPacks = INFINI_LP_NORM_HOLD_REG_PACKS;
+constexpr int kHoldTileBytes = 16 << 10, kHoldTilePacks = kHoldTileBytes / 16;
+constexpr int kHoldMaxTiles = 16;
+constexpr size_t kHoldBarrierBytes = 8 * kHoldMaxTiles; // the slots' barriers, before the ring
+// Blocks a row may span (the records a block merges for it: shared memory).
+constexpr int kHoldMaxPartners = 1024;
+constexpr unsigned long long kHoldMagic = 0x4c504e486f6c6431ull; // "LPNHold1"
+// When Hold's launches use programmatic dependent launch: 0 never, 1 eager
+// calls only, 2 in graphs too (its blocks fill every SM; the next call's
+// blocks take the SMs that ours leave and wait there).
+#ifndef INFINI_LP_NORM_HOLD_PDL
+#define INFINI_LP_NORM_HOLD_PDL 2
+#endif
+constexpr PdlPolicy kHoldPdl = pdlPolicyOfKnob(INFINI_LP_NORM_HOLD_PDL);
+
+// One block's statistics of one row, on its way to another block of the row.
+template <class A>
+struct alignas(16) HoldRecord {
+    A m, s;
+    unsigned long long tag;
+};
+
+// Dynamic shared memory: the barriers, the ring, and the rows' records as merged.
+size_t holdSmem(int slots, int64_t partners, size_t stats_bytes) {
+    return kHoldBarrierBytes + (size_t)slots * kHoldTileBytes + 2 * (size_t)partners * stats_bytes;
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+template <class A>
+__device__ __forceinline__ void sendRecord(HoldRecord<A> *r, const Stats<A> &v) {
+    r->m = v.m;
+    r->s = v.s;
+    asm volatile("st.release.gpu.global.b64 [%0], %1;" ::"l"(&r->tag), "l"(kHoldMagic) : "memory");
+}
+__device__ __forceinline__ float loadRelaxed(const float *p) {
+    float v;
+    asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ double loadRelaxed(const double *p) {
+    double v;
+    asm volatile("ld.relaxed.gpu.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
+    return v;
+}
+template <class A>
+__device__ __forceinline__ Stats<A> takeRecord(HoldRecord<A> *r) {
+    unsigned long long tag;
+    do {
+        asm volatile("ld.acquire.gpu.global.b64 %0, [%1];" : "=l"(tag) : "l"(&r->tag) : "memory");
+    } while (tag != kHoldMagic);
+    const Stats<A> v{loadRelaxed(&r->m), loadRelaxed(&r->s)}; // from L2, after the acquire
+    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(&r->tag), "l"(0ull) : "memory");
+    return v;
+}
+
+// Named barriers: every thread (the workers and the manager), or the workers only.
+__device__ __forceinline__ void holdBarrierAll() { asm volatile("bar.sync 1, %0;" ::"n"(kHoldThreads) : "memory"); }
+__device__ __forceinline__ void holdBarrierWorkers() { asm volatile("bar.sync 2, %0;" ::"n"(kHoldWorkers) : "memory"); }
+
+// A block's piece: `count` packs from flattened pack `start`; the first
+// `regs` in the workers' registers, then `tiles` stream tiles of which the
+// last `held` stay in the ring; packs from local index `split` on are in the
+// next row.
+struct HoldPiece {
+    int64_t start, row;
+    int count, regs, tiles, held, split;
+};
+
+// The tile stream of a piece: stream tile s < tiles is tile s of the
+// non-register packs (the first tiles - held with an evict-last policy, read
+// again later); s >= tiles is tile s - tiles read again. Slot s % slots.
+template <class T, int VEC>
+struct HoldStream {
+    const T *x;
+    const HoldPiece &pc;
+    uint4 *ring;
+    uint64_t *full;
+    int slots;
+    uint64_t keep, drop;
+
+    __device__ __forceinline__ int end() const { return pc.tiles + (pc.tiles - pc.held); }
+    __device__ __forceinline__ int firstPack(int s) const {
+        return pc.regs + (s < pc.tiles ? s : s - pc.tiles) * kHoldTilePacks;
+    }
+    __device__ __forceinline__ const uint4 *slot(int s) const { return ring + (size_t)(s % slots) * kHoldTilePacks; }
+    __device__ __forceinline__ void wait(int s) const { bulkWait(&full[s % slots], (uint32_t)(s / slots) & 1u); }
+    // Worker 0: the copy of stream tile s (nothing past the stream's end).
+    __device__ __forceinline__ void issue(int s) const {
+        if (s >= end()) {
+            return;
+        }
+        const int first = firstPack(s), packs = min(kHoldTilePacks, pc.count - first);
+        uint64_t *bar = &full[s % slots];
+        bulkExpect(bar, (uint32_t)packs * 16u);
+        bulkCopyHint(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar,
+                     s < pc.tiles - pc.held ? keep : drop);
+    }
+    // Every worker, once done with stream tile s's slot: worker 0 refills it with tile s + slots.
+    __device__ __forceinline__ void release(int s) const {
+        holdBarrierWorkers();
+        if (threadIdx.x == 0) {
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // our reads before the copy's writes
+            issue(s + slots);
+        }
+    }
+    // f(local pack index, its 16 bytes) for this worker's packs of stream tile s.
+    template <class F>
+    __device__ __forceinline__ void forTile(int s, F &&f) const {
+        const uint4 *tile = slot(s);
+        const int first = firstPack(s);
+#pragma unroll
+        for (int k = 0; k < kHoldTilePacks / kHoldWorkers + 1; ++k) {
+            const int i = k * kHoldWorkers + (int)threadIdx.x;
+            if (i < kHoldTilePacks && first + i < pc.count) {
+                f(first + i, tile[i]);
+            }
+        }
+    }
+};
+
+// What the workers and the manager pass through shared memory.
+template <class A>
+struct HoldShared {
+    A part[kHoldWorkers / 32][2][2]; // per worker warp and row: max |x| and the one-pass sum (then the scaled sum)
+    Factor<A> scale[2];              // the fallback's scale per row, when `rescan`
+    int rescan[2];
+    Factor<A> factor[2];
+};
+
+// The statistics of a row from the records of its `n` blocks, merged by one
+// warp in block order: every block of the row gets the same bits.
+template <class A>
+__device__ __forceinline__ Factor<A> warpMergedFactor(const Stats<A> *st, int n, int p, float eps) {
+    const int lane = (int)threadIdx.x & 31;
+    A m = 0;
+    for (int j = lane; j < n; j += 32) {
+        m = maxNan(m, st[j].m);
+    }
+    m = warpReduce(m, MaxNanOp{});
+    A s = 0;
+    if (scaledSumNeeded(m)) {
+        for (int j = lane; j < n; j += 32) {
+            s += st[j].s * powInt(st[j].m / m, p);
+        }
+    }
+    return rowFactor(m, warpReduce(s, SumOp{}), p, eps);
+}
+#endif
+
+// The elements of a 16-byte pack of T as compute values, f(value) each, read
+// word by word (taking 16-bit elements one at a time made the compiler keep
+// each in its own register, and the held packs spilled).
+template <class T, class F>
+__device__ __forceinline__ void forElems(const uint4 &w, F &&f) {
+    const unsigned u[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+            f(__uint_as_float(u[k] << 16));
+            f(__uint_as_float(u[k] & 0xffff0000u));
+        } else if constexpr (std::is_same_v<T, __half>) {
+            __half2 h;
+            memcpy(&h, &u[k], 4);
+            const float2 v = __half22float2(h);
+            f(v.x);
+            f(v.y);
+        } else if constexpr (std::is_same_v<T, float>) {
+            f(__uint_as_float(u[k]));
+        } else if (k % 2 == 0) {
+            f(__hiloint2double((int)u[k + 1], (int)u[k]));
+        }
+    }
+}
+
+// x * factor for a 16-byte pack of T, word by word.
+template <class T, class A>
+__device__ __forceinline__ uint4 scaleWords(const uint4 &w, const Factor<A> &f) {
+    unsigned u[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        if constexpr (sizeof(T) == 2) {
+            float lo, hi;
+            if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+                lo = __uint_as_float(u[k] << 16);
+                hi = __uint_as_float(u[k] & 0xffff0000u);
+                const __nv_bfloat162 r = __floats2bfloat162_rn(f.apply(lo), f.apply(hi));
+                memcpy(&u[k], &r, 4);
+            } else {
+                __half2 h;
+                memcpy(&h, &u[k], 4);
+                const float2 v = __half22float2(h);
+                const __half2 r = __floats2half2_rn(f.apply(v.x), f.apply(v.y));
+                memcpy(&u[k], &r, 4);
+            }
+        } else if constexpr (std::is_same_v<T, float>) {
+            u[k] = __float_as_uint(f.apply(__uint_as_float(u[k])));
+        } else if (k % 2 == 0) {
+            const double d = f.apply(__hiloint2double((int)u[k + 1], (int)u[k]));
+            u[k] = (unsigned)__double2loint(d);
+            u[k + 1] = (unsigned)__double2hiint(d);
+        }
+    }
+    return make_uint4(u[0], u[1], u[2], u[3]);
+}
+
+// |x|^p inline for any p: a call (powGeneral) would make the compiler spill
+// the held registers around it, and it places those spills at the loads.
+template <int P, class A>
+__device__ __forceinline__ A holdPow(A a, int p) {
+    if constexpr (P == 1) {
+        return a;
+    } else if constexpr (P == 2) {
+        return a * a;
+    } else {
+        return powInt(a, p);
+    }
+}
+
+// P: plan.p for 1 and 2, else 0 (one kernel each, so that none carries another's code).
+// Warps 0 .. kHoldWorkers / 32 - 1 are the workers: they hold the packs, sum
+// and scale them; the last warp is the manager: the block's statistics, the
+// exchange and the factors. Every division, square root and the rest of
+// math.h's rare paths (calls in the compiled code) run in the manager's
+// branch, where nothing is held: a call where the held registers are live
+// would make the compiler spill them all.
+template <class T, int VEC, int P>
+__global__ void __launch_bounds__(kHoldThreads, 1)
+    holdKernel(const Plan plan, const T *x, T *y, HoldRecord<ComputeType<T>> *inbox) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    using A = ComputeType<T>;
+    constexpr int kWarps = kHoldWorkers / 32;
+    extern __shared__ __align__(128) unsigned char smem[];
+    __shared__ HoldShared<A> sh;
+    pdlWaitPrevious(); // x may be the previous kernel's output, and the workspace its records
+    pdlAllowNext();
+    INFINI_STAGE_STAMP(0, 0);
+    const int slots = plan.items;
+    const int64_t partners = plan.chunks, piece = plan.chunk_vecs, nv = plan.len / VEC, total = plan.rows * nv;
+    HoldPiece pc;
+    pc.start = (int64_t)blockIdx.x * piece;
+    pc.count = (int)std::min<int64_t>(piece, total - pc.start);
+    pc.regs = min(pc.count, kHoldWorkers * plan.tpr);
+    pc.tiles = (pc.count - pc.regs + kHoldTilePacks - 1) / kHoldTilePacks;
+    pc.held = min(pc.tiles, slots);
+    pc.row = pc.start / nv;
+    pc.split = (int)std::min<int64_t>(pc.count, (pc.row + 1) * nv - pc.start);
+    const int sides = pc.split < pc.count ? 2 : 1;
+    uint64_t *full = reinterpret_cast<uint64_t *>(smem);
+    const HoldStream<T, VEC> stream{x, pc, reinterpret_cast<uint4 *>(smem + kHoldBarrierBytes), full, slots,
+                                    l2Policy(true), l2Policy(false)};
+
+    if (threadIdx.x >= kHoldWorkers) { // the manager warp
+        Stats<A> *merged = reinterpret_cast<Stats<A> *>(smem + kHoldBarrierBytes + (size_t)slots * kHoldTileBytes);
+        const int lane = (int)threadIdx.x & 31;
+        holdBarrierAll(); // (1) the workers' sums are in
+        Stats<A> mine[2];
+        A plain[2];
+        for (int r = 0; r < sides; ++r) { // in warp order: the same bits at every call
+            const A m = warpReduce(lane < kWarps ? sh.part[lane][r][0] : A(0), MaxNanOp{});
+            const A t = warpReduce(lane < kWarps ? sh.part[lane][r][1] : A(0), SumOp{});
+            mine[r].m = m;
+            plain[r] = t;
+            const bool rescan = scaledSumNeeded(m) && !plainSumUsable(t);
+            if (lane == 0) {
+                sh.rescan[r] = rescan;
+                sh.scale[r] = rescan ? sumScale(m) : Factor<A>{A(1), A(1)};
+            }
+        }
+        if (lane == 0 && sides == 1) {
+            sh.rescan[1] = 0;
+        }
+        holdBarrierAll(); // (2) the fallback's scales are out
+        if (sh.rescan[0] || sh.rescan[1]) {
+            holdBarrierAll(); // (3) the workers' scaled sums are in
+        }
+        for (int r = 0; r < sides; ++r) {
+            if (sh.rescan[r]) {
+                mine[r].s = warpReduce(lane < kWarps ? sh.part[lane][r][1] : A(0), SumOp{});
+            } else {
+                mine[r].s = scaledSumNeeded(mine[r].m) ? plain[r] / powInt(mine[r].m, plan.p) : A(0);
+            }
+        }
+        // The exchange: lane j sends this block's statistics of each row to the
+        // row's blocks j, j + 32, ..., then takes theirs.
+        int64_t first[2], blocks[2];
+        for (int r = 0; r < 2; ++r) {
+            const int64_t row = pc.row + r;
+            first[r] = row * nv / piece;
+            blocks[r] = r < sides ? ((row + 1) * nv - 1) / piece - first[r] + 1 : 0;
+        }
+        for (int r = 0; r < sides; ++r) {
+            const int me = (int)(blockIdx.x - first[r]); // this block's place among the row's
+            for (int64_t j = lane; j < blocks[r]; j += 32) {
+                const int64_t b = first[r] + j;
+                if (b != blockIdx.x) {
+                    const int side = (b * piece) / nv == pc.row + r ? 0 : 1; // the row is block b's first or second
+                    sendRecord(inbox + (b * 2 + side) * partners + me, mine[r]);
+                }
+            }
+        }
+        for (int r = 0; r < sides; ++r) {
+            for (int64_t j = lane; j < blocks[r]; j += 32) {
+                merged[r * partners + j] = first[r] + j == blockIdx.x
+                                               ? mine[r]
+                                               : takeRecord(inbox + ((int64_t)blockIdx.x * 2 + r) * partners + j);
+            }
+        }
+        __syncwarp();
+        for (int r = 0; r < sides; ++r) {
+            const Factor<A> f = warpMergedFactor(merged + r * partners, (int)blocks[r], plan.p, plan.eps);
+            if (lane == 0) {
+                sh.factor[r] = f;
+            }
+        }
+        holdBarrierAll(); // (4) the factors are out
+        return;
+    }
+
+    // The workers. Worker 0 starts the ring.
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < slots; ++i) {
+            bulkBarrierInit(&full[i]);
+        }
+        for (int s = 0; s < slots; ++s) {
+            stream.issue(s);
+        }
+    }
+    holdBarrierWorkers();
+    // Phase A. The registers' loads first (all in flight while the tiles land).
+    uint4 held[kHoldRegPacks];
+    const uint64_t drop = l2Policy(false);
+    const T *xt = x + (pc.start + threadIdx.x) * VEC;
+#pragma unroll
+    for (int k = 0; k < kHoldRegPacks; ++k) {
+        held[k] = k * kHoldWorkers + (int)threadIdx.x < pc.regs ? ldWordsWith(xt + k * kHoldWorkers * VEC, drop)
+                                                                 : make_uint4(0, 0, 0, 0);
+    }
+    // Per row of the piece (0: pc.row, 1: the next): max |x| and the one-pass sum.
+    A m0 = 0, t0 = 0, m1 = 0, t1 = 0;
+    auto add = [&](int i, const uint4 &w) {
+        A pm = 0, pt = 0;
+        forElems<T>(w, [&](A v) {
+            const A a = absA<A>(v);
+            pm = MaxNanOp{}(pm, a);
+            pt += holdPow<P>(a, plan.p);
+        });
+        if (i < pc.split) {
+            m0 = MaxNanOp{}(m0, pm);
+            t0 += pt;
+        } else {
+            m1 = MaxNanOp{}(m1, pm);
+            t1 += pt;
+        }
+    };
+    for (int s = 0; s < pc.tiles; ++s) {
+        stream.wait(s);
+        stream.forTile(s, add);
+        if (s < pc.tiles - pc.held) { // an L2-part tile: its slot takes a later tile
+            stream.release(s);
+        }
+    }
+    INFINI_STAGE_STAMP(1, 0); // (the stage trace's extra points: tools/lpn7_bench.cu, holdtrace)
+#pragma unroll
+    for (int k = 0; k < kHoldRegPacks; ++k) {
+        const int i = k * kHoldWorkers + (int)threadIdx.x;
+        if (i < pc.regs) {
+            add(i, held[k]);
+        }
+    }
+    const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
+    m0 = warpReduce(m0, MaxNanOp{});
+    t0 = warpReduce(t0, SumOp{});
+    m1 = warpReduce(m1, MaxNanOp{});
+    t1 = warpReduce(t1, SumOp{});
+    if (lane == 0) {
+        sh.part[warp][0][0] = m0;
+        sh.part[warp][0][1] = t0;
+        sh.part[warp][1][0] = m1;
+        sh.part[warp][1][1] = t1;
+    }
+    holdBarrierAll(); // (1)
+    INFINI_STAGE_STAMP(0, 1);
+    holdBarrierAll(); // (2)
+    if (sh.rescan[0] || sh.rescan[1]) { // rare: the scaled sums, read again from x (nothing written yet)
+        A part[2] = {0, 0};
+        for (int r = 0; r < 2; ++r) {
+            if (!sh.rescan[r]) {
+                continue;
+            }
+            const Factor<A> sc = sh.scale[r];
+            const int lo = r == 0 ? 0 : pc.split, hi = r == 0 ? pc.split : pc.count;
+            A sum = 0;
+            for (int i = lo + (int)threadIdx.x; i < hi; i += kHoldWorkers) {
+                forElems<T>(ldWords<Load::Plain>(x + (pc.start + i) * VEC),
+                            [&](A e) { sum += holdPow<P>(sc.apply(absA<A>(e)), plan.p); });
+            }
+            part[r] = warpReduce(sum, SumOp{});
+        }
+        if (lane == 0) {
+            sh.part[warp][0][1] = part[0];
+            sh.part[warp][1][1] = part[1];
+        }
+        holdBarrierAll(); // (3)
+    }
+    holdBarrierAll(); // (4)
+    INFINI_STAGE_STAMP(0, 2);
+    const Factor<A> fa = sh.factor[0], fb = sides == 2 ? sh.factor[1] : fa;
+
+    // Phase B: the held tiles (their slots then take the L2 part again), the registers, the L2 part.
+    T *yp = y + pc.start * VEC;
+    auto store = [&](int i, const uint4 &w) {
+        __stcs(reinterpret_cast<uint4 *>(yp + (int64_t)i * VEC), scaleWords<T>(w, i >= pc.split ? fb : fa));
+    };
+    for (int s = pc.tiles - pc.held; s < pc.tiles; ++s) {
+        stream.forTile(s, store);
+        if (pc.held < pc.tiles) {
+            stream.release(s);
+        }
+    }
+    INFINI_STAGE_STAMP(1, 1);
+#pragma unroll
+    for (int k = 0; k < kHoldRegPacks; ++k) {
+        const int i = k * kHoldWorkers + (int)threadIdx.x;
+        if (i < pc.regs) {
+            store(i, held[k]);
+        }
+    }
+    INFINI_STAGE_STAMP(1, 2);
+    for (int s = pc.tiles; s < stream.end(); ++s) {
+        stream.wait(s);
+        stream.forTile(s, store);
+        stream.release(s);
+    }
+    INFINI_STAGE_STAMP(0, 3);
+    INFINI_STAGE_STAMP(1, 3);
+#else
+    __trap(); // planned only where kernelCompiledFor(..., 90)
+#endif
+}
+
+template <class F>
+infiniStatus_t withHoldKernel(infiniDtype_t dtype, int p, F &&f) {
+    return dispatchDtype<INFINI_FLOAT_DTYPES>(dtype, [&](auto tag) {
+        using T = DeviceType<decltype(tag)>;
+        constexpr int V = 16 / sizeof(T);
+        return p == 2 ? f(holdKernel<T, V, 2>, T{}) : p == 1 ? f(holdKernel<T, V, 1>, T{}) : f(holdKernel<T, V, 0>, T{});
+    });
+}
+
+} // namespace
+
+bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune) {
+    const int64_t es = (int64_t)dtypeSize(plan.dtype);
+    const int64_t nv = plan.len / std::max(plan.vec, 1); // packs a row
+    const Outer &o = plan.outer;
+    // Rows of whole packs, one after the other in x and in y (the pieces are flat ranges).
+    const bool dense = o.table == nullptr && plan.sxr == 1 && plan.syr == 1 &&
+                       (plan.rows == 1 || (o.nd == 1 && o.sx[0] == plan.len && o.sy[0] == plan.len));
+    if (h.cc_major < 9 || plan.vec * es != 16 || !dense || nv * plan.vec != plan.len || plan.rows < 1 ||
+        h.sm_count < 1) {
+        return false;
+    }
+    const size_t stats_bytes = es == 8 ? sizeof(Stats<double>) : sizeof(Stats<float>);
+    const size_t record_bytes = es == 8 ? sizeof(HoldRecord<double>) : sizeof(HoldRecord<float>);
+    // A piece a block: as many blocks as SMs (one each), pieces of whole 128-byte lines.
+    const int64_t total = plan.rows * nv;
+    const int64_t piece = ceilDiv(ceilDiv(total, h.sm_count), 8) * 8;
+    const int64_t grid = ceilDiv(total, piece);
+    // At most two rows a piece; blocks a row at most: its packs over a piece, plus one.
+    const int64_t partners = std::min<int64_t>(grid, ceilDiv(nv, piece) + 1);
+    if (piece > nv || partners > kHoldMaxPartners || piece >= (1 << 30)) {
+        return false;
+    }
+    bool ok = false;
+    withHoldKernel(plan.dtype, plan.p, [&](auto kernel, auto) {
+        cudaFuncAttributes attr{};
+        if (!kernelCompiledFor(kernel, 90) || cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+            cudaGetLastError();
+            return INFINI_STATUS_SUCCESS;
+        }
+        const int64_t room = ((int64_t)h.max_shared_memory_per_block_optin - (int64_t)attr.sharedSizeBytes -
+                              (int64_t)kHoldBarrierBytes - 2 * partners * (int64_t)stats_bytes) /
+                             kHoldTileBytes;
+        const int slots = (int)std::min<int64_t>(room, tune.slots > 0 ? tune.slots : kHoldMaxTiles);
+        if (slots < 2) {
+            return INFINI_STATUS_SUCCESS;
+        }
+        const size_t smem = holdSmem(slots, partners, stats_bytes);
+        // Every block resident at once (they wait for each other). The kernel's
+        // limit: the most any plan asks (the same for every plan of the kernel).
+        const size_t limit = (size_t)h.max_shared_memory_per_block_optin - attr.sharedSizeBytes;
+        if (blocksPerSmOf(kernel, kHoldThreads, smem, limit) * (int64_t)h.sm_count < grid) {
+            return INFINI_STATUS_SUCCESS;
+        }
+        // What neither the registers nor the ring hold is read twice; it must fit the L2 budget.
+        const int regs = tune.reg_packs >= 0 ? std::min(tune.reg_packs, kHoldRegPacks) : kHoldRegPacks;
+        const int64_t on_chip = (int64_t)kHoldWorkers * regs + (int64_t)slots * kHoldTilePacks;
+        const double again = (double)grid * (double)std::max<int64_t>(0, piece - on_chip) * 16.0;
+        if (again > tune.l2_fraction * (double)h.l2_cache_bytes) {
+            return INFINI_STATUS_SUCCESS;
+        }
+        Plan c = plan;
+        c.kind = Kind::Hold;
+        c.threads = kHoldThreads;
+        c.tpr = regs; // packs a worker holds in registers
+        c.items = slots;
+        c.chunks = partners;
+        c.chunk_vecs = piece;
+        c.grid_x = (unsigned)grid;
+        c.smem_max = smem;
+        c.cs = true;
+        c.workspace = (size_t)grid * 2 * (size_t)partners * record_bytes;
+        c.pdl_ok = kernelHonoursPdl(kernel);
+        c.pdl = tune.pdl < 0 ? kHoldPdl : (PdlPolicy)tune.pdl;
+        plan = c;
+        ok = true;
+        return INFINI_STATUS_SUCCESS;
+    });
+    return ok;
+}
+
+infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *workspace, void *stream) {
+    const cudaStream_t st = (cudaStream_t)stream;
+    return withHoldKernel(plan.dtype, plan.p, [&](auto kernel, auto t) {
+        using T = decltype(t);
+        using R = HoldRecord<ComputeType<T>>;
+        CUDA_TRY(launchKernel(kernel, dim3(plan.grid_x), dim3(kHoldThreads), plan.smem_max, st,
+                              plan.pdl_ok && pdlWanted(plan.pdl, st), plan, (const T *)x, (T *)y,
+                              static_cast<R *>(workspace)));
+        return INFINI_STATUS_SUCCESS;
+    });
+}
+
+} // namespace infini::lp_norm::nvidia
