@@ -54,6 +54,7 @@ constexpr int kHoldWorkers = kHoldThreads - 32; // the last warp manages (holdKe
 constexpr int kHoldRegPacks = INFINI_LP_NORM_HOLD_REG_PACKS;
 constexpr int kHoldTileBytes = 16 << 10, kHoldTilePacks = kHoldTileBytes / 16;
 constexpr int kHoldMaxTiles = 16;
+constexpr int kWaveMaxWaves = 16; // Wave: waves a call
 constexpr size_t kHoldBarrierBytes = 8 * kHoldMaxTiles; // the slots' barriers, before the ring
 // Blocks a row may span (the records a block merges for it: shared memory).
 constexpr int kHoldMaxPartners = 1024;
@@ -500,6 +501,266 @@ infiniStatus_t withHoldKernel(infiniDtype_t dtype, int p, F &&f) {
     });
 }
 
+
+// The Wave plan: the rows in waves of plan.tpr rows, each wave cut into one
+// piece a block (as Hold cuts all the rows), the pieces of all waves one tile
+// stream through the block's ring, as Pipe streams its rows: a wave's tiles
+// are summed, its statistics exchanged through the workspace's records (one
+// set of slots a wave), and while the manager waits for the other blocks'
+// records the workers sum the next wave's tiles already in the ring; then the
+// wave is scaled and stored, and each freed slot takes a later wave's tile.
+// So reads of wave w + 1 overlap the exchange and the writes of wave w, and
+// every SM works on every wave (no clusters, no last round).
+struct WavePiece {
+    int64_t first;  // flattened pack of local index 0
+    int64_t row;    // the row of local index 0, counted within the wave
+    int64_t piece;  // packs a block in this wave
+    int count, split, tiles;
+};
+
+__device__ __forceinline__ WavePiece wavePiece(const Plan &plan, int64_t nv, int w) {
+    const int64_t per = plan.tpr; // rows a wave
+    const int64_t rows = std::min<int64_t>(per, plan.rows - (int64_t)w * per), total = rows * nv;
+    WavePiece wp;
+    wp.piece = (total + gridDim.x - 1) / gridDim.x;
+    wp.piece = (wp.piece + 7) / 8 * 8;
+    const int64_t start = (int64_t)blockIdx.x * wp.piece;
+    wp.first = (int64_t)w * per * nv + start;
+    wp.count = (int)std::max<int64_t>(0, std::min<int64_t>(wp.piece, total - start));
+    wp.row = start / nv;
+    wp.split = (int)std::min<int64_t>(wp.count, (wp.row + 1) * nv - start);
+    wp.tiles = (wp.count + kHoldTilePacks - 1) / kHoldTilePacks;
+    return wp;
+}
+
+__device__ __forceinline__ void waveArrive(int id) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "n"(kHoldThreads) : "memory"); }
+__device__ __forceinline__ void waveSync(int id) { asm volatile("bar.sync %0, %1;" ::"r"(id), "n"(kHoldThreads) : "memory"); }
+// Named barriers 3 .. 3 + D - 1: a wave's statistics are in (workers -> manager);
+// 3 + D .. 3 + 2D - 1: its factors are out (manager -> workers); D = lag + 1.
+constexpr int kWaveMaxLag = 3;
+__device__ __forceinline__ int waveStatsBarrier(int w, int d) { return 3 + w % d; }
+__device__ __forceinline__ int waveFactorBarrier(int w, int d) { return 3 + d + w % d; }
+
+// What the workers and the manager pass through shared memory, per wave in flight.
+template <class A>
+struct WaveShared {
+    A part[kWaveMaxLag + 1][kHoldWorkers / 32][2][2]; // per worker warp and row: max |x|, one-pass sum
+    Factor<A> factor[kWaveMaxLag + 1][2];
+};
+
+// Workers (iteration k): sum wave k's tiles and hand its statistics to the
+// manager; then scale and store wave k - lag, whose factors the manager has
+// posted, each freed slot taking the stream's next tile. The ring holds lag + 1
+// waves (the planner's rule), so waves k - lag .. k are all on chip and the
+// exchanges of lag waves are in flight at once. Manager (step k): take wave
+// k's statistics and send its records, then take wave k - 1's records and post
+// its factors, so that its wait overlaps the workers' next wave.
+template <class T, int VEC, int P>
+__global__ void __launch_bounds__(kHoldThreads, 1)
+    waveKernel(const Plan plan, const T *x, T *y, HoldRecord<ComputeType<T>> *inbox) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    using A = ComputeType<T>;
+    constexpr int kWarps = kHoldWorkers / 32;
+    extern __shared__ __align__(128) unsigned char smem[];
+    __shared__ WaveShared<A> sh;
+    pdlWaitPrevious(); // x may be the previous kernel's output, and the workspace its records
+    pdlAllowNext();
+    const int slots = plan.items, lag = (int)plan.prefetch, depth = lag + 1;
+    const int64_t partners = plan.chunks, nv = plan.len / VEC;
+    const int waves = (int)((plan.rows + plan.tpr - 1) / plan.tpr);
+    uint64_t *full = reinterpret_cast<uint64_t *>(smem);
+    uint4 *ring = reinterpret_cast<uint4 *>(smem + kHoldBarrierBytes);
+    // Every wave but the last has the same rows, so the same piece: wave w's
+    // tiles start at stream tile w * kf; stream tile s is in slot s % slots.
+    const int kf = wavePiece(plan, nv, 0).tiles;
+    auto tileAt = [&](int s) { return ring + (size_t)(s % slots) * kHoldTilePacks; };
+
+    if (threadIdx.x >= kHoldWorkers) { // the manager warp
+        Stats<A> *merged = reinterpret_cast<Stats<A> *>(smem + kHoldBarrierBytes + (size_t)slots * kHoldTileBytes);
+        const int lane = (int)threadIdx.x & 31;
+        Stats<A> prev[2];                               // wave k - 1's statistics, this block's
+        int64_t prev_first[2] = {0, 0}, prev_blocks[2] = {0, 0};
+        for (int k = 0; k <= waves; ++k) {
+            Stats<A> mine[2] = {{0, 0}, {0, 0}};
+            int64_t first[2] = {0, 0}, blocks[2] = {0, 0};
+            if (k < waves) {
+                const WavePiece wp = wavePiece(plan, nv, k);
+                const int sides = wp.count == 0 ? 0 : wp.split < wp.count ? 2 : 1;
+                waveSync(waveStatsBarrier(k, depth));
+                for (int r = 0; r < sides; ++r) {
+                    const A m = warpReduce(lane < kWarps ? sh.part[k % depth][lane][r][0] : A(0), MaxNanOp{});
+                    const A t = warpReduce(lane < kWarps ? sh.part[k % depth][lane][r][1] : A(0), SumOp{});
+                    mine[r].m = m;
+                    if (!scaledSumNeeded(m)) {
+                        mine[r].s = 0;
+                    } else if (plainSumUsable(t)) {
+                        mine[r].s = t / powInt(m, plan.p);
+                    } else { // rare: the row's packs summed again, scaled, from the wave's tiles still in the ring
+                        const Factor<A> sc = sumScale(m);
+                        const int lo = r == 0 ? 0 : wp.split, hi = r == 0 ? wp.split : wp.count;
+                        A sum = 0;
+                        for (int i = lo + lane; i < hi; i += 32) {
+                            const uint4 w4 = tileAt(k * kf + i / kHoldTilePacks)[i % kHoldTilePacks];
+                            forElems<T>(w4, [&](A e) { sum += holdPow<P>(sc.apply(absA<A>(e)), plan.p); });
+                        }
+                        mine[r].s = warpReduce(sum, SumOp{});
+                    }
+                    const int64_t row = wp.row + r;
+                    first[r] = row * nv / wp.piece;
+                    blocks[r] = ((row + 1) * nv - 1) / wp.piece - first[r] + 1;
+                }
+                HoldRecord<A> *box = inbox + (int64_t)k * gridDim.x * 2 * partners;
+                for (int r = 0; r < sides; ++r) {
+                    const int me = (int)(blockIdx.x - first[r]);
+                    for (int64_t j = lane; j < blocks[r]; j += 32) {
+                        const int64_t b = first[r] + j;
+                        if (b != blockIdx.x) {
+                            const int side = (b * wp.piece) / nv == wp.row + r ? 0 : 1;
+                            sendRecord(box + (b * 2 + side) * partners + me, mine[r]);
+                        }
+                    }
+                }
+            }
+            if (k >= 1) { // wave k - 1: its records, in one pass over both rows so that the waits overlap
+                const int w = k - 1;
+                HoldRecord<A> *box = inbox + (int64_t)w * gridDim.x * 2 * partners;
+                const int64_t n = prev_blocks[0] + prev_blocks[1];
+                for (int64_t q = lane; q < n; q += 32) {
+                    const int r = q < prev_blocks[0] ? 0 : 1;
+                    const int64_t j = r == 0 ? q : q - prev_blocks[0];
+                    merged[r * partners + j] = prev_first[r] + j == blockIdx.x
+                                                   ? prev[r]
+                                                   : takeRecord(box + ((int64_t)blockIdx.x * 2 + r) * partners + j);
+                }
+                __syncwarp();
+                for (int r = 0; r < 2; ++r) {
+                    if (prev_blocks[r] > 0) {
+                        const Factor<A> f =
+                            warpMergedFactor(merged + r * partners, (int)prev_blocks[r], plan.p, plan.eps);
+                        if (lane == 0) {
+                            sh.factor[w % depth][r] = f;
+                        }
+                    }
+                }
+                __syncwarp();
+                waveArrive(waveFactorBarrier(w, depth));
+            }
+            for (int r = 0; r < 2; ++r) {
+                prev[r] = mine[r];
+                prev_first[r] = first[r];
+                prev_blocks[r] = blocks[r];
+            }
+        }
+        return;
+    }
+
+    // The workers.
+    const int total = (waves - 1) * kf + wavePiece(plan, nv, waves - 1).tiles;
+    const uint64_t drop = l2Policy(false);
+    auto issue = [&](int s) { // worker 0: stream tile s into its slot
+        if (s >= total) {
+            return;
+        }
+        const int w = kf > 0 ? min(s / kf, waves - 1) : waves - 1;
+        const WavePiece wp = wavePiece(plan, nv, w);
+        const int first = (s - w * kf) * kHoldTilePacks, packs = min(kHoldTilePacks, wp.count - first);
+        uint64_t *bar = &full[s % slots];
+        bulkExpect(bar, (uint32_t)packs * 16u);
+        bulkCopyHint(const_cast<uint4 *>(tileAt(s)), x + (wp.first + first) * VEC, (uint32_t)packs * 16u, bar, drop);
+    };
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < slots; ++i) {
+            bulkBarrierInit(&full[i]);
+        }
+        for (int s = 0; s < slots; ++s) {
+            issue(s);
+        }
+    }
+    holdBarrierWorkers();
+    const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
+    // f(local pack index, its 16 bytes) for this worker's packs of stream tile s (its wave's tile t).
+    auto forTile = [&](int s, int t, int count, auto &&f) {
+        bulkWait(&full[s % slots], (uint32_t)(s / slots) & 1u);
+        const uint4 *tile = tileAt(s);
+#pragma unroll
+        for (int k = 0; k < kHoldTilePacks / kHoldWorkers + 1; ++k) {
+            const int i = k * kHoldWorkers + (int)threadIdx.x, v = t * kHoldTilePacks + i;
+            if (i < kHoldTilePacks && v < count) {
+                f(v, tile[i]);
+            }
+        }
+    };
+    for (int k = 0; k < waves + lag; ++k) {
+        if (k < waves) { // pass 1 of wave k
+            const WavePiece wp = wavePiece(plan, nv, k);
+            INFINI_STAGE_STAMP(k, 0);
+            A m0 = 0, t0 = 0, m1 = 0, t1 = 0;
+            for (int t = 0; t < wp.tiles; ++t) {
+                forTile(k * kf + t, t, wp.count, [&](int i, const uint4 &wd) {
+                    A pm = 0, pt = 0;
+                    forElems<T>(wd, [&](A v) {
+                        const A a = absA<A>(v);
+                        pm = MaxNanOp{}(pm, a);
+                        pt += holdPow<P>(a, plan.p);
+                    });
+                    if (i < wp.split) {
+                        m0 = MaxNanOp{}(m0, pm);
+                        t0 += pt;
+                    } else {
+                        m1 = MaxNanOp{}(m1, pm);
+                        t1 += pt;
+                    }
+                });
+            }
+            m0 = warpReduce(m0, MaxNanOp{});
+            t0 = warpReduce(t0, SumOp{});
+            m1 = warpReduce(m1, MaxNanOp{});
+            t1 = warpReduce(t1, SumOp{});
+            if (lane == 0) {
+                sh.part[k % depth][warp][0][0] = m0;
+                sh.part[k % depth][warp][0][1] = t0;
+                sh.part[k % depth][warp][1][0] = m1;
+                sh.part[k % depth][warp][1][1] = t1;
+            }
+            waveArrive(waveStatsBarrier(k, depth));
+            INFINI_STAGE_STAMP(k, 1);
+        }
+        if (k >= lag) { // pass 2 of wave w = k - lag
+            const int w = k - lag;
+            const WavePiece wp = wavePiece(plan, nv, w);
+            waveSync(waveFactorBarrier(w, depth));
+            INFINI_STAGE_STAMP(w, 2);
+            const Factor<A> fa = sh.factor[w % depth][0], fb = sh.factor[w % depth][1];
+            T *yp = y + wp.first * VEC;
+            for (int t = 0; t < wp.tiles; ++t) {
+                const int s = w * kf + t;
+                forTile(s, t, wp.count, [&](int i, const uint4 &wd) {
+                    __stcs(reinterpret_cast<uint4 *>(yp + (int64_t)i * VEC),
+                           scaleWords<T>(wd, i >= wp.split ? fb : fa));
+                });
+                holdBarrierWorkers(); // every worker is done with the slot: it takes stream tile s + slots
+                if (threadIdx.x == 0) {
+                    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                    issue(s + slots);
+                }
+            }
+            INFINI_STAGE_STAMP(w, 3);
+        }
+    }
+#else
+    __trap(); // planned only where kernelCompiledFor(..., 90)
+#endif
+}
+
+template <class F>
+infiniStatus_t withWaveKernel(infiniDtype_t dtype, int p, F &&f) {
+    return dispatchDtype<INFINI_FLOAT_DTYPES>(dtype, [&](auto tag) {
+        using T = DeviceType<decltype(tag)>;
+        constexpr int V = 16 / sizeof(T);
+        return p == 2 ? f(waveKernel<T, V, 2>, T{}) : p == 1 ? f(waveKernel<T, V, 1>, T{}) : f(waveKernel<T, V, 0>, T{});
+    });
+}
+
 } // namespace
 
 bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune) {
@@ -575,6 +836,106 @@ bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune) {
 infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *workspace, void *stream) {
     const cudaStream_t st = (cudaStream_t)stream;
     return withHoldKernel(plan.dtype, plan.p, [&](auto kernel, auto t) {
+        using T = decltype(t);
+        using R = HoldRecord<ComputeType<T>>;
+        CUDA_TRY(launchKernel(kernel, dim3(plan.grid_x), dim3(kHoldThreads), plan.smem_max, st,
+                              plan.pdl_ok && pdlWanted(plan.pdl, st), plan, (const T *)x, (T *)y,
+                              static_cast<R *>(workspace)));
+        return INFINI_STATUS_SUCCESS;
+    });
+}
+
+bool planWave(const InfiniopHandle &h, Plan &plan, const WaveTuning &tune) {
+    const int64_t es = (int64_t)dtypeSize(plan.dtype);
+    const int64_t nv = plan.len / std::max(plan.vec, 1);
+    const Outer &o = plan.outer;
+    const bool dense = o.table == nullptr && plan.sxr == 1 && plan.syr == 1 &&
+                       (plan.rows == 1 || (o.nd == 1 && o.sx[0] == plan.len && o.sy[0] == plan.len));
+    if (h.cc_major < 9 || plan.vec * es != 16 || !dense || nv * plan.vec != plan.len || plan.rows < 2 ||
+        h.sm_count < 1) {
+        return false;
+    }
+    const size_t stats_bytes = es == 8 ? sizeof(Stats<double>) : sizeof(Stats<float>);
+    const size_t record_bytes = es == 8 ? sizeof(HoldRecord<double>) : sizeof(HoldRecord<float>);
+    const int64_t grid = h.sm_count;
+    bool ok = false;
+    withWaveKernel(plan.dtype, plan.p, [&](auto kernel, auto) {
+        cudaFuncAttributes attr{};
+        if (!kernelCompiledFor(kernel, 90) || cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+            cudaGetLastError();
+            return INFINI_STATUS_SUCCESS;
+        }
+        const int64_t room0 = ((int64_t)h.max_shared_memory_per_block_optin - (int64_t)attr.sharedSizeBytes -
+                               (int64_t)kHoldBarrierBytes) / kHoldTileBytes;
+        const int64_t want = tune.slots > 0 ? tune.slots : kHoldMaxTiles;
+        // Rows a wave: as many as let the ring hold lag + 1 waves' pieces.
+        const int64_t lag_want = tune.lag >= 0 ? tune.lag : 2;
+        int64_t per = tune.rows_per_wave;
+        if (per <= 0) {
+            for (per = plan.rows; per > 1; --per) {
+                const int64_t piece = ceilDiv(ceilDiv(per * nv, grid), 8) * 8;
+                if ((lag_want + 1) * ceilDiv(piece, kHoldTilePacks) <= std::min(room0, want)) {
+                    break;
+                }
+            }
+        }
+        per = std::min<int64_t>(per, plan.rows);
+        const int64_t waves = ceilDiv(plan.rows, per);
+        // Every wave's piece within a row (at most two rows a piece); the records a row's blocks exchange.
+        int64_t partners = 0;
+        for (int64_t w = 0; w < waves; ++w) {
+            const int64_t rows = std::min(per, plan.rows - w * per);
+            const int64_t piece = ceilDiv(ceilDiv(rows * nv, grid), 8) * 8;
+            if (piece > nv) {
+                return INFINI_STATUS_SUCCESS;
+            }
+            partners = std::max(partners, std::min<int64_t>(grid, ceilDiv(nv, piece) + 1));
+        }
+        const int64_t piece0 = ceilDiv(ceilDiv(per * nv, grid), 8) * 8;
+        const int64_t room = ((int64_t)h.max_shared_memory_per_block_optin - (int64_t)attr.sharedSizeBytes -
+                              (int64_t)kHoldBarrierBytes - 2 * partners * (int64_t)stats_bytes) /
+                             kHoldTileBytes;
+        const int slots = (int)std::min<int64_t>(room, want);
+        if (waves < 2 || waves > kWaveMaxWaves || partners > kHoldMaxPartners || slots < 2 ||
+            ceilDiv(piece0, kHoldTilePacks) + 1 > slots) {
+            return INFINI_STATUS_SUCCESS;
+        }
+        const size_t smem = holdSmem(slots, partners, stats_bytes);
+        const size_t limit = (size_t)h.max_shared_memory_per_block_optin - attr.sharedSizeBytes;
+        if (blocksPerSmOf(kernel, kHoldThreads, smem, limit) < 1) {
+            return INFINI_STATUS_SUCCESS;
+        }
+        // Waves in flight beyond the one being written: as many as the ring holds (every tile of
+        // waves k - lag .. k on chip), at most kWaveMaxLag.
+        const int64_t kt = ceilDiv(piece0, kHoldTilePacks);
+        const int lag = (int)std::min<int64_t>(kWaveMaxLag, slots / kt - 1);
+        if (lag < 0) {
+            return INFINI_STATUS_SUCCESS;
+        }
+        Plan c = plan;
+        c.kind = Kind::Wave;
+        c.prefetch = lag;
+        c.threads = kHoldThreads;
+        c.tpr = (int)per;
+        c.items = slots;
+        c.chunks = partners;
+        c.chunk_vecs = piece0;
+        c.grid_x = (unsigned)grid;
+        c.smem_max = smem;
+        c.cs = true;
+        c.workspace = (size_t)waves * (size_t)grid * 2 * (size_t)partners * record_bytes;
+        c.pdl_ok = kernelHonoursPdl(kernel);
+        c.pdl = tune.pdl < 0 ? kHoldPdl : (PdlPolicy)tune.pdl;
+        plan = c;
+        ok = true;
+        return INFINI_STATUS_SUCCESS;
+    });
+    return ok;
+}
+
+infiniStatus_t launchWave(const Plan &plan, const void *x, void *y, void *workspace, void *stream) {
+    const cudaStream_t st = (cudaStream_t)stream;
+    return withWaveKernel(plan.dtype, plan.p, [&](auto kernel, auto t) {
         using T = decltype(t);
         using R = HoldRecord<ComputeType<T>>;
         CUDA_TRY(launchKernel(kernel, dim3(plan.grid_x), dim3(kHoldThreads), plan.smem_max, st,

@@ -326,6 +326,7 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Grid: return launchGrid(plan, xp, yp, workspace, stream);
         case Kind::Sweep: return launchSweep(plan, xp, yp, workspace, stream);
         case Kind::Hold: return launchHold(plan, xp, yp, workspace, stream);
+        case Kind::Wave: return launchWave(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;
     }
