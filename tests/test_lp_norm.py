@@ -544,6 +544,31 @@ def test_few_long_rows_gpu(rng, dtype, shape):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape", [("bf16", (16, 2 << 20)), ("f16", (8, (1 << 20) + 8)),
+                                         ("bf16", (12, 1 << 20)), ("f16", (9, 3 << 18))], ids=str)
+def test_rows_held_on_chip_gpu(rng, dtype, shape):
+    # 8-20 long rows of 2-byte elements (sm_90: the Hold plan, one resident
+    # grid of one piece an SM, each piece in registers, the shared-memory ring
+    # and, for 16 rows of 2M, L2; pieces spanning two rows, the rows'
+    # statistics exchanged through the workspace's records): p 1 / 2 / 3, in
+    # place, extreme magnitudes (the scaled sums), non-finite rows, and calls
+    # queued back to back (the records are cleared by the call that reads them).
+    dtype = DTYPES[dtype]
+    x = random_input(rng, shape, dtype)
+    for p in (2, 1, 3):
+        run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
+    signs = np.where(rng.random(shape) < 0.5, -1.0, 1.0)
+    scale = 1e30 if dtype == DTYPES["bf16"] else 1e-6
+    xe = (signs * rng.uniform(0.25, 1.0, shape) * scale).astype(dtype)
+    run_case("nvidia", rng, xe, 1, 2, eps=0.0, inplace=False)
+    xn = nonfinite_input(rng, shape, 1, dtype)
+    ya, _ = poisoned(shape, dtype, "nvidia")
+    ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=1, p=2, eps=1e-12, out=ya)
+    assert_nonfinite(to_host(ya), reference(xn, 1, 2, 1e-12), 1, dtype)
+    check_chained_calls(x)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_many_rows_streamed_gpu(rng, dtype):
     # Many rows of 4-14 KB (sm_90: each warp streams its rows through shared

@@ -32,8 +32,9 @@ start rs tests/test_random_sample.py tests/test_random_sample_argmax.py
 start mul tests/test_mul.py tests/test_bad_inputs.py tests/test_core.py tests/test_device.py \
     tests/test_loader.py tests/test_cli.py tests/test_reliability.py
 start rearrange tests/test_rearrange.py tests/test_properties.py tests/test_fuzz.py
-start lp_norm tests/test_lp_norm.py -k "not reference_cases_large" tests/test_lp_norm_errors.py \
+start lp_norm tests/test_lp_norm.py -k "not reference_cases_large and not _gpu" tests/test_lp_norm_errors.py \
     tests/test_overhead.py tests/test_cpu_dispatch.py tests/test_readme.py
+start lp_gpu tests/test_lp_norm.py -k "_gpu and not reference_cases_large"
 start lp_large_f16 tests/test_lp_norm.py -k "reference_cases_large and -f16"
 start lp_large_bf16 tests/test_lp_norm.py -k "reference_cases_large and bf16"
 start lp_large_rest tests/test_lp_norm.py -k "reference_cases_large and not f16"  # (f16 matches bf16 too)

@@ -4,11 +4,13 @@ files take minutes a shard under racecheck; this runs each plan once on a small 
     compute-sanitizer --tool racecheck --error-exitcode 99 python3 tools/sanitize_lpn.py
     compute-sanitizer --tool memcheck  --error-exitcode 99 python3 tools/sanitize_lpn.py
 
-Plans (H100 planner): Pipe (16 x 1M BF16: clusters of 16 blocks, bulk copies into 32 KB slots,
-distributed shared memory merge), TwoPass (8 x 1M BF16), Sweep (2 x 1M BF16, 3 x (1M - 40) F16:
+Plans (H100 planner): Pipe (32 x 1M BF16: clusters of 16 blocks, bulk copies into 32 KB slots,
+distributed shared memory merge), Hold (12 x 1M and 16 x 2M BF16: one resident grid, pieces held
+in registers, a shared-memory ring and L2, a manager warp and named barriers, records exchanged
+through the workspace), TwoPass (6 x 1M BF16), Sweep (2 x 1M BF16, 3 x (1M - 40) F16:
 two kernels over every SM, the second a programmatic dependent), Split (2 x 1M F32), Stream (2200 x 4096 F16: a warp's
 cp.async ring), Rows (1024 x 64 F16), Cols (axis 0 of 512 x 300 F32), and non-finite rows on
-Pipe, Stream and Sweep. Each result is compared with a float64 NumPy reference under the test suite's
+Pipe, Hold, Stream and Sweep. Each result is compared with a float64 NumPy reference under the test suite's
 bounds (F.normalize's rule for NaN and inf); exits 1 on a mismatch.
 """
 from __future__ import annotations
@@ -58,8 +60,10 @@ def main() -> int:
         return (rng.standard_normal(shape) * 3).astype(dtype)
 
     ok = True
-    ok &= check("pipe", rows((16, 1 << 20), ip.bfloat16))
-    ok &= check("two_pass", rows((8, 1 << 20), ip.bfloat16))
+    ok &= check("pipe", rows((32, 1 << 20), ip.bfloat16))
+    ok &= check("hold", rows((12, 1 << 20), ip.bfloat16))
+    ok &= check("hold, rows through L2", rows((16, 2 << 20), ip.bfloat16))
+    ok &= check("two_pass", rows((6, 1 << 20), ip.bfloat16))
     ok &= check("stream", rows((2200, 4096), np.float16))
     ok &= check("rows", rows((1024, 64), np.float16))
     ok &= check("cols", rows((512, 300), np.float32), axis=0)
@@ -70,11 +74,12 @@ def main() -> int:
     z[1, 3] = np.nan
     z[2, 1000:] = 0
     ok &= check("sweep, non-finite rows, uneven chunks", z)
-    x = rows((16, 1 << 20), ip.bfloat16)
+    x = rows((32, 1 << 20), ip.bfloat16)
     x[1, 5] = np.inf
     x[2, 7] = np.nan
     x[3, :] = 0
     ok &= check("pipe, non-finite rows", x)
+    ok &= check("hold, non-finite rows", x[:16].copy())
     y = rows((2200, 4096), np.float16)
     y[0, 0] = -np.inf
     y[9, 100] = np.nan

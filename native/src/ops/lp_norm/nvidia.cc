@@ -49,10 +49,15 @@
 #endif
 
 // Long rows on sm_90 that fit on chip (every SM's registers and shared
-// memory, plus at most half of L2 for the rest: 32x1M BF16 on the H100):
-// 1 = the Hold plan (hold.cu: one resident grid, each element read from DRAM
-// once and held until its row's factor is known) before Pipe; 0 = not
-// planned. tools/lpn7_bench.cu (LPN7_ONLY=hold) times it against the others.
+// memory, plus at most half of L2 for the rest), 2-byte elements, 8 rows or
+// more: 1 = the Hold plan (hold.cu: one resident grid, each element read from
+// DRAM once and held until its row's factor is known) where Pipe's clusters
+// would take the rows in fewer than three rounds; 0 = not planned. H100, graph
+// µs: 8x1M BF16 TwoPass 22.8 -> Hold 21.2, 16x1M Pipe 35.9 -> 35.1, 16x2M
+// TwoPass 75.4 -> 67.5; but 32x1M (4.6 rounds) Pipe 60.8, Hold 67.4: Hold
+// reads everything before it writes, and DRAM reads alone run at ~2.1 TB/s
+// there (notes/lp_norm.md, "Session 17"). tools/lpn7_bench.cu (LPN7_ONLY=hold)
+// times it against the others from any build.
 #ifndef INFINI_LP_NORM_HOLD
 #define INFINI_LP_NORM_HOLD 1
 #endif
@@ -141,12 +146,20 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         if (INFINI_LP_NORM_GRID && planGrid(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
-        if (INFINI_LP_NORM_HOLD && planHold(h, plan)) {
-            return INFINI_STATUS_SUCCESS;
-        }
-        if (INFINI_LP_NORM_PIPE && dtypeSize(plan.dtype) == 2) {
+        if (dtypeSize(plan.dtype) == 2) {
+            // Pipe where its clusters take the rows in three rounds or more;
+            // Hold before it for fewer rows (at least 8: Sweep is ahead below that).
             Plan pipe = plan;
-            if (planPipe(h, pipe) && pipe.chunks >= 8 && pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
+            const bool piped = INFINI_LP_NORM_PIPE && planPipe(h, pipe) && pipe.chunks >= 8;
+            const int64_t clusters = piped ? (int64_t)(pipe.grid_x / pipe.chunks) : 0;
+            if (piped && pipe.rows >= 3 * clusters) {
+                plan = pipe;
+                return INFINI_STATUS_SUCCESS;
+            }
+            if (INFINI_LP_NORM_HOLD && plan.rows >= 8 && planHold(h, plan)) {
+                return INFINI_STATUS_SUCCESS;
+            }
+            if (piped && pipe.rows >= 2 * clusters) {
                 plan = pipe;
                 return INFINI_STATUS_SUCCESS;
             }
@@ -326,7 +339,6 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Grid: return launchGrid(plan, xp, yp, workspace, stream);
         case Kind::Sweep: return launchSweep(plan, xp, yp, workspace, stream);
         case Kind::Hold: return launchHold(plan, xp, yp, workspace, stream);
-        case Kind::Wave: return launchWave(plan, xp, yp, workspace, stream);
         }
         return INFINI_STATUS_INTERNAL_ERROR;
     }

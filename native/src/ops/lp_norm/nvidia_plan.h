@@ -33,7 +33,6 @@ enum class Kind {
     Grid,    // long rows on sm_90: every block (one an SM, all resident) owns a chunk of every row, stats via workspace
     Sweep,   // few long rows on sm_90: two kernels over the whole GPU (chunk statistics, then merge and scale)
     Hold,    // few long rows on sm_90 that fit on chip: one resident grid holds them, stats via workspace records
-    Wave,    // long rows on sm_90: rows in waves over one resident grid, pipelined as Pipe's rows, stats via records
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
 };
 
@@ -80,7 +79,6 @@ infiniStatus_t launchPipe(const Plan &plan, const void *x, void *y, void *worksp
 infiniStatus_t launchGrid(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchSweep(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
-infiniStatus_t launchWave(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
 // A Split plan's PDL fields: whether its apply kernel waits for real on this
 // device (pdl_ok), and the build's policy (INFINI_LP_NORM_SPLIT_PDL, rows.cu).
@@ -174,19 +172,6 @@ struct HoldTuning {
 // longer than a row, what the SMs do not hold within tune's L2 budget); false
 // leaves the plan as it is.
 bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune = HoldTuning{});
-// How the Wave planner (hold.cu) shapes its kernel: ring slots (16 KB; 0: as
-// many as fit), rows a wave (0: the most that let the ring hold lag + 1 waves'
-// pieces), the waves whose exchange is in flight while one is written (-1: 2;
-// the ring may allow more, at most 3), PDL as Hold's.
-struct WaveTuning {
-    int slots = 0;
-    int rows_per_wave = 0;
-    int lag = -1;
-    int pdl = -1;
-};
-// Turn a Rows/Split plan (16-byte packs, rows one after the other) into a
-// Wave plan (sm_90, at least two waves of pieces no longer than a row).
-bool planWave(const InfiniopHandle &h, Plan &plan, const WaveTuning &tune = WaveTuning{});
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);
