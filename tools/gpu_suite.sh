@@ -5,7 +5,8 @@
 # Writes $OUT/gpu_suite.txt (every shard's output), prints each shard's summary,
 # and exits non-zero when a shard failed or ran out of time.
 # The shards balance the wall time seen on the H100 (session 4: ~5 min in all;
-# LPNorm's large reference cases are CPU-bound float64 work, hence three shards).
+# LPNorm's large reference cases are CPU-bound float64 work, hence three shards), then
+# test_reliability.py alone.
 TL=${1:-330}
 OUT=${OUT:-/tmp}
 LOGS=$(mktemp -d)
@@ -30,7 +31,8 @@ start() {
 }
 start rs tests/test_random_sample.py tests/test_random_sample_argmax.py
 start mul tests/test_mul.py tests/test_bad_inputs.py tests/test_core.py tests/test_device.py \
-    tests/test_loader.py tests/test_cli.py tests/test_reliability.py
+    tests/test_loader.py tests/test_cli.py
+named+="tests/test_reliability.py "
 start rearrange tests/test_rearrange.py tests/test_properties.py tests/test_fuzz.py
 start lp_norm tests/test_lp_norm.py -k "not reference_cases_large and not _gpu" tests/test_lp_norm_errors.py \
     tests/test_overhead.py tests/test_cpu_dispatch.py tests/test_readme.py
@@ -44,6 +46,8 @@ for f in tests/test_*.py; do
 done
 [ ${#rest[@]} -gt 0 ] && shard others "${rest[@]}" &
 wait
+# Alone: its leak test reads the device's free memory, which the other shards move.
+shard reliability tests/test_reliability.py
 
 cat "$LOGS"/*.txt >"$OUT/gpu_suite.txt"
 ! grep -qv '^0$' "$LOGS"/*.rc

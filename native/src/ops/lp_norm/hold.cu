@@ -106,8 +106,9 @@ __device__ __forceinline__ Stats<A> takeRecord(HoldRecord<A> *r) {
     return v;
 }
 
-// Named barriers: every thread (the workers and the manager), or the workers only.
-__device__ __forceinline__ void holdBarrierAll() { asm volatile("bar.sync 1, %0;" ::"n"(kHoldThreads) : "memory"); }
+// Barriers: every thread (the workers and the manager: barrier 0, as
+// __syncthreads), or the workers only (named barrier 2).
+__device__ __forceinline__ void holdBarrierAll() { __syncthreads(); }
 __device__ __forceinline__ void holdBarrierWorkers() { asm volatile("bar.sync 2, %0;" ::"n"(kHoldWorkers) : "memory"); }
 
 // A block's piece: `count` packs from flattened pack `start`; the first
