@@ -106,10 +106,24 @@ __device__ __forceinline__ Stats<A> takeRecord(HoldRecord<A> *r) {
     return v;
 }
 
-// Barriers: every thread (the workers and the manager: barrier 0, as
-// __syncthreads), or the workers only (named barrier 2).
-__device__ __forceinline__ void holdBarrierAll() { __syncthreads(); }
-__device__ __forceinline__ void holdBarrierWorkers() { asm volatile("bar.sync 2, %0;" ::"n"(kHoldWorkers) : "memory"); }
+// Barriers: every thread (the workers and the manager, named barrier 1), or
+// the workers only (2). The manager and the workers reach barrier 1 at
+// different places in the code, whole warps each, as warp-specialised kernels
+// use named barriers. -DINFINI_LP_NORM_HOLD_BAR_ALIGNED=0: the non-aligned
+// form (barrier.sync), which PTX allows in divergent code but which costs
+// registers here (spills; tools/verify_s17g.sh runs racecheck on both).
+#ifndef INFINI_LP_NORM_HOLD_BAR_ALIGNED
+#define INFINI_LP_NORM_HOLD_BAR_ALIGNED 1
+#endif
+#if INFINI_LP_NORM_HOLD_BAR_ALIGNED
+#define HOLD_BARRIER "bar.sync"
+#else
+#define HOLD_BARRIER "barrier.sync"
+#endif
+__device__ __forceinline__ void holdBarrierAll() { asm volatile(HOLD_BARRIER " 1, %0;" ::"n"(kHoldThreads) : "memory"); }
+__device__ __forceinline__ void holdBarrierWorkers() {
+    asm volatile(HOLD_BARRIER " 2, %0;" ::"n"(kHoldWorkers) : "memory");
+}
 
 // A block's piece: `count` packs from flattened pack `start`; the first
 // `regs` in the workers' registers, then `tiles` stream tiles of which the
