@@ -49,14 +49,15 @@
 #endif
 
 // Long rows on sm_90 that fit on chip (every SM's registers and shared
-// memory, plus at most half of L2 for the rest), 2-byte elements, 8 rows or
-// more: 1 = the Hold plan (hold.cu: one resident grid, each element read from
-// DRAM once and held until its row's factor is known) where Pipe's clusters
-// would take the rows in fewer than three rounds; 0 = not planned. H100, graph
-// µs: 8x1M BF16 TwoPass 22.8 -> Hold 21.2, 16x1M Pipe 35.9 -> 35.1, 16x2M
-// TwoPass 75.4 -> 67.5; but 32x1M (4.6 rounds) Pipe 60.8, Hold 67.4: Hold
-// reads everything before it writes, and DRAM reads alone run at ~2.1 TB/s
-// there (notes/lp_norm.md, "Session 17"). tools/lpn7_bench.cu (LPN7_ONLY=hold)
+// memory, plus at most half of L2 for the rest) and are too long for Pipe's
+// ring, 2-byte elements, 8 rows or more: 1 = the Hold plan (hold.cu: one
+// resident grid, each element read from DRAM once and held until its row's
+// factor is known) before TwoPass; 0 = not planned. H100, graph µs, 16x2M
+// BF16: TwoPass 75.5, Hold 67.8. Where Pipe plans, Hold was ahead only by
+// 0.8-1.3 µs (16x1M, 8x1M) and behind elsewhere (12x1M 27.7 against TwoPass's
+// 26.5, 20x1M 44.0 against Pipe's 39.0, 32x1M 67.6 against 61.0): it reads
+// everything before it writes, and DRAM reads alone run at ~2.1 TB/s there
+// (notes/lp_norm.md, "Session 17"). tools/lpn7_bench.cu (LPN7_ONLY=hold)
 // times it against the others from any build.
 #ifndef INFINI_LP_NORM_HOLD
 #define INFINI_LP_NORM_HOLD 1
@@ -147,20 +148,14 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
             return INFINI_STATUS_SUCCESS;
         }
         if (dtypeSize(plan.dtype) == 2) {
-            // Pipe where its clusters take the rows in three rounds or more;
-            // Hold before it for fewer rows (at least 8: Sweep is ahead below that).
             Plan pipe = plan;
-            const bool piped = INFINI_LP_NORM_PIPE && planPipe(h, pipe) && pipe.chunks >= 8;
-            const int64_t clusters = piped ? (int64_t)(pipe.grid_x / pipe.chunks) : 0;
-            if (piped && pipe.rows >= 3 * clusters) {
+            const bool piped = INFINI_LP_NORM_PIPE && planPipe(h, pipe);
+            if (piped && pipe.chunks >= 8 && pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
                 plan = pipe;
                 return INFINI_STATUS_SUCCESS;
             }
-            if (INFINI_LP_NORM_HOLD && plan.rows >= 8 && planHold(h, plan)) {
-                return INFINI_STATUS_SUCCESS;
-            }
-            if (piped && pipe.rows >= 2 * clusters) {
-                plan = pipe;
+            // Rows too long for Pipe's ring (2M BF16 and longer), at least 8 of them.
+            if (INFINI_LP_NORM_HOLD && !piped && plan.rows >= 8 && planHold(h, plan)) {
                 return INFINI_STATUS_SUCCESS;
             }
         }
