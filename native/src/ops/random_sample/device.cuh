@@ -348,14 +348,6 @@ struct Weigher {
     C vmax;
     C scale;            // log2(e) / T (F32 path)
     double temperature; // F64 path
-    // (v - vmax) * scale, the F32 weight's exponent. Where v - vmax overflows
-    // (logits of both signs near F32's limit, as 3e38 and -3e38), each term
-    // is scaled first: with T = 1e38 that weight is e^-6, not 0 (the CPU
-    // computes in double).
-    __device__ C exponent(C v) const {
-        const C d = v - vmax;
-        return d == -(C)INFINITY ? v * scale - vmax * scale : d * scale;
-    }
     // The weight of value v: exp((v - vmax) / T); -inf and NaN weigh nothing.
     __device__ double ofValue(C v) const {
         if (!(v > -(C)INFINITY)) return 0.0;
@@ -363,7 +355,7 @@ struct Weigher {
         if constexpr (sizeof(C) == 8) {
             return exp((v - vmax) / temperature);
         } else {
-            return (double)exp2f(exponent(v));
+            return (double)exp2f((v - vmax) * scale);
         }
     }
     __device__ double operator()(T raw) const { return ofValue(widen(raw)); }
@@ -387,7 +379,7 @@ struct Weigher {
 #pragma unroll
             for (int e = 0; e < V; ++e) {
                 const C x = widen(v[e]);
-                const double w = (double)exp2f(exponent(x));
+                const double w = (double)exp2f((x - vmax) * scale);
                 acc += (uint32_t)e < cnt && x > -(C)INFINITY ? (x == vmax ? 1.0 : w) : 0.0;
             }
             return acc;
@@ -397,7 +389,7 @@ struct Weigher {
             for (int e = 0; e < V; ++e) {
                 const float x = widen(v[e]);
                 float y;
-                asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(exponent(x)));
+                asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"((x - vmax) * scale));
                 w[e] = (uint32_t)e < cnt && x > -INFINITY ? y : 0.0f; // (-inf, NaN: 0)
             }
 #pragma unroll
