@@ -84,17 +84,21 @@ __device__ __forceinline__ A absA(A v) {
     return v < A(0) ? -v : v;
 }
 
-// v^p with p known at compile time for 1 and 2 (P = 0: any p, out of line).
+// v^p with p known at compile time for 1 and 2 (P = 0: any p, out of line,
+// or inline with INLINE: a kernel that holds data in registers across it, as
+// hold.cu's workers do, would have them all spilled around a call).
 template <class A>
 __device__ __noinline__ A powGeneral(A v, int p) {
     return powInt(v, p);
 }
-template <int P, class A>
+template <int P, bool INLINE = false, class A>
 __device__ __forceinline__ A powP(A v, int p) {
     if constexpr (P == 1) {
         return v;
     } else if constexpr (P == 2) {
         return v * v;
+    } else if constexpr (INLINE) {
+        return powInt(v, p);
     } else {
         return powGeneral(v, p);
     }

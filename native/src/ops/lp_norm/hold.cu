@@ -271,19 +271,6 @@ __device__ __forceinline__ uint4 scaleWords(const uint4 &w, const Factor<A> &f) 
     return make_uint4(u[0], u[1], u[2], u[3]);
 }
 
-// |x|^p inline for any p: a call (powGeneral) would make the compiler spill
-// the held registers around it, and it places those spills at the loads.
-template <int P, class A>
-__device__ __forceinline__ A holdPow(A a, int p) {
-    if constexpr (P == 1) {
-        return a;
-    } else if constexpr (P == 2) {
-        return a * a;
-    } else {
-        return powInt(a, p);
-    }
-}
-
 // P: plan.p for 1 and 2, else 0 (one kernel each, so that none carries another's code).
 // Warps 0 .. kHoldWorkers / 32 - 1 are the workers: they hold the packs, sum
 // and scale them; the last warp is the manager: the block's statistics, the
@@ -410,7 +397,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         forElems<T>(w, [&](A v) {
             const A a = absA<A>(v);
             pm = MaxNanOp{}(pm, a);
-            pt += holdPow<P>(a, plan.p);
+            pt += powP<P, true>(a, plan.p);
         });
         if (i < pc.split) {
             m0 = MaxNanOp{}(m0, pm);
@@ -460,7 +447,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
             A sum = 0;
             for (int i = lo + (int)threadIdx.x; i < hi; i += kHoldWorkers) {
                 forElems<T>(ldWords<Load::Plain>(x + (pc.start + i) * VEC),
-                            [&](A e) { sum += holdPow<P>(sc.apply(absA<A>(e)), plan.p); });
+                            [&](A e) { sum += powP<P, true>(sc.apply(absA<A>(e)), plan.p); });
             }
             part[r] = warpReduce(sum, SumOp{});
         }
