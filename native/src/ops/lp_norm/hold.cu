@@ -1,21 +1,22 @@
-// LPNorm, few long rows that fit on chip (sm_90): the Hold plan (issue 13;
-// notes/lp_norm.md, "Session 17: the Hold plan"). One kernel of one block an
+// LPNorm, long rows that fit on chip (sm_90): the Hold plan (issue 13;
+// notes/lp_norm.md, "Session 17"; nvidia.cc plans it for 8 or more rows too
+// long for Pipe's ring, where it measured ahead). One kernel of one block an
 // SM, all resident. The rows, flattened, are cut into plan.grid_x pieces of
 // plan.chunk_vecs packs; block b owns piece b, which spans at most two rows
 // (the planner's rule: a piece is no longer than a row). Each element is read
 // from DRAM once and stays on chip until its row's factor is known, so the
 // DRAM traffic is a copy's, and no row waits for a round of clusters:
-//   phase A: the piece's first packs are loaded into registers (kHoldRegPacks
-//     a thread); the rest stream through plan.items shared-memory tiles (bulk
-//     copies). The stream's last tiles stay in the ring; the earlier ones (the
+//   phase A (warps 0-14, the workers): the piece's first packs are loaded
+//     into registers (plan.tpr a thread); the rest stream through plan.items
+//     shared-memory tiles (bulk copies). The stream's last tiles stay in the ring; the earlier ones (the
 //     "L2 part": what neither registers nor the ring hold) are read with an L2
 //     evict-last policy, summed as they pass and read again in phase B. Per
 //     row of the piece: max |x| and the one-pass sum, then the piece's scaled
-//     sum (math.h, row_stats.cuh), as Sweep's statistics kernel does per chunk.
-//   exchange: the block sends its (max, scaled sum) of each of its rows to
-//     every other block of that row through the workspace and waits for
-//     theirs; every block of a row merges the same records in block order
-//     (mergedFactor), so each gets the same factor bits.
+//     sum (math.h), as Sweep's statistics kernel does per chunk.
+//   exchange (warp 15, the manager): the block sends its (max, scaled sum) of
+//     each of its rows to every other block of that row through the workspace
+//     and waits for theirs; every block of a row merges the same records in
+//     block order (warpMergedFactor), so each gets the same factor bits.
 //   phase B: y = x * factor from the held tiles first (each freed slot takes a
 //     tile of the L2 part, now read from L2), then the registers, then the L2
 //     part's tiles.
