@@ -16,7 +16,7 @@
 //   exchange (warp 15, the manager): the block sends its (max, scaled sum) of
 //     each of its rows to every other block of that row through the workspace
 //     and waits for theirs; every block of a row merges the same records in
-//     block order (warpMergedFactor), so each gets the same factor bits.
+//     block order (mergedFactorBy), so each gets the same factor bits.
 //   phase B: y = x * factor from the held tiles first (each freed slot takes a
 //     tile of the L2 part, now read from L2), then the registers, then the L2
 //     part's tiles.
@@ -196,24 +196,6 @@ struct HoldShared {
     Factor<A> factor[2];
 };
 
-// The statistics of a row from the records of its `n` blocks, merged by one
-// warp in block order: every block of the row gets the same bits.
-template <class A>
-__device__ __forceinline__ Factor<A> warpMergedFactor(const Stats<A> *st, int n, int p, float eps) {
-    const int lane = (int)threadIdx.x & 31;
-    A m = 0;
-    for (int j = lane; j < n; j += 32) {
-        m = maxNan(m, st[j].m);
-    }
-    m = warpReduce(m, MaxNanOp{});
-    A s = 0;
-    if (scaledSumNeeded(m)) {
-        for (int j = lane; j < n; j += 32) {
-            s += st[j].s * powInt(st[j].m / m, p);
-        }
-    }
-    return rowFactor(m, warpReduce(s, SumOp{}), p, eps);
-}
 #endif
 
 // The elements of a 16-byte pack of T as compute values, f(value) each, read
@@ -363,7 +345,9 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         }
         __syncwarp();
         for (int r = 0; r < sides; ++r) {
-            const Factor<A> f = warpMergedFactor(merged + r * partners, (int)blocks[r], plan.p, plan.eps);
+            // One warp merges the row's records in block order: every block of the row gets the same bits.
+            const Factor<A> f =
+                mergedFactorBy<A>(merged + r * partners, blocks[r], plan.p, plan.eps, lane, 32u, nullptr, nullptr);
             if (lane == 0) {
                 sh.factor[r] = f;
             }
@@ -503,7 +487,6 @@ infiniStatus_t withHoldKernel(infiniDtype_t dtype, int p, F &&f) {
     });
 }
 
-
 } // namespace
 
 bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune) {
@@ -587,6 +570,5 @@ infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *worksp
         return INFINI_STATUS_SUCCESS;
     });
 }
-
 
 } // namespace infini::lp_norm::nvidia

@@ -42,25 +42,34 @@ __device__ __forceinline__ Stats<A> scaledStats(const S &buf, int tpr, int p, A 
 }
 
 // The factor of a row from its chunks' statistics st[0 .. chunks), merged by
-// the whole block (thread t takes chunks t, t + blockDim.x, ...): every block
-// that merges the same records gets the same bits. Called by every thread.
+// a group of `width` threads (groupReduce's: the whole block, or a warp with
+// no shared memory), thread `rank` taking chunks rank, rank + width, ...:
+// every group that merges the same records gets the same bits. Called by
+// every thread of the group.
 template <class A>
-__device__ __forceinline__ Factor<A> mergedFactor(const Stats<A> *st, int64_t chunks, int p, float eps, A *red_m,
-                                                  A *red_s) {
+__device__ __forceinline__ Factor<A> mergedFactorBy(const Stats<A> *st, int64_t chunks, int p, float eps,
+                                                    unsigned rank, unsigned width, A *red_m, A *red_s) {
     A m = 0;
-    for (int64_t c = threadIdx.x; c < chunks; c += blockDim.x) {
+    for (int64_t c = rank; c < chunks; c += width) {
         m = maxNan(m, st[c].m);
     }
-    m = groupReduce(m, (int)blockDim.x, red_m, MaxNanOp{});
+    m = groupReduce(m, (int)width, red_m, MaxNanOp{});
     A s = 0;
     if (scaledSumNeeded(m)) {
-        for (int64_t c = threadIdx.x; c < chunks; c += blockDim.x) {
+        for (int64_t c = rank; c < chunks; c += width) {
             const Stats<A> sc = st[c];
             s += sc.s * powInt(sc.m / m, p); // m may be subnormal: divide
         }
     }
-    s = groupReduce(s, (int)blockDim.x, red_s, SumOp{});
+    s = groupReduce(s, (int)width, red_s, SumOp{});
     return rowFactor(m, s, p, eps);
+}
+
+// mergedFactorBy over the whole block (Split's and Sweep's apply kernels).
+template <class A>
+__device__ __forceinline__ Factor<A> mergedFactor(const Stats<A> *st, int64_t chunks, int p, float eps, A *red_m,
+                                                  A *red_s) {
+    return mergedFactorBy(st, chunks, p, eps, threadIdx.x, blockDim.x, red_m, red_s);
 }
 
 // This thread's part of sum |x|^p, unscaled (math.h's one-pass form), added
