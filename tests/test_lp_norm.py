@@ -62,6 +62,12 @@ def random_input(rng, shape, dtype):
     return x.astype(dtype)
 
 
+def extreme_input(rng, shape, dtype, scale):
+    """|x| in [0.25, 1] x scale with random signs (sums of |x|^p that over- or underflow)."""
+    signs = np.where(rng.random(shape) < 0.5, -1.0, 1.0)
+    return (signs * rng.uniform(0.25, 1.0, shape) * scale).astype(dtype)
+
+
 def layout_strides(shape, layout):
     n = len(shape)
     if layout in ("contig", "negative"):
@@ -295,8 +301,7 @@ def test_long_rows_and_columns(device, rng, dtype, shape, axis):
 @pytest.mark.parametrize("shape,axis", [((6, 300), 1), ((300, 6), 0), ((3, 40000), 1)], ids=str)
 def test_extreme_magnitudes(device, rng, dtype, scale, shape, axis):
     dtype = DTYPES[dtype]
-    signs = np.where(rng.random(shape) < 0.5, -1.0, 1.0)
-    x = (signs * rng.uniform(0.25, 1.0, shape) * scale).astype(dtype)
+    x = extreme_input(rng, shape, dtype, scale)
     assert np.isfinite(x.astype(np.float64)).all() and (x != 0).all()
     for p in (1, 2, 3):
         run_case(device, rng, x, axis, p, eps=0.0, inplace=False)
@@ -438,9 +443,7 @@ def test_extreme_magnitudes_long_rows_gpu(rng, dtype, scale, shape):
     # A few long rows (sm_90: TwoPass, clusters of 16; split elsewhere) whose
     # one-pass sum over- or underflows, so that the scaled statistics decide
     # (in every block of a cluster).
-    dtype = DTYPES[dtype]
-    signs = np.where(rng.random(shape) < 0.5, -1.0, 1.0)
-    x = (signs * rng.uniform(0.25, 1.0, shape) * scale).astype(dtype)
+    x = extreme_input(rng, shape, DTYPES[dtype], scale)
     for p, eps in ((2, 0.0), (1, 1e-12), (3, 0.0)):
         run_case("nvidia", rng, x, 1, p, eps=eps, inplace=False)
 
@@ -506,6 +509,21 @@ def test_long_rows_chained_gpu(rng, dtype, shape):
     check_chained_calls(random_input(rng, shape, dtype))
 
 
+def check_long_rows_gpu(rng, x):
+    """x's rows on the GPU: p 2 (also in place) / 1 / 3 against the float64
+    reference, rows of the same shape with NaN / inf / zeros by torch's rule
+    (p 2 and 1), and three calls queued back to back (check_chained_calls)."""
+    shape, dtype = x.shape, x.dtype
+    for p in (2, 1, 3):
+        run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
+    xn = nonfinite_input(rng, shape, 1, dtype)
+    for p, eps in ((2, 1e-12), (1, 0.0)):
+        ya, _ = poisoned(shape, dtype, "nvidia")
+        ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=1, p=p, eps=eps, out=ya)
+        assert_nonfinite(to_host(ya), reference(xn, 1, p, eps), 1, dtype)
+    check_chained_calls(x)
+
+
 def check_chained_calls(x):
     """Three calls on `x`'s rows queued without a sync, each reading the
     previous one's output (the last in place), give what they give alone."""
@@ -531,16 +549,7 @@ def test_few_long_rows_gpu(rng, dtype, shape):
     # Split elsewhere): uneven last chunks, p 1 / 2 / 3, in place, non-finite
     # rows, and three calls queued back to back each reading the previous
     # output (the workspace is written by every call before it is read).
-    dtype = DTYPES[dtype]
-    x = random_input(rng, shape, dtype)
-    for p in (2, 1, 3):
-        run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
-    xn = nonfinite_input(rng, shape, 1, dtype)
-    for p, eps in ((2, 1e-12), (1, 0.0)):
-        ya, _ = poisoned(shape, dtype, "nvidia")
-        ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=1, p=p, eps=eps, out=ya)
-        assert_nonfinite(to_host(ya), reference(xn, 1, p, eps), 1, dtype)
-    check_chained_calls(x)
+    check_long_rows_gpu(rng, random_input(rng, shape, DTYPES[dtype]))
 
 
 @pytest.mark.gpu
@@ -555,18 +564,9 @@ def test_rows_held_on_chip_gpu(rng, dtype, shape):
     # scaled sums), non-finite rows, and calls queued back to back (the
     # records are cleared by the call that reads them).
     dtype = DTYPES[dtype]
-    x = random_input(rng, shape, dtype)
-    for p in (2, 1, 3):
-        run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
-    signs = np.where(rng.random(shape) < 0.5, -1.0, 1.0)
-    scale = 1e30 if dtype == DTYPES["bf16"] else 1e-6
-    xe = (signs * rng.uniform(0.25, 1.0, shape) * scale).astype(dtype)
+    xe = extreme_input(rng, shape, dtype, 1e30 if dtype == DTYPES["bf16"] else 1e-6)
     run_case("nvidia", rng, xe, 1, 2, eps=0.0, inplace=False)
-    xn = nonfinite_input(rng, shape, 1, dtype)
-    ya, _ = poisoned(shape, dtype, "nvidia")
-    ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=1, p=2, eps=1e-12, out=ya)
-    assert_nonfinite(to_host(ya), reference(xn, 1, 2, 1e-12), 1, dtype)
-    check_chained_calls(x)
+    check_long_rows_gpu(rng, random_input(rng, shape, dtype))
 
 
 @pytest.mark.gpu
