@@ -341,6 +341,11 @@ __device__ inline void histAdd(uint32_t *cnt, double *wsum, bool active, uint32_
 #define INFINI_RS_VECTOR_WEIGHTS 1
 #endif
 constexpr bool kVectorWeights = INFINI_RS_VECTOR_WEIGHTS != 0;
+// -DINFINI_RS_WIDE_ROWS=0: no row takes the overflow-safe weight loops (the
+// code before the F32-limit fix, for A/B).
+#ifndef INFINI_RS_WIDE_ROWS
+#define INFINI_RS_WIDE_ROWS 1
+#endif
 
 template <class T>
 struct Weigher {
@@ -435,7 +440,7 @@ __device__ inline Weigher<T> makeWeigher(ComputeType<T> vmax, float temperature)
     using C = ComputeType<T>;
     const double scale = 1.4426950408889634 / (double)temperature;
     const double most = (double)std::numeric_limits<C>::max();
-    const bool wide = sizeof(C) == 4 && (double)vmax >= 1.0141204801825835e31; // 2^103
+    const bool wide = INFINI_RS_WIDE_ROWS != 0 && sizeof(C) == 4 && (double)vmax >= 1.0141204801825835e31; // 2^103
     return Weigher<T>{vmax, (C)(scale < most ? scale : most), (double)temperature, wide};
 }
 
