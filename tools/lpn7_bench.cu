@@ -713,7 +713,7 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
         const struct {
             const char *what;
             int iter, stage;
-        } points[] = {{"start", 0, 0},          {"tiles summed", 1, 0},  {"phase A done", 0, 1},
+        } points[] = {{"start", 0, 0},          {"registers filled", 1, 0}, {"phase A done", 0, 1},
                       {"factors", 0, 2},        {"held tiles stored", 1, 1}, {"registers stored", 1, 2},
                       {"end", 0, 3}};
         for (const auto &pt : points) {

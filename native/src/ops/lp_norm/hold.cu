@@ -6,9 +6,10 @@
 // (the planner's rule: a piece is no longer than a row). Each element is read
 // from DRAM once and stays on chip until its row's factor is known, so the
 // DRAM traffic is a copy's, and no row waits for a round of clusters:
-//   phase A (warps 0-14, the workers): the piece's first packs are loaded
-//     into registers (plan.tpr a thread); the rest stream through plan.items
-//     shared-memory tiles (bulk copies). The stream's last tiles stay in the ring; the earlier ones (the
+//   phase A (warps 0-14, the workers): every read is a bulk copy into a ring
+//     of plan.items shared-memory tiles. The piece's first tiles pass into
+//     the workers' registers (plan.tpr packs a thread, whole tiles); of the
+//     rest, the stream's last tiles stay in the ring, and the earlier ones (the
 //     "L2 part": what neither registers nor the ring hold) are read with an L2
 //     evict-last policy, summed as they pass and read again in phase B. Per
 //     row of the piece: max |x| and the one-pass sum, then the piece's scaled
@@ -48,13 +49,18 @@ namespace {
 constexpr int kHoldThreads = INFINI_LP_NORM_HOLD_THREADS;
 constexpr int kHoldWorkers = kHoldThreads - 32; // the last warp manages (holdKernel)
 // 16-byte packs a worker holds in registers (96 of its 128 registers at one
-// 512-thread block an SM): 180 KB an SM beside the ring's 224 KB.
+// 512-thread block an SM): 176 KB an SM (whole tiles) beside the ring's 224 KB.
 #ifndef INFINI_LP_NORM_HOLD_REG_PACKS
 #define INFINI_LP_NORM_HOLD_REG_PACKS 24
 #endif
 constexpr int kHoldRegPacks = INFINI_LP_NORM_HOLD_REG_PACKS;
 constexpr int kHoldTileBytes = 16 << 10, kHoldTilePacks = kHoldTileBytes / 16;
 constexpr int kHoldMaxTiles = 16;
+// Packs a piece holds in registers when its workers hold `tpr` packs each:
+// whole tiles (they reach the registers through the ring).
+__host__ __device__ constexpr int holdRegPacks(int tpr) {
+    return kHoldWorkers * tpr / kHoldTilePacks * kHoldTilePacks;
+}
 constexpr size_t kHoldBarrierBytes = 8 * kHoldMaxTiles; // the slots' barriers, before the ring
 // Blocks a row may span (the records a block merges for it: shared memory).
 constexpr int kHoldMaxPartners = 1024;
@@ -127,17 +133,21 @@ __device__ __forceinline__ void holdBarrierWorkers() {
 }
 
 // A block's piece: `count` packs from flattened pack `start`; the first
-// `regs` in the workers' registers, then `tiles` stream tiles of which the
-// last `held` stay in the ring; packs from local index `split` on are in the
-// next row.
+// `regs` (`rtiles` whole tiles, or all the piece) in the workers' registers,
+// then `tiles` tiles of which the last `held` stay in the ring; packs from
+// local index `split` on are in the next row.
 struct HoldPiece {
     int64_t start, row;
-    int count, regs, tiles, held, split;
+    int count, regs, rtiles, tiles, held, split;
 };
 
-// The tile stream of a piece: stream tile s < tiles is tile s of the
-// non-register packs (the first tiles - held with an evict-last policy, read
-// again later); s >= tiles is tile s - tiles read again. Slot s % slots.
+// The tile stream of a piece, every DRAM read of the kernel (bulk copies: the
+// threads' own loads of the register packs read at ~13 GB/s an SM where the
+// copies read ~21, tools/readrate_probe.cu): stream tile s < rtiles is
+// register tile s (copied into the workers' registers, its slot freed); then
+// tile s - rtiles of the other packs (the first tiles - held, the "L2 part",
+// with an evict-last policy, read again later); then, from rtiles + tiles on,
+// the L2 part again. Slot s % slots.
 template <class T, int VEC>
 struct HoldStream {
     const T *x;
@@ -147,8 +157,12 @@ struct HoldStream {
     int slots;
     uint64_t keep, drop;
 
-    __device__ __forceinline__ int end() const { return pc.tiles + (pc.tiles - pc.held); }
+    __device__ __forceinline__ int end() const { return pc.rtiles + pc.tiles + (pc.tiles - pc.held); }
     __device__ __forceinline__ int firstPack(int s) const {
+        if (s < pc.rtiles) {
+            return s * kHoldTilePacks;
+        }
+        s -= pc.rtiles;
         return pc.regs + (s < pc.tiles ? s : s - pc.tiles) * kHoldTilePacks;
     }
     __device__ __forceinline__ const uint4 *slot(int s) const { return ring + (size_t)(s % slots) * kHoldTilePacks; }
@@ -158,11 +172,12 @@ struct HoldStream {
         if (s >= end()) {
             return;
         }
-        const int first = firstPack(s), packs = min(kHoldTilePacks, pc.count - first);
+        const int first = firstPack(s), packs = min(kHoldTilePacks, (s < pc.rtiles ? pc.regs : pc.count) - first);
+        const bool again_later = s >= pc.rtiles && s - pc.rtiles < pc.tiles - pc.held;
         uint64_t *bar = &full[s % slots];
         bulkExpect(bar, (uint32_t)packs * 16u);
         bulkCopyHint(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar,
-                     s < pc.tiles - pc.held ? keep : drop);
+                     again_later ? keep : drop);
     }
     // Every worker, once done with stream tile s's slot: worker 0 refills it with tile s + slots.
     __device__ __forceinline__ void release(int s) const {
@@ -277,7 +292,8 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     HoldPiece pc;
     pc.start = (int64_t)blockIdx.x * piece;
     pc.count = (int)std::min<int64_t>(piece, total - pc.start);
-    pc.regs = min(pc.count, kHoldWorkers * plan.tpr);
+    pc.regs = min(pc.count, holdRegPacks(plan.tpr));
+    pc.rtiles = (pc.regs + kHoldTilePacks - 1) / kHoldTilePacks;
     pc.tiles = (pc.count - pc.regs + kHoldTilePacks - 1) / kHoldTilePacks;
     pc.held = min(pc.tiles, slots);
     pc.row = pc.start / nv;
@@ -366,16 +382,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         }
     }
     holdBarrierWorkers();
-    // Phase A. The registers' loads first (all in flight while the tiles land).
-    uint4 held[kHoldRegPacks];
-    const uint64_t drop = l2Policy(false);
-    const T *xt = x + (pc.start + threadIdx.x) * VEC;
-#pragma unroll
-    for (int k = 0; k < kHoldRegPacks; ++k) {
-        held[k] = k * kHoldWorkers + (int)threadIdx.x < pc.regs ? ldWordsWith(xt + k * kHoldWorkers * VEC, drop)
-                                                                 : make_uint4(0, 0, 0, 0);
-    }
-    // Per row of the piece (0: pc.row, 1: the next): max |x| and the one-pass sum.
+    // Phase A. Per row of the piece (0: pc.row, 1: the next): max |x| and the one-pass sum.
     A m0 = 0, t0 = 0, m1 = 0, t1 = 0;
     auto add = [&](int i, const uint4 &w) {
         A pm = 0, pt = 0;
@@ -392,19 +399,38 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
             t1 += pt;
         }
     };
-    for (int s = 0; s < pc.tiles; ++s) {
-        stream.wait(s);
-        stream.forTile(s, add);
-        if (s < pc.tiles - pc.held) { // an L2-part tile: its slot takes a later tile
-            stream.release(s);
-        }
-    }
-    INFINI_STAGE_STAMP(1, 0); // (the stage trace's extra points: tools/lpn7_bench.cu, holdtrace)
+    // The register tiles, pack k * kHoldWorkers + worker into held[k] (k known
+    // at compile time, so held stays in registers). Once every worker is past
+    // step k, the tiles below (k + 1) * kHoldWorkers packs are free for later tiles.
+    uint4 held[kHoldRegPacks];
 #pragma unroll
     for (int k = 0; k < kHoldRegPacks; ++k) {
         const int i = k * kHoldWorkers + (int)threadIdx.x;
+        held[k] = make_uint4(0, 0, 0, 0);
         if (i < pc.regs) {
+            const int s = i / kHoldTilePacks;
+            stream.wait(s);
+            held[k] = stream.slot(s)[i % kHoldTilePacks];
             add(i, held[k]);
+        }
+        const int freed = min((k + 1) * kHoldWorkers / kHoldTilePacks, pc.rtiles);
+        const int before = min(k * kHoldWorkers / kHoldTilePacks, pc.rtiles);
+        if (freed > before) { // (the same for every worker)
+            holdBarrierWorkers();
+            if (threadIdx.x == 0) {
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // our reads before the copies' writes
+                for (int s = before; s < freed; ++s) {
+                    stream.issue(s + slots);
+                }
+            }
+        }
+    }
+    INFINI_STAGE_STAMP(1, 0); // (the stage trace's extra points: tools/lpn7_bench.cu, holdtrace)
+    for (int s = pc.rtiles; s < pc.rtiles + pc.tiles; ++s) {
+        stream.wait(s);
+        stream.forTile(s, add);
+        if (s < pc.rtiles + pc.tiles - pc.held) { // an L2-part tile: its slot takes a later tile
+            stream.release(s);
         }
     }
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
@@ -451,7 +477,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     auto store = [&](int i, const uint4 &w) {
         __stcs(reinterpret_cast<uint4 *>(yp + (int64_t)i * VEC), scaleWords<T>(w, i >= pc.split ? fb : fa));
     };
-    for (int s = pc.tiles - pc.held; s < pc.tiles; ++s) {
+    for (int s = pc.rtiles + pc.tiles - pc.held; s < pc.rtiles + pc.tiles; ++s) {
         stream.forTile(s, store);
         if (pc.held < pc.tiles) {
             stream.release(s);
@@ -466,7 +492,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         }
     }
     INFINI_STAGE_STAMP(1, 2);
-    for (int s = pc.tiles; s < stream.end(); ++s) {
+    for (int s = pc.rtiles + pc.tiles; s < stream.end(); ++s) {
         stream.wait(s);
         stream.forTile(s, store);
         stream.release(s);
@@ -534,7 +560,7 @@ bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune) {
         }
         // What neither the registers nor the ring hold is read twice; it must fit the L2 budget.
         const int regs = tune.reg_packs >= 0 ? std::min(tune.reg_packs, kHoldRegPacks) : kHoldRegPacks;
-        const int64_t on_chip = (int64_t)kHoldWorkers * regs + (int64_t)slots * kHoldTilePacks;
+        const int64_t on_chip = (int64_t)holdRegPacks(regs) + (int64_t)slots * kHoldTilePacks;
         const double again = (double)grid * (double)std::max<int64_t>(0, piece - on_chip) * 16.0;
         if (again > tune.l2_fraction * (double)h.l2_cache_bytes) {
             return INFINI_STATUS_SUCCESS;
