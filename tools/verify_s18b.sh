@@ -3,29 +3,31 @@
 # ring). One device call: the harness (tools/lpn7_bench.cu) plain and with the stage trace, built
 # beside the library; LPN7_ONLY=hold (checks, then graph µs of Hold's cases beside Pipe, TwoPass and
 # the copy); LPN7_ONLY=holdtrace; the Hold GPU tests; tools/sanitize_lpn.py hold under memcheck.
-# Writes under $OUT: s18b_log.txt, s18b_hold.txt, s18b_trace.txt, s18b_tests.txt, s18b_sanitize.txt.
-NAME=s18b
+# Writes under $OUT: ${NAME}_log.txt, ${NAME}_hold.txt, ${NAME}_trace.txt, ${NAME}_tests.txt, ${NAME}_sanitize.txt.
+# QUICK=1: the harness only (no library, tests or sanitizer); NAME=...: another prefix.
+NAME=${NAME:-s18b}
 END=${END:-540}
 source "$(dirname "$0")/verify_common.sh"
 git log --oneline -1 >>"$LOG" 2>&1
-harness_build_bg tools/lpn7_bench.cu build/s18b_lpn7
-harness_build_bg tools/lpn7_bench.cu build/s18b_trace -DINFINI_LP_NORM_STAGE_TRACE
-library_build
+harness_build_bg tools/lpn7_bench.cu build/${NAME}_lpn7
+harness_build_bg tools/lpn7_bench.cu build/${NAME}_trace -DINFINI_LP_NORM_STAGE_TRACE
+[ "${QUICK:-0}" = 1 ] || library_build
 wait
-tail -n 3 "$OUT"/s18b_*_build.txt >>"$LOG"
+tail -n 3 "$OUT"/${NAME}_*_build.txt >>"$LOG"
 step "harness LPN7_ONLY=hold"
-LPN7_ONLY=hold timeout -k 3 "$(cap 120)" build/s18b_lpn7 "$OUT/s18b_hold.txt" >>"$LOG" 2>&1
+LPN7_ONLY=hold timeout -k 3 "$(cap 120)" build/${NAME}_lpn7 "$OUT/${NAME}_hold.txt" >>"$LOG" 2>&1
 echo "harness rc=$? (1: a check failed; 124: stopped at its cap)" | tee -a "$LOG"
 step "harness LPN7_ONLY=holdtrace"
-LPN7_ONLY=holdtrace timeout -k 3 "$(cap 60)" build/s18b_trace "$OUT/s18b_trace.txt" >>"$LOG" 2>&1
+LPN7_ONLY=holdtrace timeout -k 3 "$(cap 60)" build/${NAME}_trace "$OUT/${NAME}_trace.txt" >>"$LOG" 2>&1
 echo "trace rc=$?" | tee -a "$LOG"
+if [ "${QUICK:-0}" = 1 ]; then step "done (quick)"; exit 0; fi
 step "Hold GPU tests"
 timeout -k 3 "$(cap 120)" $PY -m pytest -q -p no:cacheprovider -rfEs tests/test_lp_norm.py \
-    -k "held_on_chip or few_long_rows" >"$OUT/s18b_tests.txt" 2>&1
+    -k "held_on_chip or few_long_rows" >"$OUT/${NAME}_tests.txt" 2>&1
 echo "tests rc=$?" | tee -a "$LOG"
-tail -n 2 "$OUT/s18b_tests.txt" >>"$LOG"
+tail -n 2 "$OUT/${NAME}_tests.txt" >>"$LOG"
 step "tools/sanitize_lpn.py hold under memcheck"
 timeout -k 3 "$(cap 60)" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
-    $PY tools/sanitize_lpn.py hold >"$OUT/s18b_sanitize.txt" 2>&1
-echo "memcheck rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG" "$OUT/s18b_sanitize.txt"
+    $PY tools/sanitize_lpn.py hold >"$OUT/${NAME}_sanitize.txt" 2>&1
+echo "memcheck rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG" "$OUT/${NAME}_sanitize.txt"
 step "done"

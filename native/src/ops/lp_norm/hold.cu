@@ -399,31 +399,29 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
             t1 += pt;
         }
     };
-    // The register tiles, pack k * kHoldWorkers + worker into held[k] (k known
-    // at compile time, so held stays in registers). Once every worker is past
-    // step k, the tiles below (k + 1) * kHoldWorkers packs are free for later tiles.
+    // The register tiles, one at a time as the others (so the code stays
+    // small: straight-line code runs from L2 at a few µs a KB while DRAM is
+    // saturated): summed, then pack k * kHoldWorkers + worker copied into
+    // held[k] (k known at compile time, so held stays in registers), then the
+    // slot freed for a later tile.
     uint4 held[kHoldRegPacks];
 #pragma unroll
     for (int k = 0; k < kHoldRegPacks; ++k) {
-        const int i = k * kHoldWorkers + (int)threadIdx.x;
         held[k] = make_uint4(0, 0, 0, 0);
-        if (i < pc.regs) {
-            const int s = i / kHoldTilePacks;
-            stream.wait(s);
-            held[k] = stream.slot(s)[i % kHoldTilePacks];
-            add(i, held[k]);
-        }
-        const int freed = min((k + 1) * kHoldWorkers / kHoldTilePacks, pc.rtiles);
-        const int before = min(k * kHoldWorkers / kHoldTilePacks, pc.rtiles);
-        if (freed > before) { // (the same for every worker)
-            holdBarrierWorkers();
-            if (threadIdx.x == 0) {
-                asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // our reads before the copies' writes
-                for (int s = before; s < freed; ++s) {
-                    stream.issue(s + slots);
-                }
+    }
+    for (int s = 0; s < pc.rtiles; ++s) {
+        stream.wait(s);
+        stream.forTile(s, add);
+        const uint4 *tile = stream.slot(s);
+        const int base = s * kHoldTilePacks - (int)threadIdx.x; // held[k] is tile s's pack k * kHoldWorkers - base
+#pragma unroll
+        for (int k = 0; k < kHoldRegPacks; ++k) {
+            const int j = k * kHoldWorkers - base;
+            if (j >= 0 && j < kHoldTilePacks && j + s * kHoldTilePacks < pc.regs) {
+                held[k] = tile[j];
             }
         }
+        stream.release(s);
     }
     INFINI_STAGE_STAMP(1, 0); // (the stage trace's extra points: tools/lpn7_bench.cu, holdtrace)
     for (int s = pc.rtiles; s < pc.rtiles + pc.tiles; ++s) {
