@@ -329,10 +329,7 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
         const HoldTweak hts[] = {{"hold", {}},
                                  {"hold plain", {0, -1, 0.5, never}},
                                  {"hold regs 12", {0, 12, 0.5, -1}},
-                                 {"hold regs 0", {0, 0, 0.5, -1}},
-                                 {"hold window 4", {0, -1, 0.5, -1, 4}},
-                                 {"hold window 8", {0, -1, 0.5, -1, 8}},
-                                 {"hold window 11", {0, -1, 0.5, -1, 11}}};
+                                 {"hold regs 0", {0, 0, 0.5, -1}}};
         for (const HoldTweak &ht : hts) {
             Plan t = base;
             if ((g_mode == "hold" || std::string(ht.name) == "hold") && planHold(h, t, ht.tune)) {

@@ -72,12 +72,6 @@ constexpr unsigned long long kHoldMagic = 0x4c504e486f6c6431ull; // "LPNHold1"
 #define INFINI_LP_NORM_HOLD_PDL 2
 #endif
 constexpr PdlPolicy kHoldPdl = pdlPolicyOfKnob(INFINI_LP_NORM_HOLD_PDL);
-// -DINFINI_LP_NORM_HOLD_DROP_HINT=0: the tiles read once are copied without
-// an L2 policy instead of evict-first (A/B).
-#ifndef INFINI_LP_NORM_HOLD_DROP_HINT
-#define INFINI_LP_NORM_HOLD_DROP_HINT 1
-#endif
-constexpr bool kHoldDropHint = INFINI_LP_NORM_HOLD_DROP_HINT != 0;
 
 // One block's statistics of one row, on its way to another block of the row.
 template <class A>
@@ -160,11 +154,9 @@ struct HoldStream {
     const HoldPiece &pc;
     uint4 *ring;
     uint64_t *full;
-    int slots, window; // window: tiles in flight in phase A (at most slots)
+    int slots;
     uint64_t keep, drop;
 
-    // Phase A's tiles are [0, phaseA()); the L2 part's second reads follow.
-    __device__ __forceinline__ int phaseA() const { return pc.rtiles + pc.tiles; }
     __device__ __forceinline__ int end() const { return pc.rtiles + pc.tiles + (pc.tiles - pc.held); }
     __device__ __forceinline__ int firstPack(int s) const {
         if (s < pc.rtiles) {
@@ -184,26 +176,10 @@ struct HoldStream {
         const bool again_later = s >= pc.rtiles && s - pc.rtiles < pc.tiles - pc.held;
         uint64_t *bar = &full[s % slots];
         bulkExpect(bar, (uint32_t)packs * 16u);
-        if (kHoldDropHint || again_later) {
-            bulkCopyHint(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar,
-                         again_later ? keep : drop);
-        } else {
-            bulkCopy(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar);
-        }
+        bulkCopyHint(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar,
+                     again_later ? keep : drop);
     }
-    // Phase A, every worker once done with tile s: tile s + window is copied
-    // (into the slot of tile s + window - slots, passed and not held: the held
-    // tiles are phase A's last, at most slots of them).
-    __device__ __forceinline__ void advance(int s) const {
-        if (s + window < phaseA()) {
-            holdBarrierWorkers();
-            if (threadIdx.x == 0) {
-                asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // our reads before the copy's writes
-                issue(s + window);
-            }
-        }
-    }
-    // Phase B, every worker once done with tile s's slot: worker 0 refills it with tile s + slots.
+    // Every worker, once done with stream tile s's slot: worker 0 refills it with tile s + slots.
     __device__ __forceinline__ void release(int s) const {
         holdBarrierWorkers();
         if (threadIdx.x == 0) {
@@ -325,7 +301,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     const int sides = pc.split < pc.count ? 2 : 1;
     uint64_t *full = reinterpret_cast<uint64_t *>(smem);
     const HoldStream<T, VEC> stream{x, pc, reinterpret_cast<uint4 *>(smem + kHoldBarrierBytes), full, slots,
-                                    plan.window > 0 ? min(plan.window, slots) : slots, l2Policy(true), l2Policy(false)};
+                                    l2Policy(true), l2Policy(false)};
 
     if (threadIdx.x >= kHoldWorkers) { // the manager warp
         Stats<A> *merged = reinterpret_cast<Stats<A> *>(smem + kHoldBarrierBytes + (size_t)slots * kHoldTileBytes);
@@ -401,7 +377,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         for (int i = 0; i < slots; ++i) {
             bulkBarrierInit(&full[i]);
         }
-        for (int s = 0; s < stream.window; ++s) {
+        for (int s = 0; s < slots; ++s) {
             stream.issue(s);
         }
     }
@@ -445,13 +421,15 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
                 held[k] = tile[j];
             }
         }
-        stream.advance(s);
+        stream.release(s);
     }
     INFINI_STAGE_STAMP(1, 0); // (the stage trace's extra points: tools/lpn7_bench.cu, holdtrace)
-    for (int s = pc.rtiles; s < stream.phaseA(); ++s) {
+    for (int s = pc.rtiles; s < pc.rtiles + pc.tiles; ++s) {
         stream.wait(s);
         stream.forTile(s, add);
-        stream.advance(s);
+        if (s < pc.rtiles + pc.tiles - pc.held) { // an L2-part tile: its slot takes a later tile
+            stream.release(s);
+        }
     }
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
     m0 = warpReduce(m0, MaxNanOp{});
@@ -590,7 +568,6 @@ bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune) {
         c.threads = kHoldThreads;
         c.tpr = regs; // packs a worker holds in registers
         c.items = slots;
-        c.window = tune.window;
         c.chunks = partners;
         c.chunk_vecs = piece;
         c.grid_x = (unsigned)grid;

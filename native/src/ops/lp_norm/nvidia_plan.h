@@ -63,7 +63,6 @@ struct Plan {
     bool pdl_ok = false; // Stream, Pipe, Split: the (dependent) kernel on this device waits for real (kernelHonoursPdl)
     PdlPolicy pdl = PdlPolicy::Never; // Pipe: when its launches use PDL; Split: when its apply kernel does
     int hints = 0;       // TwoPass: a TwoPassHints
-    int window = 0;       // Hold: tiles in flight in its read phase (0: the ring's slots)
     int64_t prefetch = 0; // TwoPass: bytes of its next row a block prefetches into L2 before each merge;
                           // Sweep: packs at the end of each chunk the first kernel keeps in L2
     size_t workspace = 0;
@@ -167,7 +166,6 @@ struct HoldTuning {
     int reg_packs = -1; // 16-byte packs a worker holds in registers (-1: as many as the kernel has room for, 24)
     double l2_fraction = 0.5;
     int pdl = -1;
-    int window = 0; // tiles in flight in the read phase (0: the ring's slots)
 };
 // Turn a Rows/Split plan (16-byte packs, rows one after the other in x and y)
 // into a Hold plan (sm_90 code on an sm_90 device, pieces of one SM each no
