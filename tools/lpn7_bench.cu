@@ -729,6 +729,25 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
                     v.back(), v.size());
             }
         }
+        // Tile by tile: register tiles 2k landed / passed, stream tiles 4k landed (hold.cu's iter 2-7 stamps).
+        const char *what[] = {"reg tile %d landed", "reg tile %d passed", "tile %d landed"};
+        const int step[] = {2, 2, 4};
+        for (int stage = 0; stage < 3; ++stage) {
+            for (int it = 2; it < kStageTraceRows; ++it) {
+                std::vector<double> v;
+                for (int b = 0; b < blocks; ++b) {
+                    if (t[b][it][stage][0] != 0) {
+                        v.push_back((t[b][it][stage][0] - t0) / 1e3);
+                    }
+                }
+                std::sort(v.begin(), v.end());
+                if (!v.empty()) {
+                    char name[32];
+                    std::snprintf(name, sizeof name, what[stage], (it - 2) * step[stage]);
+                    say("  %-18s µs: median %6.2f [%6.2f %6.2f]\n", name, v[v.size() / 2], v.front(), v.back());
+                }
+            }
+        }
     }
     CHECK_CUDA(cudaStreamDestroy(s));
     CHECK_CUDA(cudaFree(x));

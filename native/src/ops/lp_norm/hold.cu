@@ -1,7 +1,7 @@
 // LPNorm, long rows that fit on chip (sm_90): the Hold plan (issue 13;
-// notes/lp_norm.md, "Session 17"; nvidia.cc plans it for 8 or more rows too
-// long for Pipe's ring, where it measured ahead). One kernel of one block an
-// SM, all resident. The rows, flattened, are cut into plan.grid_x pieces of
+// notes/lp_norm.md, "Session 17" and "Session 18"; nvidia.cc plans it for 8
+// or more rows of 2-byte elements, 1M or longer, where it measured ahead).
+// One kernel of one block an SM, all resident. The rows, flattened, are cut into plan.grid_x pieces of
 // plan.chunk_vecs packs; block b owns piece b, which spans at most two rows
 // (the planner's rule: a piece is no longer than a row). Each element is read
 // from DRAM once and stays on chip until its row's factor is known, so the
@@ -72,6 +72,13 @@ constexpr unsigned long long kHoldMagic = 0x4c504e486f6c6431ull; // "LPNHold1"
 #define INFINI_LP_NORM_HOLD_PDL 2
 #endif
 constexpr PdlPolicy kHoldPdl = pdlPolicyOfKnob(INFINI_LP_NORM_HOLD_PDL);
+// -DINFINI_LP_NORM_HOLD_DROP_HINT=0: the tiles read once are copied without
+// an L2 policy instead of evict-first (A/B; H100: 32x1M BF16 58.1 -> 63.1 µs
+// without it, the L2 part losing its lines).
+#ifndef INFINI_LP_NORM_HOLD_DROP_HINT
+#define INFINI_LP_NORM_HOLD_DROP_HINT 1
+#endif
+constexpr bool kHoldDropHint = INFINI_LP_NORM_HOLD_DROP_HINT != 0;
 
 // One block's statistics of one row, on its way to another block of the row.
 template <class A>
@@ -176,8 +183,12 @@ struct HoldStream {
         const bool again_later = s >= pc.rtiles && s - pc.rtiles < pc.tiles - pc.held;
         uint64_t *bar = &full[s % slots];
         bulkExpect(bar, (uint32_t)packs * 16u);
-        bulkCopyHint(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar,
-                     again_later ? keep : drop);
+        if (kHoldDropHint || again_later) {
+            bulkCopyHint(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar,
+                         again_later ? keep : drop);
+        } else {
+            bulkCopy(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar);
+        }
     }
     // Every worker, once done with stream tile s's slot: worker 0 refills it with tile s + slots.
     __device__ __forceinline__ void release(int s) const {
@@ -411,6 +422,9 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     }
     for (int s = 0; s < pc.rtiles; ++s) {
         stream.wait(s);
+        if (s % 2 == 0 && s < 12) {
+            INFINI_STAGE_STAMP(2 + s / 2, 0); // (trace: register tiles 0, 2, .., 10 landed, then passed)
+        }
         stream.forTile(s, add);
         const uint4 *tile = stream.slot(s);
         const int base = s * kHoldTilePacks - (int)threadIdx.x; // held[k] is tile s's pack k * kHoldWorkers - base
@@ -422,10 +436,16 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
             }
         }
         stream.release(s);
+        if (s % 2 == 0 && s < 12) {
+            INFINI_STAGE_STAMP(2 + s / 2, 1);
+        }
     }
     INFINI_STAGE_STAMP(1, 0); // (the stage trace's extra points: tools/lpn7_bench.cu, holdtrace)
     for (int s = pc.rtiles; s < pc.rtiles + pc.tiles; ++s) {
         stream.wait(s);
+        if ((s - pc.rtiles) % 4 == 0 && s - pc.rtiles < 24) {
+            INFINI_STAGE_STAMP(2 + (s - pc.rtiles) / 4, 2); // (trace: the other tiles 0, 4, .., 20 landed)
+        }
         stream.forTile(s, add);
         if (s < pc.rtiles + pc.tiles - pc.held) { // an L2-part tile: its slot takes a later tile
             stream.release(s);
