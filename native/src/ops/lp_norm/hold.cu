@@ -249,6 +249,55 @@ __device__ __forceinline__ void forElems(const uint4 &w, F &&f) {
     }
 }
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// Lane-wise unsigned maximum of two pairs of 16-bit lanes (sm_90's max.u16x2).
+__device__ __forceinline__ unsigned maxU16x2(unsigned a, unsigned b) {
+    unsigned d;
+    asm("max.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+
+// A pack of 2-byte elements: returns the sum of |x|^P (P 1 or 2, two chains),
+// and sets mw to the lanes' max |x| as bits. With the sign cleared, F16 and
+// BF16 order as unsigned integers, NaN above infinity: the maximum keeps
+// NaN as MaxNanOp does.
+template <class T, int P>
+__device__ __forceinline__ float packedStats(const uint4 &w, unsigned &mw) {
+    const unsigned a[4] = {w.x & 0x7fff7fffu, w.y & 0x7fff7fffu, w.z & 0x7fff7fffu, w.w & 0x7fff7fffu};
+    mw = maxU16x2(maxU16x2(a[0], a[1]), maxU16x2(a[2], a[3]));
+    float lo = 0, hi = 0;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        float2 v;
+        if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+            v = make_float2(__uint_as_float(a[k] << 16), __uint_as_float(a[k] & 0xffff0000u));
+        } else {
+            __half2 h;
+            memcpy(&h, &a[k], 4);
+            v = __half22float2(h);
+        }
+        if constexpr (P == 2) {
+            lo = fmaf(v.x, v.x, lo);
+            hi = fmaf(v.y, v.y, hi);
+        } else {
+            lo += v.x;
+            hi += v.y;
+        }
+    }
+    return lo + hi;
+}
+
+// The larger of the two 16-bit lanes of packedStats' maxima, as a float.
+template <class T>
+__device__ __forceinline__ float halvesMax(unsigned mw) {
+    if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+        return __uint_as_float(max(mw & 0xffff0000u, mw << 16));
+    } else {
+        return __half2float(__ushort_as_half((unsigned short)max(mw & 0xffffu, mw >> 16)));
+    }
+}
+#endif
+
 // x * factor for a 16-byte pack of T, word by word.
 template <class T, class A>
 __device__ __forceinline__ uint4 scaleWords(const uint4 &w, const Factor<A> &f) {
@@ -394,19 +443,38 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     }
     holdBarrierWorkers();
     // Phase A. Per row of the piece (0: pc.row, 1: the next): max |x| and the one-pass sum.
+    // 2-byte elements with p 1 or 2 take the packed form (magnitudes' bits,
+    // maxima 16 bits at a time: a third of the instructions, which the read
+    // phase was bound by); the others go element by element.
+    constexpr bool kPacked = sizeof(T) == 2 && P != 0;
     A m0 = 0, t0 = 0, m1 = 0, t1 = 0;
+    unsigned mw0 = 0, mw1 = 0; // kPacked: the rows' max |x| bits, two 16-bit lanes
     auto add = [&](int i, const uint4 &w) {
-        A pm = 0, pt = 0;
-        forElems<T>(w, [&](A v) {
-            const A a = absA<A>(v);
-            pm = MaxNanOp{}(pm, a);
-            pt += powP<P, true>(a, plan.p);
-        });
+        A pt = 0;
+        if constexpr (kPacked) {
+            unsigned mw;
+            pt = packedStats<T, P>(w, mw);
+            if (i < pc.split) {
+                mw0 = maxU16x2(mw0, mw);
+            } else {
+                mw1 = maxU16x2(mw1, mw);
+            }
+        } else {
+            A pm = 0;
+            forElems<T>(w, [&](A v) {
+                const A a = absA<A>(v);
+                pm = MaxNanOp{}(pm, a);
+                pt += powP<P, true>(a, plan.p);
+            });
+            if (i < pc.split) {
+                m0 = MaxNanOp{}(m0, pm);
+            } else {
+                m1 = MaxNanOp{}(m1, pm);
+            }
+        }
         if (i < pc.split) {
-            m0 = MaxNanOp{}(m0, pm);
             t0 += pt;
         } else {
-            m1 = MaxNanOp{}(m1, pm);
             t1 += pt;
         }
     };
@@ -450,6 +518,10 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         if (s < pc.rtiles + pc.tiles - pc.held) { // an L2-part tile: its slot takes a later tile
             stream.release(s);
         }
+    }
+    if constexpr (kPacked) {
+        m0 = halvesMax<T>(mw0);
+        m1 = halvesMax<T>(mw1);
     }
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
     m0 = warpReduce(m0, MaxNanOp{});
