@@ -49,12 +49,16 @@ namespace {
 constexpr int kHoldThreads = INFINI_LP_NORM_HOLD_THREADS;
 constexpr int kHoldWorkers = kHoldThreads - 32; // the last warp manages (holdKernel)
 // 16-byte packs a worker holds in registers (96 of its 128 registers at one
-// 512-thread block an SM): 176 KB an SM (whole tiles) beside the ring's 224 KB.
+// 512-thread block an SM): 180 KB an SM beside the ring's 225 KB.
 #ifndef INFINI_LP_NORM_HOLD_REG_PACKS
 #define INFINI_LP_NORM_HOLD_REG_PACKS 24
 #endif
 constexpr int kHoldRegPacks = INFINI_LP_NORM_HOLD_REG_PACKS;
-constexpr int kHoldTileBytes = 16 << 10, kHoldTilePacks = kHoldTileBytes / 16;
+// A tile: two packs a worker (15 KB), so that a register tile fills the same
+// two of every worker's registers; 15 of them fit beside the records.
+constexpr int kHoldPacksPerWorker = 2;
+constexpr int kHoldTilePacks = kHoldPacksPerWorker * kHoldWorkers, kHoldTileBytes = kHoldTilePacks * 16;
+static_assert(kHoldRegPacks % kHoldPacksPerWorker == 0, "register tiles fill whole pairs of registers");
 constexpr int kHoldMaxTiles = 16;
 // Packs a piece holds in registers when its workers hold `tpr` packs each:
 // whole tiles (they reach the registers through the ring).
@@ -204,9 +208,9 @@ struct HoldStream {
         const uint4 *tile = slot(s);
         const int first = firstPack(s);
 #pragma unroll
-        for (int k = 0; k < kHoldTilePacks / kHoldWorkers + 1; ++k) {
+        for (int k = 0; k < kHoldPacksPerWorker; ++k) {
             const int i = k * kHoldWorkers + (int)threadIdx.x;
-            if (i < kHoldTilePacks && first + i < pc.count) {
+            if (first + i < pc.count) {
                 f(first + i, tile[i]);
             }
         }
@@ -480,9 +484,11 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     };
     // The register tiles, one at a time as the others (so the code stays
     // small: straight-line code runs from L2 at a few µs a KB while DRAM is
-    // saturated): summed, then pack k * kHoldWorkers + worker copied into
-    // held[k] (k known at compile time, so held stays in registers), then the
-    // slot freed for a later tile.
+    // saturated): summed, then copied into the worker's registers held[2s]
+    // and held[2s + 1] (the branch on s, the same for every worker, keeps the
+    // indices known at compile time, so held stays in registers), then the
+    // slot freed for a later tile. (Packs past the piece's end are copied
+    // too, from the slot's old contents, and never stored.)
     uint4 held[kHoldRegPacks];
 #pragma unroll
     for (int k = 0; k < kHoldRegPacks; ++k) {
@@ -494,13 +500,14 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
             INFINI_STAGE_STAMP(2 + s / 2, 0); // (trace: register tiles 0, 2, .., 10 landed, then passed)
         }
         stream.forTile(s, add);
-        const uint4 *tile = stream.slot(s);
-        const int base = s * kHoldTilePacks - (int)threadIdx.x; // held[k] is tile s's pack k * kHoldWorkers - base
+        const uint4 *mine = stream.slot(s) + threadIdx.x;
 #pragma unroll
-        for (int k = 0; k < kHoldRegPacks; ++k) {
-            const int j = k * kHoldWorkers - base;
-            if (j >= 0 && j < kHoldTilePacks && j + s * kHoldTilePacks < pc.regs) {
-                held[k] = tile[j];
+        for (int r = 0; r < kHoldRegPacks / kHoldPacksPerWorker; ++r) {
+            if (r == s) {
+#pragma unroll
+                for (int q = 0; q < kHoldPacksPerWorker; ++q) {
+                    held[r * kHoldPacksPerWorker + q] = mine[q * kHoldWorkers];
+                }
             }
         }
         stream.release(s);
