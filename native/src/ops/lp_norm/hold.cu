@@ -178,8 +178,7 @@ struct HoldStream {
     }
     __device__ __forceinline__ const uint4 *slot(int s) const { return ring + (size_t)(s % slots) * kHoldTilePacks; }
     __device__ __forceinline__ void wait(int s) const { bulkWait(&full[s % slots], (uint32_t)(s / slots) & 1u); }
-    // The copy of stream tile s (nothing past the stream's end): the manager's
-    // first lane issues the ring's first tiles, worker 0 the rest.
+    // Worker 0: the copy of stream tile s (nothing past the stream's end).
     __device__ __forceinline__ void issue(int s) const {
         if (s >= end()) {
             return;
@@ -367,22 +366,8 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     uint64_t *full = reinterpret_cast<uint64_t *>(smem);
     const HoldStream<T, VEC> stream{x, pc, reinterpret_cast<uint4 *>(smem + kHoldBarrierBytes), full, slots,
                                     l2Policy(true), l2Policy(false)};
-    // The manager's first lane sets up the ring's barriers, and after barrier
-    // 0 (every thread) it starts the ring while the workers wait for the first
-    // tile: issuing the copies takes ~3 µs, which the workers used to wait out.
-    if (threadIdx.x == kHoldWorkers) {
-        for (int i = 0; i < slots; ++i) {
-            bulkBarrierInit(&full[i]);
-        }
-    }
-    __syncthreads();
 
     if (threadIdx.x >= kHoldWorkers) { // the manager warp
-        if (threadIdx.x == kHoldWorkers) {
-            for (int s = 0; s < slots; ++s) {
-                stream.issue(s);
-            }
-        }
         Stats<A> *merged = reinterpret_cast<Stats<A> *>(smem + kHoldBarrierBytes + (size_t)slots * kHoldTileBytes);
         const int lane = (int)threadIdx.x & 31;
         holdBarrierAll(); // (1) the workers' sums are in
@@ -451,7 +436,16 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         return;
     }
 
-    // The workers (worker 0 refills the ring's slots as they are freed).
+    // The workers. Worker 0 starts the ring.
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < slots; ++i) {
+            bulkBarrierInit(&full[i]);
+        }
+        for (int s = 0; s < slots; ++s) {
+            stream.issue(s);
+        }
+    }
+    holdBarrierWorkers();
     // Phase A. Per row of the piece (0: pc.row, 1: the next): max |x| and the one-pass sum.
     // 2-byte elements with p 1 or 2 take the packed form (magnitudes' bits,
     // maxima 16 bits at a time: a third of the instructions, which the read
