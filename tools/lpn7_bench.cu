@@ -865,6 +865,8 @@ int main(int argc, char **argv) {
         {F16, 5, 66000, 2, 1e-12f, R, 1.0, true, false},
         {BF, 200, 70000, 2, 1e-12f, R, 1.0, true, false},
         {BF, 16, 2 * M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 32, M, 1, 1e-12f, R, 1.0, true, false},  // Hold with p 1 (its packed sums, one held pack in local memory)
+        {F16, 16, M, 2, 1e-12f, R, 1.0, true, false}, // Hold on F16
         {BF, 4096, 4096, 2, 1e-12f, R, 1.0, true, false},
         {F32, 32, M, 2, 1e-12f, R, 1.0, true, true},
     };
