@@ -5,7 +5,8 @@
 # the copy); LPN7_ONLY=holdtrace; the Hold GPU tests; tools/sanitize_lpn.py hold under memcheck.
 # Writes under $OUT: ${NAME}_log.txt, ${NAME}_hold.txt, ${NAME}_trace.txt, ${NAME}_tests.txt, ${NAME}_sanitize.txt.
 # QUICK=1: the harness only (no library, tests or sanitizer); NAME=...: another prefix; HINT_AB=1: also
-# the harness built with -DINFINI_LP_NORM_HOLD_DROP_HINT=0 (${NAME}_nohint.txt).
+# the harness built with -DINFINI_LP_NORM_HOLD_DROP_HINT=0 (${NAME}_nohint.txt); TESTS_K=...: the tests'
+# -k selection.
 NAME=${NAME:-s18b}
 END=${END:-540}
 source "$(dirname "$0")/verify_common.sh"
@@ -30,7 +31,7 @@ echo "trace rc=$?" | tee -a "$LOG"
 if [ "${QUICK:-0}" = 1 ]; then step "done (quick)"; exit 0; fi
 step "Hold GPU tests"
 timeout -k 3 "$(cap 120)" $PY -m pytest -q -p no:cacheprovider -rfEs tests/test_lp_norm.py \
-    -k "held_on_chip or few_long_rows" >"$OUT/${NAME}_tests.txt" 2>&1
+    -k "${TESTS_K:-held_on_chip or few_long_rows}" >"$OUT/${NAME}_tests.txt" 2>&1
 echo "tests rc=$?" | tee -a "$LOG"
 tail -n 2 "$OUT/${NAME}_tests.txt" >>"$LOG"
 step "tools/sanitize_lpn.py hold under memcheck"

@@ -217,6 +217,21 @@ struct HoldStream {
     }
 };
 
+// Worker 0, before anything is held: the ring's barriers and first copies.
+// Out of line, so that its registers do not count against the held packs'.
+// (The piece comes by value: a reference would put the caller's in local memory.)
+template <class T, int VEC>
+__device__ __noinline__ void startRing(const T *x, const HoldPiece pc, uint4 *ring, uint64_t *full, int slots,
+                                       uint64_t keep, uint64_t drop) {
+    const HoldStream<T, VEC> stream{x, pc, ring, full, slots, keep, drop};
+    for (int i = 0; i < slots; ++i) {
+        bulkBarrierInit(&full[i]);
+    }
+    for (int s = 0; s < slots; ++s) {
+        stream.issue(s);
+    }
+}
+
 // What the workers and the manager pass through shared memory.
 template <class A>
 struct HoldShared {
@@ -438,12 +453,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
 
     // The workers. Worker 0 starts the ring.
     if (threadIdx.x == 0) {
-        for (int i = 0; i < slots; ++i) {
-            bulkBarrierInit(&full[i]);
-        }
-        for (int s = 0; s < slots; ++s) {
-            stream.issue(s);
-        }
+        startRing<T, VEC>(x, pc, stream.ring, full, slots, stream.keep, stream.drop);
     }
     holdBarrierWorkers();
     // Phase A. Per row of the piece (0: pc.row, 1: the next): max |x| and the one-pass sum.
