@@ -1,11 +1,12 @@
 // LPNorm, long rows that fit on chip (sm_90): the Hold plan (issue 13;
 // notes/lp_norm.md, "Session 17" and "Session 18"; nvidia.cc plans it for 8
 // or more rows of 2-byte elements, 1M or longer, where it measured ahead).
-// One kernel of one block an SM, all resident. The rows, flattened, are cut into plan.grid_x pieces of
-// plan.chunk_vecs packs; block b owns piece b, which spans at most two rows
-// (the planner's rule: a piece is no longer than a row). Each element is read
-// from DRAM once and stays on chip until its row's factor is known, so the
-// DRAM traffic is a copy's, and no row waits for a round of clusters:
+// One kernel of one block an SM, all resident. The rows, flattened, are cut
+// into plan.grid_x pieces of plan.chunk_vecs packs; block b owns piece b,
+// which spans at most two rows (the planner's rule: a piece is no longer than
+// a row). Each element is read from DRAM once and stays on chip until its
+// row's factor is known, so the DRAM traffic is a copy's, and no row waits
+// for a round of clusters:
 //   phase A (warps 0-14, the workers): every read is a bulk copy into a ring
 //     of plan.items shared-memory tiles. The piece's first tiles pass into
 //     the workers' registers (plan.tpr packs a thread, whole tiles); of the
@@ -152,13 +153,13 @@ struct HoldPiece {
     int count, regs, rtiles, tiles, held, split;
 };
 
-// The tile stream of a piece, every DRAM read of the kernel (bulk copies: the
-// threads' own loads of the register packs read at ~13 GB/s an SM where the
-// copies read ~21, tools/readrate_probe.cu): stream tile s < rtiles is
-// register tile s (copied into the workers' registers, its slot freed); then
-// tile s - rtiles of the other packs (the first tiles - held, the "L2 part",
-// with an evict-last policy, read again later); then, from rtiles + tiles on,
-// the L2 part again. Slot s % slots.
+// The tile stream of a piece, every DRAM read of the kernel (bulk copies: when
+// the threads loaded the register packs themselves, those loads landed last
+// and the read phase ran at ~1.9 TB/s; notes/lp_norm.md, "Session 18"):
+// stream tile s < rtiles is register tile s (copied into the workers'
+// registers, its slot freed); then tile s - rtiles of the other packs (the
+// first tiles - held, the "L2 part", with an evict-last policy, read again
+// later); then, from rtiles + tiles on, the L2 part again. Slot s % slots.
 template <class T, int VEC>
 struct HoldStream {
     const T *x;
