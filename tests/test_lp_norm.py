@@ -503,7 +503,7 @@ def test_two_pass_repeatable_gpu(rng, dtype):
 @pytest.mark.parametrize("dtype,shape", [("bf16", (32, 1 << 20)), ("f32", (9, 3 * (1 << 19) + 8)),
                                          ("f16", (3, 1 << 20)), ("f64", (40, 1 << 17))], ids=str)
 def test_long_rows_chained_gpu(rng, dtype, shape):
-    # Long rows (Pipe, TwoPass or Cluster on sm_90, a split elsewhere): three
+    # Long rows (Hold, TwoPass or Cluster on sm_90, a split elsewhere): three
     # calls queued without a sync, each reading the previous one's output.
     dtype = DTYPES[dtype]
     check_chained_calls(random_input(rng, shape, dtype))
@@ -556,13 +556,13 @@ def test_few_long_rows_gpu(rng, dtype, shape):
 @pytest.mark.parametrize("dtype,shape", [("bf16", (16, 2 << 20)), ("f16", (8, (2 << 20) + 8)),
                                          ("bf16", (10, 5 << 19))], ids=str)
 def test_rows_held_on_chip_gpu(rng, dtype, shape):
-    # 8 or more rows of 2-byte elements too long for Pipe's ring (sm_90: the
-    # Hold plan, one resident grid of one piece an SM, each piece in
-    # registers, the shared-memory ring and, for 16 rows of 2M, L2; pieces
-    # spanning two rows, the rows' statistics exchanged through the
-    # workspace's records): p 1 / 2 / 3, in place, extreme magnitudes (the
-    # scaled sums), non-finite rows, and calls queued back to back (the
-    # records are cleared by the call that reads them).
+    # 8 or more rows of 2-byte elements, 1M or longer (sm_90: the Hold plan,
+    # one resident grid of one piece an SM, each piece in registers, the
+    # shared-memory ring and, for 16 rows of 2M, L2; pieces spanning two rows,
+    # the rows' statistics exchanged through the workspace's records): p 1 / 2
+    # / 3, in place, extreme magnitudes (the scaled sums), non-finite rows, and
+    # calls queued back to back (the records are cleared by the call that
+    # reads them).
     dtype = DTYPES[dtype]
     xe = extreme_input(rng, shape, dtype, 1e30 if dtype == DTYPES["bf16"] else 1e-6)
     run_case("nvidia", rng, xe, 1, 2, eps=0.0, inplace=False)
@@ -698,12 +698,15 @@ def test_dependent_calls_back_to_back_gpu(rng, dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(16, 1 << 20), (64, 1 << 19)], ids=str)
 @pytest.mark.parametrize("dtype", ["f16", "bf16"])
-def test_dependent_long_rows_back_to_back_gpu(rng, dtype):
-    # Long 2-byte rows that the Pipe plan takes on sm_90 (clusters holding
-    # their rows on chip), launched with PDL in graphs too (pipe.cu's
-    # kPipePdl): the next call's clusters wait on GPCs the last round leaves.
-    _check_dependent_chains(rng, DTYPES[dtype], (16, 1 << 20))
+def test_dependent_long_rows_back_to_back_gpu(rng, dtype, shape):
+    # Long 2-byte rows on sm_90, launched with PDL in graphs too: 16 rows of
+    # 1M take the Hold plan (one resident grid; the next call's blocks take
+    # the SMs ours leave and wait there), 64 of 512K the Pipe plan (clusters
+    # holding their rows on chip; the next call's clusters wait on GPCs the
+    # last round leaves).
+    _check_dependent_chains(rng, DTYPES[dtype], shape)
 
 
 @pytest.mark.gpu

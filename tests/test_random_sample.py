@@ -188,6 +188,21 @@ def test_subnormal_temperatures(device, dtype, n, rng):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("n", [2, 5000])
+def test_logits_near_the_f32_limit(device, n, rng):
+    # 3e38 - (-3e38) overflows F32: with T = 1e38 the low logits weigh e^-6
+    # each against the maximum's 1 (the GPU gave them 0, so never sampled them).
+    logits = np.full(n, -3e38, np.float32)
+    logits[n // 3] = 3e38
+    p_max = 1.0 / (1.0 + (n - 1) * math.exp(-6.0))
+    for random_val in (p_max / 2, p_max + (1 - p_max) / 3, 0.999999):
+        params = (random_val, 1.0, 0, 1e38)
+        got = sample(logits, params, device)
+        assert_sample(got, logits, params, device)
+        assert (got == n // 3) == (random_val < p_max)
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_negative_zero_ties_positive_zero(device):
     logits = np.array([-1.0, -0.0, 0.0, -2.0], np.float32)
     assert sample(logits, (0.0, 1.0, 0, 1.0), device) == 1

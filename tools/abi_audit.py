@@ -2250,69 +2250,85 @@ def leak_loop(tag, fn, n):
        f"RSS {r0} -> {r1} -> {r2} kB; SPEC: 'No input ... leaks'")
 
 
-@test("leaks", only="cpu")
-def t_leaks():
-    h = handle()
+def create_destroy(h, o, create, destroy, *args):
+    """a create call that destroys what it made (for the leak loops)"""
+    def g():
+        if create(h, C.byref(o), *args) == 0:
+            destroy(o)
+    return g
 
-    def tdesc():
-        s, d = mk_td((3, 4, 5, 6), (1, -3, 0, 60), "F32")
-        L.infiniopDestroyTensorDescriptor(d)
-    leak_loop("tensor descriptor create/destroy", tdesc, 20000)
 
-    def hnd():
-        hh = vp()
-        L.infiniopCreateHandle(C.byref(hh))
-        L.infiniopDestroyHandle(hh)
-    leak_loop("handle create/destroy", hnd, 20000)
+def stream_event_cycle():
+    s_, e_ = vp(), vp()
+    L.infinirtStreamCreate(C.byref(s_))
+    L.infinirtEventCreate(C.byref(e_))
+    L.infinirtEventDestroy(e_)
+    L.infinirtStreamDestroy(s_)
 
+
+def handle_cycle():
+    hh = vp()
+    L.infiniopCreateHandle(C.byref(hh))
+    L.infiniopDestroyHandle(hh)
+
+
+def tensor_descriptor_cycle():
+    s, d = mk_td((3, 4, 5, 6), (1, -3, 0, 60), "F32")
+    L.infiniopDestroyTensorDescriptor(d)
+
+
+def descriptor_leak_cases(h, n):
+    """(tag, create/destroy loop, whether it succeeds) for every operator's descriptor, RandomSample's over n
+    logits, and the descriptors to destroy after the loops (both leak tests)"""
     a4 = td((8, 16, 3, 5), None, "F32")
     p4 = td((8, 16, 3, 5), (1, 8, 128, 384), "F32")
     bad = td((8, 16, 3, 4), None, "F32")
     f16 = td((8, 16, 3, 5), None, "F16")
-    ri, pr = td((), None, "I64"), td((1000,), None, "F32")
-    rb, pb = td((4,), None, "I64"), td((4, 1000), None, "F32")
+    ri, pr = td((), None, "I64"), td((n,), None, "F32")
+    rb, pb = td((4,), None, "I64"), td((4, n), None, "F32")
     pbad = td((1000,), (2,), "F32")
     o = vp()
 
-    def mk(f, dfn, *args):
-        def g():
-            r = f(h, C.byref(o), *args)
-            if r == 0:
-                dfn(o)
-        return g
-    leak_loop("rearrange create/destroy", mk(L.infiniopCreateRearrangeDescriptor, L.infiniopDestroyRearrangeDescriptor,
-                                             p4, a4), 5000)
-    leak_loop("rearrange create error path", mk(L.infiniopCreateRearrangeDescriptor,
-                                                L.infiniopDestroyRearrangeDescriptor, a4, bad), 20000)
-    leak_loop("mul create/destroy", mk(L.infiniopCreateMulDescriptor, L.infiniopDestroyMulDescriptor, a4, p4, a4),
-              5000)
-    leak_loop("mul create error path (dtype)", mk(L.infiniopCreateMulDescriptor, L.infiniopDestroyMulDescriptor,
-                                                  a4, f16, a4), 20000)
-    leak_loop("lpnorm create/destroy", mk(L.infiniopCreateLPNormDescriptor, L.infiniopDestroyLPNormDescriptor,
-                                          a4, p4, 1, 2, cf(1e-6)), 5000)
-    leak_loop("lpnorm create error path (axis)", mk(L.infiniopCreateLPNormDescriptor,
-                                                    L.infiniopDestroyLPNormDescriptor, a4, p4, 9, 2, cf(1e-6)), 20000)
-    leak_loop("random sample create/destroy", mk(L.infiniopCreateRandomSampleDescriptor,
-                                                 L.infiniopDestroyRandomSampleDescriptor, ri, pr), 5000)
-    leak_loop("random sample create error path", mk(L.infiniopCreateRandomSampleDescriptor,
-                                                    L.infiniopDestroyRandomSampleDescriptor, ri, pbad), 20000)
-    leak_loop("random sample batch create/destroy", mk(L.infiniopCreateRandomSampleBatchDescriptor,
-                                                       L.infiniopDestroyRandomSampleDescriptor, rb, pb), 5000)
+    def mk(create, destroy, *args):
+        return create_destroy(h, o, create, destroy, *args)
+    cases = [
+        ("rearrange create/destroy", mk(L.infiniopCreateRearrangeDescriptor, L.infiniopDestroyRearrangeDescriptor,
+                                        p4, a4), True),
+        ("rearrange create error path", mk(L.infiniopCreateRearrangeDescriptor, L.infiniopDestroyRearrangeDescriptor,
+                                           a4, bad), False),
+        ("mul create/destroy", mk(L.infiniopCreateMulDescriptor, L.infiniopDestroyMulDescriptor, a4, p4, a4), True),
+        ("mul create error path (dtype)", mk(L.infiniopCreateMulDescriptor, L.infiniopDestroyMulDescriptor,
+                                             a4, f16, a4), False),
+        ("lpnorm create/destroy", mk(L.infiniopCreateLPNormDescriptor, L.infiniopDestroyLPNormDescriptor,
+                                     a4, p4, 1, 2, cf(1e-6)), True),
+        ("lpnorm create error path (axis)", mk(L.infiniopCreateLPNormDescriptor, L.infiniopDestroyLPNormDescriptor,
+                                               a4, p4, 9, 2, cf(1e-6)), False),
+        (f"random sample create/destroy (n={n})", mk(L.infiniopCreateRandomSampleDescriptor,
+                                                     L.infiniopDestroyRandomSampleDescriptor, ri, pr), True),
+        ("random sample create error path", mk(L.infiniopCreateRandomSampleDescriptor,
+                                               L.infiniopDestroyRandomSampleDescriptor, ri, pbad), False),
+        (f"random sample batch create/destroy (4 x {n})", mk(L.infiniopCreateRandomSampleBatchDescriptor,
+                                                             L.infiniopDestroyRandomSampleDescriptor, rb, pb), True),
+    ]
+    return cases, (a4, p4, bad, f16, ri, pr, rb, pb, pbad)
+
+
+@test("leaks", only="cpu")
+def t_leaks():
+    h = handle()
+    leak_loop("tensor descriptor create/destroy", tensor_descriptor_cycle, 20000)
+    leak_loop("handle create/destroy", handle_cycle, 20000)
+    cases, tds = descriptor_leak_cases(h, 1000)
+    for tag, fn, ok_path in cases:
+        leak_loop(tag, fn, 5000 if ok_path else 20000)
     # calculate loops
     s, d = create_from_layouts("mul", [((8, 16, 3, 5), None, "F32")] * 3)
     buf = np.ones(8 * 16 * 3 * 5, np.float32)
     leak_loop("mul calculate", lambda: L.infiniopMul(d, None, 0, buf.ctypes.data, buf.ctypes.data, buf.ctypes.data,
                                                      None) if ws_size("mul", d) == 0 else None, 20000)
     destroy_op("mul", d)
-
-    def rt():
-        s_, e_ = vp(), vp()
-        L.infinirtStreamCreate(C.byref(s_))
-        L.infinirtEventCreate(C.byref(e_))
-        L.infinirtEventDestroy(e_)
-        L.infinirtStreamDestroy(s_)
-    leak_loop("runtime stream/event create/destroy", rt, 20000)
-    destroy_td(a4, p4, bad, f16, ri, pr, rb, pb, pbad)
+    leak_loop("runtime stream/event create/destroy", stream_event_cycle, 20000)
+    destroy_td(*tds)
 
 
 # =========================================================================== NVIDIA mode (AUDIT_DEVICE=nvidia)
@@ -3237,56 +3253,15 @@ def dev_leak_loop(tag, fn, n, limit=4 << 20):
 @test("leaks", only="nvidia")
 def t_leaks_nv():
     h = handle()
-
-    def tdesc():
-        s, d = mk_td((3, 4, 5, 6), (1, -3, 0, 60), "F32")
-        L.infiniopDestroyTensorDescriptor(d)
-    leak_loop("tensor descriptor create/destroy", tdesc, 20000)
-
-    def hnd():
-        hh = vp()
-        L.infiniopCreateHandle(C.byref(hh))
-        L.infiniopDestroyHandle(hh)
-    leak_loop("handle create/destroy (NVIDIA)", hnd, 5000)
-    dev_leak_loop("handle create/destroy (NVIDIA)", hnd, 2000)
-    a4 = td((8, 16, 3, 5), None, "F32")
-    p4 = td((8, 16, 3, 5), (1, 8, 128, 384), "F32")
-    bad = td((8, 16, 3, 4), None, "F32")
-    f16 = td((8, 16, 3, 5), None, "F16")
-    ri, pr = td((), None, "I64"), td((151936,), None, "F32")
-    rb, pb = td((4,), None, "I64"), td((4, 151936), None, "F32")
-    pbad = td((1000,), (2,), "F32")
+    leak_loop("tensor descriptor create/destroy", tensor_descriptor_cycle, 20000)
+    leak_loop("handle create/destroy (NVIDIA)", handle_cycle, 5000)
+    dev_leak_loop("handle create/destroy (NVIDIA)", handle_cycle, 2000)
+    cases, tds = descriptor_leak_cases(h, 151936)
     big = td((32, 1 << 20), None, "BF16")
-    o = vp()
-
-    def mk(f, dfn, *args):
-        def g():
-            r = f(h, C.byref(o), *args)
-            if r == 0:
-                dfn(o)
-        return g
-    for tag, fn, ok_path in (
-            ("rearrange create/destroy", mk(L.infiniopCreateRearrangeDescriptor, L.infiniopDestroyRearrangeDescriptor,
-                                            p4, a4), True),
-            ("rearrange create error path", mk(L.infiniopCreateRearrangeDescriptor,
-                                               L.infiniopDestroyRearrangeDescriptor, a4, bad), False),
-            ("mul create/destroy", mk(L.infiniopCreateMulDescriptor, L.infiniopDestroyMulDescriptor, a4, p4, a4), True),
-            ("mul create error path (dtype)", mk(L.infiniopCreateMulDescriptor, L.infiniopDestroyMulDescriptor,
-                                                 a4, f16, a4), False),
-            ("lpnorm create/destroy", mk(L.infiniopCreateLPNormDescriptor, L.infiniopDestroyLPNormDescriptor,
-                                         a4, p4, 1, 2, cf(1e-6)), True),
-            ("lpnorm create/destroy (32 x 1M BF16)", mk(L.infiniopCreateLPNormDescriptor,
-                                                        L.infiniopDestroyLPNormDescriptor, big, big, 1, 2, cf(1e-6)),
-             True),
-            ("lpnorm create error path (axis)", mk(L.infiniopCreateLPNormDescriptor,
-                                                   L.infiniopDestroyLPNormDescriptor, a4, p4, 9, 2, cf(1e-6)), False),
-            ("random sample create/destroy (n=151936)", mk(L.infiniopCreateRandomSampleDescriptor,
-                                                           L.infiniopDestroyRandomSampleDescriptor, ri, pr), True),
-            ("random sample create error path", mk(L.infiniopCreateRandomSampleDescriptor,
-                                                   L.infiniopDestroyRandomSampleDescriptor, ri, pbad), False),
-            ("random sample batch create/destroy (4 x 151936)", mk(L.infiniopCreateRandomSampleBatchDescriptor,
-                                                                   L.infiniopDestroyRandomSampleDescriptor, rb, pb),
-             True)):
+    cases.append(("lpnorm create/destroy (32 x 1M BF16)",
+                  create_destroy(h, vp(), L.infiniopCreateLPNormDescriptor, L.infiniopDestroyLPNormDescriptor, big,
+                                 big, 1, 2, cf(1e-6)), True))
+    for tag, fn, ok_path in cases:
         leak_loop(tag, fn, 2000 if ok_path else 20000)
         if ok_path:
             dev_leak_loop(tag, fn, 2000)
@@ -3301,22 +3276,15 @@ def t_leaks_nv():
               lambda: L.infiniopMul(d, wp, wsn, X.ptr, X.ptr, X.ptr, stream), 20000)
     st("mul calculate loop: StreamSynchronize", nv_wait(stream), SUCCESS)
     destroy_op("mul", d)
-
-    def rt():
-        s_, e_ = vp(), vp()
-        L.infinirtStreamCreate(C.byref(s_))
-        L.infinirtEventCreate(C.byref(e_))
-        L.infinirtEventDestroy(e_)
-        L.infinirtStreamDestroy(s_)
-    leak_loop("runtime stream/event create/destroy (NVIDIA)", rt, 5000)
-    dev_leak_loop("runtime stream/event create/destroy (NVIDIA)", rt, 2000)
+    leak_loop("runtime stream/event create/destroy (NVIDIA)", stream_event_cycle, 5000)
+    dev_leak_loop("runtime stream/event create/destroy (NVIDIA)", stream_event_cycle, 2000)
 
     def mf():
         p = vp()
         if L.infinirtMalloc(C.byref(p), 4096) == 0:
             L.infinirtFree(p)
     dev_leak_loop("infinirtMalloc/Free 4096 B", mf, 5000, limit=2 << 20)
-    destroy_td(a4, p4, bad, f16, ri, pr, rb, pb, pbad, big)
+    destroy_td(*tds, big)
 
 
 # ---- pointer alignment: a fault here poisons the CUDA context, so these run last, each test on its own

@@ -713,7 +713,7 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
         const struct {
             const char *what;
             int iter, stage;
-        } points[] = {{"start", 0, 0},          {"tiles summed", 1, 0},  {"phase A done", 0, 1},
+        } points[] = {{"start", 0, 0},          {"registers filled", 1, 0}, {"phase A done", 0, 1},
                       {"factors", 0, 2},        {"held tiles stored", 1, 1}, {"registers stored", 1, 2},
                       {"end", 0, 3}};
         for (const auto &pt : points) {
@@ -727,6 +727,25 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
             if (!v.empty()) {
                 say("  %-18s µs: median %6.2f [%6.2f %6.2f] (%zu blocks)\n", pt.what, v[v.size() / 2], v.front(),
                     v.back(), v.size());
+            }
+        }
+        // Tile by tile: register tiles 2k landed / passed, stream tiles 4k landed (hold.cu's iter 2-7 stamps).
+        const char *what[] = {"reg tile %d landed", "reg tile %d passed", "tile %d landed"};
+        const int step[] = {2, 2, 4};
+        for (int stage = 0; stage < 3; ++stage) {
+            for (int it = 2; it < kStageTraceRows; ++it) {
+                std::vector<double> v;
+                for (int b = 0; b < blocks; ++b) {
+                    if (t[b][it][stage][0] != 0) {
+                        v.push_back((t[b][it][stage][0] - t0) / 1e3);
+                    }
+                }
+                std::sort(v.begin(), v.end());
+                if (!v.empty()) {
+                    char name[32];
+                    std::snprintf(name, sizeof name, what[stage], (it - 2) * step[stage]);
+                    say("  %-18s µs: median %6.2f [%6.2f %6.2f]\n", name, v[v.size() / 2], v.front(), v.back());
+                }
             }
         }
     }
@@ -846,6 +865,8 @@ int main(int argc, char **argv) {
         {F16, 5, 66000, 2, 1e-12f, R, 1.0, true, false},
         {BF, 200, 70000, 2, 1e-12f, R, 1.0, true, false},
         {BF, 16, 2 * M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 32, M, 1, 1e-12f, R, 1.0, true, false},  // Hold with p 1 (its packed sums, one held pack in local memory)
+        {F16, 16, M, 2, 1e-12f, R, 1.0, true, false}, // Hold on F16
         {BF, 4096, 4096, 2, 1e-12f, R, 1.0, true, false},
         {F32, 32, M, 2, 1e-12f, R, 1.0, true, true},
     };

@@ -144,3 +144,32 @@ bench_libraries() {
         echo "bench ${pair%%=*} rc=$?" | tee -a "$LOG"
     done
 }
+# rs_ab_rounds NAME DIR: tools/rs_ab.sh's A/B after build_rs_pair DIR: the picks of both libraries
+# compared, tools/rs5_ab.py A B (then B A when time is left) and the RandomSample GPU tests between.
+rs_ab_rounds() {
+    local name=$1 vb=$2 AB
+    AB="$OUT/${name}_ab.txt"
+    ab() { # label, library
+        RS_AB_ARGMAX=1 INFINIOP_LIBRARY="$2" timeout -k 3 "$(cap 45)" $PY tools/rs5_ab.py "$1" >>"$AB" 2>&1
+        echo "$1 rc=$?" | tee -a "$LOG" "$AB"
+    }
+    step "picks: tools/rs7_picks.py on both libraries (expected identical)"
+    INFINIOP_LIBRARY="$PWD/build/lib/libinfiniop.so" timeout -k 3 "$(cap 30)" $PY tools/rs7_picks.py >"build/${name}_picks_default.txt" 2>>"$LOG"
+    INFINIOP_LIBRARY="$PWD/$vb/lib/libinfiniop.so" timeout -k 3 "$(cap 30)" $PY tools/rs7_picks.py >"build/${name}_picks_$name.txt" 2>>"$LOG"
+    $PY tools/rs7_picks.py --compare "build/${name}_picks_default.txt" "build/${name}_picks_$name.txt" >"$OUT/${name}_picks.txt" 2>&1
+    echo "picks compared rc=$? (1: some differ, see ${name}_picks.txt)" | tee -a "$LOG"
+    head -n 2 "$OUT/${name}_picks.txt" | tee -a "$LOG"
+    step "A/B round 1"
+    ab default "$PWD/build/lib/libinfiniop.so"; ab "$name" "$PWD/$vb/lib/libinfiniop.so"
+    step "GPU tests (default library): test_random_sample.py, test_random_sample_argmax.py"
+    timeout -k 3 "$(cap 90)" $PY -m pytest tests/test_random_sample.py tests/test_random_sample_argmax.py -q \
+        -p no:cacheprovider >"$OUT/${name}_tests.txt" 2>&1
+    echo "tests rc=$? (124: stopped at its cap, see the count above)" | tee -a "$LOG" "$OUT/${name}_tests.txt"
+    if [ $((END - SECONDS)) -ge 50 ]; then
+        step "A/B round 2"
+        ab "$name" "$PWD/$vb/lib/libinfiniop.so"; ab default "$PWD/build/lib/libinfiniop.so"
+    else
+        step "A/B round 2 skipped: $((END - SECONDS)) s left"
+    fi
+    $PY tools/rs_ab_summary.py "$AB" default "$name" >>"$AB" 2>&1
+}

@@ -1,14 +1,16 @@
 // LPNorm, long rows that fit on chip (sm_90): the Hold plan (issue 13;
-// notes/lp_norm.md, "Session 17"; nvidia.cc plans it for 8 or more rows too
-// long for Pipe's ring, where it measured ahead). One kernel of one block an
-// SM, all resident. The rows, flattened, are cut into plan.grid_x pieces of
-// plan.chunk_vecs packs; block b owns piece b, which spans at most two rows
-// (the planner's rule: a piece is no longer than a row). Each element is read
-// from DRAM once and stays on chip until its row's factor is known, so the
-// DRAM traffic is a copy's, and no row waits for a round of clusters:
-//   phase A (warps 0-14, the workers): the piece's first packs are loaded
-//     into registers (plan.tpr a thread); the rest stream through plan.items
-//     shared-memory tiles (bulk copies). The stream's last tiles stay in the ring; the earlier ones (the
+// notes/lp_norm.md, "Session 17" and "Session 18"; nvidia.cc plans it for 8
+// or more rows of 2-byte elements, 1M or longer, where it measured ahead).
+// One kernel of one block an SM, all resident. The rows, flattened, are cut
+// into plan.grid_x pieces of plan.chunk_vecs packs; block b owns piece b,
+// which spans at most two rows (the planner's rule: a piece is no longer than
+// a row). Each element is read from DRAM once and stays on chip until its
+// row's factor is known, so the DRAM traffic is a copy's, and no row waits
+// for a round of clusters:
+//   phase A (warps 0-14, the workers): every read is a bulk copy into a ring
+//     of plan.items shared-memory tiles. The piece's first tiles pass into
+//     the workers' registers (plan.tpr packs a thread, whole tiles); of the
+//     rest, the stream's last tiles stay in the ring, and the earlier ones (the
 //     "L2 part": what neither registers nor the ring hold) are read with an L2
 //     evict-last policy, summed as they pass and read again in phase B. Per
 //     row of the piece: max |x| and the one-pass sum, then the piece's scaled
@@ -48,13 +50,22 @@ namespace {
 constexpr int kHoldThreads = INFINI_LP_NORM_HOLD_THREADS;
 constexpr int kHoldWorkers = kHoldThreads - 32; // the last warp manages (holdKernel)
 // 16-byte packs a worker holds in registers (96 of its 128 registers at one
-// 512-thread block an SM): 180 KB an SM beside the ring's 224 KB.
+// 512-thread block an SM): 180 KB an SM beside the ring's 225 KB.
 #ifndef INFINI_LP_NORM_HOLD_REG_PACKS
 #define INFINI_LP_NORM_HOLD_REG_PACKS 24
 #endif
 constexpr int kHoldRegPacks = INFINI_LP_NORM_HOLD_REG_PACKS;
-constexpr int kHoldTileBytes = 16 << 10, kHoldTilePacks = kHoldTileBytes / 16;
+// A tile: two packs a worker (15 KB), so that a register tile fills the same
+// two of every worker's registers; 15 of them fit beside the records.
+constexpr int kHoldPacksPerWorker = 2;
+constexpr int kHoldTilePacks = kHoldPacksPerWorker * kHoldWorkers, kHoldTileBytes = kHoldTilePacks * 16;
+static_assert(kHoldRegPacks % kHoldPacksPerWorker == 0, "register tiles fill whole pairs of registers");
 constexpr int kHoldMaxTiles = 16;
+// Packs a piece holds in registers when its workers hold `tpr` packs each:
+// whole tiles (they reach the registers through the ring).
+__host__ __device__ constexpr int holdRegPacks(int tpr) {
+    return kHoldWorkers * tpr / kHoldTilePacks * kHoldTilePacks;
+}
 constexpr size_t kHoldBarrierBytes = 8 * kHoldMaxTiles; // the slots' barriers, before the ring
 // Blocks a row may span (the records a block merges for it: shared memory).
 constexpr int kHoldMaxPartners = 1024;
@@ -66,6 +77,13 @@ constexpr unsigned long long kHoldMagic = 0x4c504e486f6c6431ull; // "LPNHold1"
 #define INFINI_LP_NORM_HOLD_PDL 2
 #endif
 constexpr PdlPolicy kHoldPdl = pdlPolicyOfKnob(INFINI_LP_NORM_HOLD_PDL);
+// -DINFINI_LP_NORM_HOLD_DROP_HINT=0: the tiles read once are copied without
+// an L2 policy instead of evict-first (A/B; H100: 32x1M BF16 58.1 -> 63.1 µs
+// without it, the L2 part losing its lines).
+#ifndef INFINI_LP_NORM_HOLD_DROP_HINT
+#define INFINI_LP_NORM_HOLD_DROP_HINT 1
+#endif
+constexpr bool kHoldDropHint = INFINI_LP_NORM_HOLD_DROP_HINT != 0;
 
 // One block's statistics of one row, on its way to another block of the row.
 template <class A>
@@ -127,17 +145,21 @@ __device__ __forceinline__ void holdBarrierWorkers() {
 }
 
 // A block's piece: `count` packs from flattened pack `start`; the first
-// `regs` in the workers' registers, then `tiles` stream tiles of which the
-// last `held` stay in the ring; packs from local index `split` on are in the
-// next row.
+// `regs` (`rtiles` whole tiles, or all the piece) in the workers' registers,
+// then `tiles` tiles of which the last `held` stay in the ring; packs from
+// local index `split` on are in the next row.
 struct HoldPiece {
     int64_t start, row;
-    int count, regs, tiles, held, split;
+    int count, regs, rtiles, tiles, held, split;
 };
 
-// The tile stream of a piece: stream tile s < tiles is tile s of the
-// non-register packs (the first tiles - held with an evict-last policy, read
-// again later); s >= tiles is tile s - tiles read again. Slot s % slots.
+// The tile stream of a piece, every DRAM read of the kernel (bulk copies: when
+// the threads loaded the register packs themselves, those loads landed last
+// and the read phase ran at ~1.9 TB/s; notes/lp_norm.md, "Session 18"):
+// stream tile s < rtiles is register tile s (copied into the workers'
+// registers, its slot freed); then tile s - rtiles of the other packs (the
+// first tiles - held, the "L2 part", with an evict-last policy, read again
+// later); then, from rtiles + tiles on, the L2 part again. Slot s % slots.
 template <class T, int VEC>
 struct HoldStream {
     const T *x;
@@ -147,8 +169,12 @@ struct HoldStream {
     int slots;
     uint64_t keep, drop;
 
-    __device__ __forceinline__ int end() const { return pc.tiles + (pc.tiles - pc.held); }
+    __device__ __forceinline__ int end() const { return pc.rtiles + pc.tiles + (pc.tiles - pc.held); }
     __device__ __forceinline__ int firstPack(int s) const {
+        if (s < pc.rtiles) {
+            return s * kHoldTilePacks;
+        }
+        s -= pc.rtiles;
         return pc.regs + (s < pc.tiles ? s : s - pc.tiles) * kHoldTilePacks;
     }
     __device__ __forceinline__ const uint4 *slot(int s) const { return ring + (size_t)(s % slots) * kHoldTilePacks; }
@@ -158,11 +184,16 @@ struct HoldStream {
         if (s >= end()) {
             return;
         }
-        const int first = firstPack(s), packs = min(kHoldTilePacks, pc.count - first);
+        const int first = firstPack(s), packs = min(kHoldTilePacks, (s < pc.rtiles ? pc.regs : pc.count) - first);
+        const bool again_later = s >= pc.rtiles && s - pc.rtiles < pc.tiles - pc.held;
         uint64_t *bar = &full[s % slots];
         bulkExpect(bar, (uint32_t)packs * 16u);
-        bulkCopyHint(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar,
-                     s < pc.tiles - pc.held ? keep : drop);
+        if (kHoldDropHint || again_later) {
+            bulkCopyHint(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar,
+                         again_later ? keep : drop);
+        } else {
+            bulkCopy(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar);
+        }
     }
     // Every worker, once done with stream tile s's slot: worker 0 refills it with tile s + slots.
     __device__ __forceinline__ void release(int s) const {
@@ -178,14 +209,29 @@ struct HoldStream {
         const uint4 *tile = slot(s);
         const int first = firstPack(s);
 #pragma unroll
-        for (int k = 0; k < kHoldTilePacks / kHoldWorkers + 1; ++k) {
+        for (int k = 0; k < kHoldPacksPerWorker; ++k) {
             const int i = k * kHoldWorkers + (int)threadIdx.x;
-            if (i < kHoldTilePacks && first + i < pc.count) {
+            if (first + i < pc.count) {
                 f(first + i, tile[i]);
             }
         }
     }
 };
+
+// Worker 0, before anything is held: the ring's barriers and first copies.
+// Out of line, so that its registers do not count against the held packs'.
+// (The piece comes by value: a reference would put the caller's in local memory.)
+template <class T, int VEC>
+__device__ __noinline__ void startRing(const T *x, const HoldPiece pc, uint4 *ring, uint64_t *full, int slots,
+                                       uint64_t keep, uint64_t drop) {
+    const HoldStream<T, VEC> stream{x, pc, ring, full, slots, keep, drop};
+    for (int i = 0; i < slots; ++i) {
+        bulkBarrierInit(&full[i]);
+    }
+    for (int s = 0; s < slots; ++s) {
+        stream.issue(s);
+    }
+}
 
 // What the workers and the manager pass through shared memory.
 template <class A>
@@ -222,6 +268,55 @@ __device__ __forceinline__ void forElems(const uint4 &w, F &&f) {
         }
     }
 }
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// Lane-wise unsigned maximum of two pairs of 16-bit lanes (sm_90's max.u16x2).
+__device__ __forceinline__ unsigned maxU16x2(unsigned a, unsigned b) {
+    unsigned d;
+    asm("max.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+
+// A pack of 2-byte elements: returns the sum of |x|^P (P 1 or 2, two chains),
+// and sets mw to the lanes' max |x| as bits. With the sign cleared, F16 and
+// BF16 order as unsigned integers, NaN above infinity: the maximum keeps
+// NaN as MaxNanOp does.
+template <class T, int P>
+__device__ __forceinline__ float packedStats(const uint4 &w, unsigned &mw) {
+    const unsigned a[4] = {w.x & 0x7fff7fffu, w.y & 0x7fff7fffu, w.z & 0x7fff7fffu, w.w & 0x7fff7fffu};
+    mw = maxU16x2(maxU16x2(a[0], a[1]), maxU16x2(a[2], a[3]));
+    float lo = 0, hi = 0;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        float2 v;
+        if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+            v = make_float2(__uint_as_float(a[k] << 16), __uint_as_float(a[k] & 0xffff0000u));
+        } else {
+            __half2 h;
+            memcpy(&h, &a[k], 4);
+            v = __half22float2(h);
+        }
+        if constexpr (P == 2) {
+            lo = fmaf(v.x, v.x, lo);
+            hi = fmaf(v.y, v.y, hi);
+        } else {
+            lo += v.x;
+            hi += v.y;
+        }
+    }
+    return lo + hi;
+}
+
+// The larger of the two 16-bit lanes of packedStats' maxima, as a float.
+template <class T>
+__device__ __forceinline__ float halvesMax(unsigned mw) {
+    if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+        return __uint_as_float(max(mw & 0xffff0000u, mw << 16));
+    } else {
+        return __half2float(__ushort_as_half((unsigned short)max(mw & 0xffffu, mw >> 16)));
+    }
+}
+#endif
 
 // x * factor for a 16-byte pack of T, word by word.
 template <class T, class A>
@@ -277,7 +372,8 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     HoldPiece pc;
     pc.start = (int64_t)blockIdx.x * piece;
     pc.count = (int)std::min<int64_t>(piece, total - pc.start);
-    pc.regs = min(pc.count, kHoldWorkers * plan.tpr);
+    pc.regs = min(pc.count, holdRegPacks(plan.tpr));
+    pc.rtiles = (pc.regs + kHoldTilePacks - 1) / kHoldTilePacks;
     pc.tiles = (pc.count - pc.regs + kHoldTilePacks - 1) / kHoldTilePacks;
     pc.held = min(pc.tiles, slots);
     pc.row = pc.start / nv;
@@ -358,54 +454,92 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
 
     // The workers. Worker 0 starts the ring.
     if (threadIdx.x == 0) {
-        for (int i = 0; i < slots; ++i) {
-            bulkBarrierInit(&full[i]);
-        }
-        for (int s = 0; s < slots; ++s) {
-            stream.issue(s);
-        }
+        startRing<T, VEC>(x, pc, stream.ring, full, slots, stream.keep, stream.drop);
     }
     holdBarrierWorkers();
-    // Phase A. The registers' loads first (all in flight while the tiles land).
-    uint4 held[kHoldRegPacks];
-    const uint64_t drop = l2Policy(false);
-    const T *xt = x + (pc.start + threadIdx.x) * VEC;
-#pragma unroll
-    for (int k = 0; k < kHoldRegPacks; ++k) {
-        held[k] = k * kHoldWorkers + (int)threadIdx.x < pc.regs ? ldWordsWith(xt + k * kHoldWorkers * VEC, drop)
-                                                                 : make_uint4(0, 0, 0, 0);
-    }
-    // Per row of the piece (0: pc.row, 1: the next): max |x| and the one-pass sum.
+    // Phase A. Per row of the piece (0: pc.row, 1: the next): max |x| and the one-pass sum.
+    // 2-byte elements with p 1 or 2 take the packed form (magnitudes' bits,
+    // maxima 16 bits at a time: a third of the instructions, which the read
+    // phase was bound by); the others go element by element.
+    constexpr bool kPacked = sizeof(T) == 2 && P != 0;
     A m0 = 0, t0 = 0, m1 = 0, t1 = 0;
+    unsigned mw0 = 0, mw1 = 0; // kPacked: the rows' max |x| bits, two 16-bit lanes
     auto add = [&](int i, const uint4 &w) {
-        A pm = 0, pt = 0;
-        forElems<T>(w, [&](A v) {
-            const A a = absA<A>(v);
-            pm = MaxNanOp{}(pm, a);
-            pt += powP<P, true>(a, plan.p);
-        });
+        A pt = 0;
+        if constexpr (kPacked) {
+            unsigned mw;
+            pt = packedStats<T, P>(w, mw);
+            if (i < pc.split) {
+                mw0 = maxU16x2(mw0, mw);
+            } else {
+                mw1 = maxU16x2(mw1, mw);
+            }
+        } else {
+            A pm = 0;
+            forElems<T>(w, [&](A v) {
+                const A a = absA<A>(v);
+                pm = MaxNanOp{}(pm, a);
+                pt += powP<P, true>(a, plan.p);
+            });
+            if (i < pc.split) {
+                m0 = MaxNanOp{}(m0, pm);
+            } else {
+                m1 = MaxNanOp{}(m1, pm);
+            }
+        }
         if (i < pc.split) {
-            m0 = MaxNanOp{}(m0, pm);
             t0 += pt;
         } else {
-            m1 = MaxNanOp{}(m1, pm);
             t1 += pt;
         }
     };
-    for (int s = 0; s < pc.tiles; ++s) {
+    // The register tiles, one at a time as the others (so the code stays
+    // small: straight-line code runs from L2 at a few µs a KB while DRAM is
+    // saturated): summed, then copied into the worker's registers held[2s]
+    // and held[2s + 1] (the branch on s, the same for every worker, keeps the
+    // indices known at compile time, so held stays in registers), then the
+    // slot freed for a later tile. (Packs past the piece's end are copied
+    // too, from the slot's old contents, and never stored.)
+    uint4 held[kHoldRegPacks];
+#pragma unroll
+    for (int k = 0; k < kHoldRegPacks; ++k) {
+        held[k] = make_uint4(0, 0, 0, 0);
+    }
+    for (int s = 0; s < pc.rtiles; ++s) {
         stream.wait(s);
+        if (s % 2 == 0 && s < 12) {
+            INFINI_STAGE_STAMP(2 + s / 2, 0); // (trace: register tiles 0, 2, .., 10 landed, then passed)
+        }
         stream.forTile(s, add);
-        if (s < pc.tiles - pc.held) { // an L2-part tile: its slot takes a later tile
-            stream.release(s);
+        const uint4 *mine = stream.slot(s) + threadIdx.x;
+#pragma unroll
+        for (int r = 0; r < kHoldRegPacks / kHoldPacksPerWorker; ++r) {
+            if (r == s) {
+#pragma unroll
+                for (int q = 0; q < kHoldPacksPerWorker; ++q) {
+                    held[r * kHoldPacksPerWorker + q] = mine[q * kHoldWorkers];
+                }
+            }
+        }
+        stream.release(s);
+        if (s % 2 == 0 && s < 12) {
+            INFINI_STAGE_STAMP(2 + s / 2, 1);
         }
     }
     INFINI_STAGE_STAMP(1, 0); // (the stage trace's extra points: tools/lpn7_bench.cu, holdtrace)
-#pragma unroll
-    for (int k = 0; k < kHoldRegPacks; ++k) {
-        const int i = k * kHoldWorkers + (int)threadIdx.x;
-        if (i < pc.regs) {
-            add(i, held[k]);
+    for (int s = pc.rtiles; s < pc.rtiles + pc.tiles; ++s) {
+        stream.wait(s);
+        if ((s - pc.rtiles) % 4 == 0 && s - pc.rtiles < 24) {
+            INFINI_STAGE_STAMP(2 + (s - pc.rtiles) / 4, 2); // (trace: the other tiles 0, 4, .., 20 landed)
         }
+        stream.forTile(s, add);
+        if (s < pc.rtiles + pc.tiles - pc.held) { // an L2-part tile: its slot takes a later tile
+            stream.release(s);
+        }
+    }
+    if constexpr (kPacked) {
+        m0 = halvesMax<T>(mw0);
+        m1 = halvesMax<T>(mw1);
     }
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
     m0 = warpReduce(m0, MaxNanOp{});
@@ -451,7 +585,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     auto store = [&](int i, const uint4 &w) {
         __stcs(reinterpret_cast<uint4 *>(yp + (int64_t)i * VEC), scaleWords<T>(w, i >= pc.split ? fb : fa));
     };
-    for (int s = pc.tiles - pc.held; s < pc.tiles; ++s) {
+    for (int s = pc.rtiles + pc.tiles - pc.held; s < pc.rtiles + pc.tiles; ++s) {
         stream.forTile(s, store);
         if (pc.held < pc.tiles) {
             stream.release(s);
@@ -466,7 +600,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         }
     }
     INFINI_STAGE_STAMP(1, 2);
-    for (int s = pc.tiles; s < stream.end(); ++s) {
+    for (int s = pc.rtiles + pc.tiles; s < stream.end(); ++s) {
         stream.wait(s);
         stream.forTile(s, store);
         stream.release(s);
@@ -534,7 +668,7 @@ bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune) {
         }
         // What neither the registers nor the ring hold is read twice; it must fit the L2 budget.
         const int regs = tune.reg_packs >= 0 ? std::min(tune.reg_packs, kHoldRegPacks) : kHoldRegPacks;
-        const int64_t on_chip = (int64_t)kHoldWorkers * regs + (int64_t)slots * kHoldTilePacks;
+        const int64_t on_chip = (int64_t)holdRegPacks(regs) + (int64_t)slots * kHoldTilePacks;
         const double again = (double)grid * (double)std::max<int64_t>(0, piece - on_chip) * 16.0;
         if (again > tune.l2_fraction * (double)h.l2_cache_bytes) {
             return INFINI_STATUS_SUCCESS;

@@ -49,16 +49,14 @@
 #endif
 
 // Long rows on sm_90 that fit on chip (every SM's registers and shared
-// memory, plus at most half of L2 for the rest) and are too long for Pipe's
-// ring, 2-byte elements, 8 rows or more: 1 = the Hold plan (hold.cu: one
-// resident grid, each element read from DRAM once and held until its row's
-// factor is known) before TwoPass; 0 = not planned. H100, graph µs, 16x2M
-// BF16: TwoPass 75.5, Hold 67.8. Where Pipe plans, Hold was ahead only by
-// 0.8-1.3 µs (16x1M, 8x1M) and behind elsewhere (12x1M 27.7 against TwoPass's
-// 26.5, 20x1M 44.0 against Pipe's 39.0, 32x1M 67.6 against 61.0): it reads
-// everything before it writes, and DRAM reads alone run at ~2.1 TB/s there
-// (notes/lp_norm.md, "Session 17"). tools/lpn7_bench.cu (LPN7_ONLY=hold)
-// times it against the others from any build.
+// memory, plus at most half of L2 for the rest), 2-byte elements, 8 rows or
+// more of at least 2^20 elements: 1 = the Hold plan (hold.cu: one resident grid, each element read from
+// DRAM once and held until its row's factor is known) before Pipe and
+// TwoPass; 0 = not planned. H100, graph µs, BF16 (tools/lpn7_bench.cu,
+// LPN7_ONLY=hold, notes/lp_norm.md "Session 18"): 32x1M Pipe 60.9 -> Hold
+// 58.1, 20x1M 39.1 -> 38.6, 16x1M 35.9 -> 32.5, 8x1M TwoPass 22.7 -> 20.8,
+// 16x2M TwoPass 75.5 -> 58.1; 12x1M TwoPass 26.5, Hold 26.8 (even). Fewer
+// rows stay with Sweep (4x1M: Sweep 16.0, Hold 17.3).
 #ifndef INFINI_LP_NORM_HOLD
 #define INFINI_LP_NORM_HOLD 1
 #endif
@@ -148,14 +146,15 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
             return INFINI_STATUS_SUCCESS;
         }
         if (dtypeSize(plan.dtype) == 2) {
-            Plan pipe = plan;
-            const bool piped = INFINI_LP_NORM_PIPE && planPipe(h, pipe);
-            if (piped && pipe.chunks >= 8 && pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
-                plan = pipe;
+            // Hold's fixed costs (a resident grid, one exchange) lose on
+            // shorter rows (8x128K: TwoPass 8.2 µs, Hold 10.2).
+            if (INFINI_LP_NORM_HOLD && plan.rows >= 8 && plan.len >= (int64_t)1 << 20 && planHold(h, plan)) {
                 return INFINI_STATUS_SUCCESS;
             }
-            // Rows too long for Pipe's ring (2M BF16 and longer), at least 8 of them.
-            if (INFINI_LP_NORM_HOLD && !piped && plan.rows >= 8 && planHold(h, plan)) {
+            Plan pipe = plan;
+            if (INFINI_LP_NORM_PIPE && planPipe(h, pipe) && pipe.chunks >= 8 &&
+                pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
+                plan = pipe;
                 return INFINI_STATUS_SUCCESS;
             }
         }

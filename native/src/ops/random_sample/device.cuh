@@ -341,6 +341,11 @@ __device__ inline void histAdd(uint32_t *cnt, double *wsum, bool active, uint32_
 #define INFINI_RS_VECTOR_WEIGHTS 1
 #endif
 constexpr bool kVectorWeights = INFINI_RS_VECTOR_WEIGHTS != 0;
+// -DINFINI_RS_WIDE_ROWS=0: no row takes the overflow-safe weight loops (the
+// code before the F32-limit fix, for A/B).
+#ifndef INFINI_RS_WIDE_ROWS
+#define INFINI_RS_WIDE_ROWS 1
+#endif
 
 template <class T>
 struct Weigher {
@@ -348,6 +353,22 @@ struct Weigher {
     C vmax;
     C scale;            // log2(e) / T (F32 path)
     double temperature; // F64 path
+    // F32 path: v - vmax may overflow to -inf for a finite v (only when vmax
+    // >= 2^103, half an ulp of F32's maximum: 3e38 against -3e38). Decided
+    // once a row, so that other rows' loops stay as they were.
+    bool wide;
+    // The weight's exponent log2(e) (v - vmax) / T in F32. WIDE: where v - vmax
+    // overflows, each term is scaled first (with T = 1e38 that weight is
+    // e^-6, as the CPU's double gives it, not 0).
+    template <bool WIDE>
+    __device__ C exponent(C v) const {
+        const C d = v - vmax;
+        if constexpr (WIDE) {
+            return d == -(C)INFINITY ? v * scale - vmax * scale : d * scale;
+        } else {
+            return d * scale;
+        }
+    }
     // The weight of value v: exp((v - vmax) / T); -inf and NaN weigh nothing.
     __device__ double ofValue(C v) const {
         if (!(v > -(C)INFINITY)) return 0.0;
@@ -355,7 +376,7 @@ struct Weigher {
         if constexpr (sizeof(C) == 8) {
             return exp((v - vmax) / temperature);
         } else {
-            return (double)exp2f((v - vmax) * scale);
+            return (double)exp2f(wide ? exponent<true>(v) : exponent<false>(v));
         }
     }
     __device__ double operator()(T raw) const { return ofValue(widen(raw)); }
@@ -375,11 +396,17 @@ struct Weigher {
                 if ((uint32_t)e < cnt) acc += (*this)(v[e]);
             }
             return acc;
-        } else if constexpr (!kVectorWeights) { // (A/B: one F64 conversion and add an element)
+        } else {
+            return wide ? addWeightsF32<true>(acc, v, cnt) : addWeightsF32<false>(acc, v, cnt);
+        }
+    }
+    template <bool WIDE, int V>
+    __device__ double addWeightsF32(double acc, const T (&v)[V], uint32_t cnt) const {
+        if constexpr (!kVectorWeights) { // (A/B: one F64 conversion and add an element)
 #pragma unroll
             for (int e = 0; e < V; ++e) {
                 const C x = widen(v[e]);
-                const double w = (double)exp2f((x - vmax) * scale);
+                const double w = (double)exp2f(exponent<WIDE>(x));
                 acc += (uint32_t)e < cnt && x > -(C)INFINITY ? (x == vmax ? 1.0 : w) : 0.0;
             }
             return acc;
@@ -389,7 +416,7 @@ struct Weigher {
             for (int e = 0; e < V; ++e) {
                 const float x = widen(v[e]);
                 float y;
-                asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"((x - vmax) * scale));
+                asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(exponent<WIDE>(x)));
                 w[e] = (uint32_t)e < cnt && x > -INFINITY ? y : 0.0f; // (-inf, NaN: 0)
             }
 #pragma unroll
@@ -413,7 +440,8 @@ __device__ inline Weigher<T> makeWeigher(ComputeType<T> vmax, float temperature)
     using C = ComputeType<T>;
     const double scale = 1.4426950408889634 / (double)temperature;
     const double most = (double)std::numeric_limits<C>::max();
-    return Weigher<T>{vmax, (C)(scale < most ? scale : most), (double)temperature};
+    const bool wide = INFINI_RS_WIDE_ROWS != 0 && sizeof(C) == 4 && (double)vmax >= 1.0141204801825835e31; // 2^103
+    return Weigher<T>{vmax, (C)(scale < most ? scale : most), (double)temperature, wide};
 }
 
 // A row's mode, decided from its parameters alone.
