@@ -716,36 +716,31 @@ void traceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int64_t 
         } points[] = {{"start", 0, 0},          {"registers filled", 1, 0}, {"phase A done", 0, 1},
                       {"factors", 0, 2},        {"held tiles stored", 1, 1}, {"registers stored", 1, 2},
                       {"end", 0, 3}};
-        for (const auto &pt : points) {
+        // One stamp's µs over the blocks that wrote it: median [min max].
+        auto point = [&](const char *what, int iter, int stage) {
             std::vector<double> v;
             for (int b = 0; b < blocks; ++b) {
-                if (t[b][pt.iter][pt.stage][0] != 0) {
-                    v.push_back((t[b][pt.iter][pt.stage][0] - t0) / 1e3);
+                if (t[b][iter][stage][0] != 0) {
+                    v.push_back((t[b][iter][stage][0] - t0) / 1e3);
                 }
             }
             std::sort(v.begin(), v.end());
             if (!v.empty()) {
-                say("  %-18s µs: median %6.2f [%6.2f %6.2f] (%zu blocks)\n", pt.what, v[v.size() / 2], v.front(),
+                say("  %-18s µs: median %6.2f [%6.2f %6.2f] (%zu blocks)\n", what, v[v.size() / 2], v.front(),
                     v.back(), v.size());
             }
+        };
+        for (const auto &pt : points) {
+            point(pt.what, pt.iter, pt.stage);
         }
         // Tile by tile: register tiles 2k landed / passed, stream tiles 4k landed (hold.cu's iter 2-7 stamps).
         const char *what[] = {"reg tile %d landed", "reg tile %d passed", "tile %d landed"};
         const int step[] = {2, 2, 4};
         for (int stage = 0; stage < 3; ++stage) {
             for (int it = 2; it < kStageTraceRows; ++it) {
-                std::vector<double> v;
-                for (int b = 0; b < blocks; ++b) {
-                    if (t[b][it][stage][0] != 0) {
-                        v.push_back((t[b][it][stage][0] - t0) / 1e3);
-                    }
-                }
-                std::sort(v.begin(), v.end());
-                if (!v.empty()) {
-                    char name[32];
-                    std::snprintf(name, sizeof name, what[stage], (it - 2) * step[stage]);
-                    say("  %-18s µs: median %6.2f [%6.2f %6.2f]\n", name, v[v.size() / 2], v.front(), v.back());
-                }
+                char name[32];
+                std::snprintf(name, sizeof name, what[stage], (it - 2) * step[stage]);
+                point(name, it, stage);
             }
         }
     }

@@ -45,6 +45,15 @@ end_to_end_bench() {
     timeout -k 3 "$(cap "$2")" $PY -m infiniop_py bench --device nvidia --json "$1.json" >"$1.txt" 2>&1
     echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$1.txt"
 }
+# lpnorm_gpu_tests FILE CAP: LPNorm's GPU tests (tools/gpu_suite.sh's lp_gpu shard) into FILE, the
+# summary line in the log.
+lpnorm_gpu_tests() {
+    step "LPNorm GPU tests"
+    timeout -k 3 "$(cap "$2")" $PY -m pytest -q -p no:cacheprovider -rfEs tests/test_lp_norm.py \
+        -k "_gpu and not reference_cases_large" >"$1" 2>&1
+    echo "lp gpu rc=$?" | tee -a "$LOG"
+    tail -n 2 "$1" >>"$LOG"
+}
 # harness_build SOURCE BINARY CAP: a standalone sm_90 harness against the library's headers.
 harness_build() {
     step "harness build (nvcc, sm_90)"

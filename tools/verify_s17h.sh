@@ -14,9 +14,5 @@ echo "plain rc=$?" | tee -a "$LOG" "$OUT/s17h_sanitize.txt"
 timeout -k 3 "$(cap 40)" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
     $PY tools/sanitize_lpn.py hold >>"$OUT/s17h_sanitize.txt" 2>&1
 echo "memcheck rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG" "$OUT/s17h_sanitize.txt"
-step "LPNorm GPU tests"
-INFINIOP_REQUIRE_GPU=1 timeout -k 3 "$(cap 240)" $PY -m pytest -q -p no:cacheprovider -rfEs tests/test_lp_norm.py \
-    -k "_gpu and not reference_cases_large" >"$OUT/s17h_lp_gpu.txt" 2>&1
-echo "lp gpu rc=$?" | tee -a "$LOG"
-tail -n 2 "$OUT/s17h_lp_gpu.txt" >>"$LOG"
+lpnorm_gpu_tests "$OUT/s17h_lp_gpu.txt" 240
 step "done"

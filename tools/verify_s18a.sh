@@ -16,11 +16,7 @@ tail -n 3 "$OUT/readrate_probe_build.txt" >>"$LOG"
 step "read-rate probe"
 timeout -k 3 "$(cap 90)" build/readrate_probe "$OUT/s18a_probe.txt" >>"$LOG" 2>&1
 echo "probe rc=$?" | tee -a "$LOG"
-step "LPNorm GPU tests"
-timeout -k 3 "$(cap 240)" $PY -m pytest -q -p no:cacheprovider -rfEs tests/test_lp_norm.py \
-    -k "_gpu and not reference_cases_large" >"$OUT/s18a_lp_gpu.txt" 2>&1
-echo "lp gpu rc=$?" | tee -a "$LOG"
-tail -n 2 "$OUT/s18a_lp_gpu.txt" >>"$LOG"
+lpnorm_gpu_tests "$OUT/s18a_lp_gpu.txt" 240
 export RS_AB_ROWS=256
 rs_ab_rounds wide0 build/wide0
 step "done"

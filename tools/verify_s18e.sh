@@ -13,10 +13,6 @@ tail -n 3 "$OUT"/s18e_trace_build.txt >>"$LOG"
 step "harness LPN7_ONLY=holdtrace"
 LPN7_ONLY=holdtrace timeout -k 3 "$(cap 60)" build/s18e_trace "$OUT/s18e_trace.txt" >>"$LOG" 2>&1
 echo "trace rc=$?" | tee -a "$LOG"
-step "LPNorm GPU tests"
-timeout -k 3 "$(cap 260)" $PY -m pytest -q -p no:cacheprovider -rfEs tests/test_lp_norm.py \
-    -k "_gpu and not reference_cases_large" >"$OUT/s18e_lp_gpu.txt" 2>&1
-echo "lp gpu rc=$?" | tee -a "$LOG"
-tail -n 2 "$OUT/s18e_lp_gpu.txt" >>"$LOG"
+lpnorm_gpu_tests "$OUT/s18e_lp_gpu.txt" 260
 bench_if_time infiniop_py.bench.bench_lp_norm "$OUT/s18e_bench_lp_norm.txt" 90
 step "done"

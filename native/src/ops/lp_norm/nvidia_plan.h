@@ -155,12 +155,11 @@ struct SweepTuning {
 // Turn a Rows/Split plan (16-byte packs) into a Sweep plan (sm_90 code on an
 // sm_90 device); false leaves it as it is.
 bool planSweep(const InfiniopHandle &h, Plan &plan, const SweepTuning &tune = SweepTuning{});
-// How the Hold planner (hold.cu) shapes its kernel: ring slots a block (16 KB
-// each; 0: as many as its shared memory takes, 14 on the H100), the packs held
-// in registers, the share of L2
-// that may hold the packs read twice (neither in registers nor in the ring),
-// and when its launches use PDL (a PdlPolicy, or -1: the build's,
-// INFINI_LP_NORM_HOLD_PDL).
+// How the Hold planner (hold.cu) shapes its kernel: ring slots a block (15 KB
+// each; 0: as many as its shared memory takes, 15 on the H100), the packs held
+// in registers, the share of L2 that may hold the packs read twice (neither in
+// registers nor in the ring), and when its launches use PDL (a PdlPolicy, or
+// -1: the build's, INFINI_LP_NORM_HOLD_PDL).
 struct HoldTuning {
     int slots = 0;
     int reg_packs = -1; // 16-byte packs a worker holds in registers (-1: as many as the kernel has room for, 24)
