@@ -710,6 +710,32 @@ def test_dependent_long_rows_back_to_back_gpu(rng, dtype, shape):
 
 
 @pytest.mark.gpu
+def test_one_workspace_for_two_held_shapes_gpu(rng):
+    """Two shapes the Hold plan takes (pieces of different sizes, rows spanning
+    a different count of blocks, so the records sit at other places) share one
+    workspace, called A B A B queued on one stream: whatever one call leaves in
+    the workspace must not be taken for the other's records."""
+    from infiniop_py._ffi import ffi
+
+    h = ip.Handle("nvidia", 0)
+    cases = []
+    for shape in ((16, 2 << 20), (10, 5 << 19)):
+        x = random_input(rng, shape, DTYPES["bf16"])
+        xd = ip.DeviceArray.from_numpy(x)
+        td = ip.TensorDescriptor.from_array(xd)
+        cases.append((x, xd, ip.LPNorm(h, td, td, 1, 2, 1e-12), reference(x, 1, 2, 1e-12)))
+    size = max(op.workspace_size for _, _, op, _ in cases)
+    ws = ip.DeviceArray.empty((size,), np.uint8)
+    outs = [ip.DeviceArray.from_numpy(np.full(x.shape, np.nan, x.dtype)) for x, _, _, _ in cases]
+    for _ in range(2):
+        for (x, xd, op, ref), yd in zip(cases, outs):
+            assert lib.infiniopLPNorm(op.ptr, ffi.cast("void *", ws.ptr), size, ffi.cast("void *", yd.ptr),
+                                      ffi.cast("void *", xd.ptr), ffi.NULL) == 0
+    for (x, _, _, ref), yd in zip(cases, outs):
+        assert_close(yd.to_numpy(), ref, 1, x.dtype)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype,shape", [("bf16", (2, 1 << 20)), ("f64", (2, 1 << 19)), ("f32", (2, 2 << 20))],
                          ids=str)
 def test_workspace_at_any_address_gpu(rng, dtype, shape):
