@@ -1,0 +1,85 @@
+"""Why are the per-operator benches' eager rows 7-10 µs above their graph rows
+on the H100 host (bench_rearrange's transpose 4096² F16: 34.4 eager against
+24.9 in a graph; sessions 12-13 had 25.3-27.9 eager)? For that call
+(ip.Rearrange on torch buffers, 3 buffer sets as the bench rotates), prints:
+  host µs a call     perf_counter over 2000 calls queued back to back (the
+                     Python layer plus the launch);
+  batch µs a call    events around 200 calls queued back to back;
+  events µs a call   the bench's time_cuda: an event pair around each call;
+  + the same three for torch's copy_ of the same views, and for an empty
+  torch event pair (what the pair itself costs).
+
+  PYTHONPATH=. python3 tools/eager_probe.py
+"""
+import statistics
+import time
+
+import torch
+
+import infiniop_py as ip
+from infiniop_py.bench import harness
+
+
+def host_us(call, n=2000):
+    for _ in range(50):
+        call()
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        call()
+    t1 = time.perf_counter()
+    torch.cuda.synchronize()
+    return (t1 - t0) / n * 1e6
+
+
+def batch_us(call, n=200):
+    for _ in range(20):
+        call()
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda.synchronize()
+    a.record()
+    for _ in range(n):
+        call()
+    b.record()
+    torch.cuda.synchronize()
+    return a.elapsed_time(b) * 1e3 / n
+
+
+def main():
+    print("device:", torch.cuda.get_device_name(0), "torch", torch.__version__)
+    n = 4096
+    srcs = [torch.randn(n * n, device="cuda").half() for _ in range(3)]
+    dsts = [torch.empty(n * n, device="cuda", dtype=torch.half) for _ in range(3)]
+    sv = [s.as_strided((n, n), (1, n)) for s in srcs]
+    dv = [d.as_strided((n, n), (n, 1)) for d in dsts]
+    h = ip.Handle("nvidia", 0)
+    desc = ip.Rearrange(h, dv[0], sv[0])
+    stream = torch.cuda.current_stream().cuda_stream
+    ptrs = [(d.data_ptr(), s.data_ptr()) for d, s in zip(dsts, srcs)]
+    k = [0]
+
+    def ours():
+        d, s = ptrs[k[0] % 3]
+        k[0] += 1
+        desc(d, s, stream=stream)
+
+    def theirs():
+        i = k[0] % 3
+        k[0] += 1
+        dv[i].copy_(sv[i])
+
+    def nothing():
+        pass
+
+    print(f"{'call':10} {'host µs':>9} {'batch µs':>9} {'events µs':>10}")
+    for name, call in (("ours", ours), ("torch", theirs), ("empty", nothing)):
+        ev = harness.time_cuda(call, reps=200)
+        print(f"{name:10} {host_us(call):9.2f} {batch_us(call):9.2f} {ev:10.2f}")
+    # The bench's events per call, three more rounds, to see the spread.
+    print("ours, events µs, 3 rounds:", [round(harness.time_cuda(ours, reps=200), 2) for _ in range(3)])
+    t = [host_us(ours, 500) for _ in range(3)]
+    print("ours, host µs, 3 rounds:", [round(x, 2) for x in t], "median", round(statistics.median(t), 2))
+
+
+if __name__ == "__main__":
+    main()
