@@ -6,9 +6,11 @@
 // it. Forms, graph µs a launch (median of 5 rounds of 10 replays, buffers
 // rotated past L2):
 //   memcpy       cudaMemcpyAsync device to device (a graph memcpy node);
-//   vec16        one 16-byte load and store a thread, a grid of them;
+//   vec16        one 16-byte load and store a thread, a grid of them (evict-first
+//                hints; "plain": without);
 //   vec16 x4     four independent 16-byte loads a thread, then four stores;
 //   grid-stride  rearr4_bench's copy kernel: 4 or 8 blocks an SM looping, plain accesses;
+//   tiles R x W  the transposes' pattern without the transpose (tileCopy);
 //   bulk S x KB  one block an SM (or two), thread 0 streams its chunks through
 //                a ring of S slots: bulk copies in (cp.async.bulk, mbarrier),
 //                bulk copies out (cp.async.bulk ... bulk_group), a slot taken
@@ -27,10 +29,16 @@ namespace copyprobe {
 
 using namespace bench;
 
+// STREAMING: evict-first hints (__ldcs / __stcs), else plain accesses.
+template <bool STREAMING>
 __global__ void vec16(const uint4 *__restrict__ x, uint4 *__restrict__ y, size_t n) {
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        __stcs(y + i, __ldcs(x + i));
+        if (STREAMING) {
+            __stcs(y + i, __ldcs(x + i));
+        } else {
+            y[i] = x[i];
+        }
     }
 }
 
@@ -66,6 +74,29 @@ __global__ void vec16x4(const uint4 *__restrict__ x, uint4 *__restrict__ y, size
         if (i < n) {
             __stcs(y + i, v[k]);
         }
+    }
+}
+
+// The transposes' access pattern without the transpose: block b copies a tile
+// of ROWS rows of W bytes of the 8 KB-pitch matrix (4096² F16) to the same
+// place in y, 256 threads, all loads before the stores (as the word tiles).
+// If this takes what the transpose takes, the pattern costs the time, not the
+// shuffle through shared memory.
+template <int W, int ROWS>
+__global__ void __launch_bounds__(256) tileCopy(const uint4 *__restrict__ x, uint4 *__restrict__ y) {
+    constexpr int kPitch = 4096 * 2 / 16, kRowVecs = W / 16, kPer = ROWS * kRowVecs / 256;
+    constexpr int kTilesAlong = kPitch / kRowVecs;
+    const size_t base = (size_t)(blockIdx.x / kTilesAlong) * ROWS * kPitch + (blockIdx.x % kTilesAlong) * kRowVecs;
+    uint4 v[kPer];
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+        const int i = k * 256 + threadIdx.x;
+        v[k] = x[base + (size_t)(i / kRowVecs) * kPitch + i % kRowVecs];
+    }
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+        const int i = k * 256 + threadIdx.x;
+        y[base + (size_t)(i / kRowVecs) * kPitch + i % kRowVecs] = v[k];
     }
 }
 
@@ -184,7 +215,11 @@ int main(int argc, char **argv) {
         char name[64];
         std::snprintf(name, sizeof name, "vec16 (%d)", threads);
         run(name, [&](unsigned char *x, unsigned char *y) {
-            vec16<<<(unsigned)((n + threads - 1) / threads), threads, 0, st>>>((const uint4 *)x, (uint4 *)y, n);
+            vec16<true><<<(unsigned)((n + threads - 1) / threads), threads, 0, st>>>((const uint4 *)x, (uint4 *)y, n);
+        });
+        std::snprintf(name, sizeof name, "vec16 plain (%d)", threads);
+        run(name, [&](unsigned char *x, unsigned char *y) {
+            vec16<false><<<(unsigned)((n + threads - 1) / threads), threads, 0, st>>>((const uint4 *)x, (uint4 *)y, n);
         });
         std::snprintf(name, sizeof name, "vec16 x4 (%d)", threads);
         run(name, [&](unsigned char *x, unsigned char *y) {
@@ -192,6 +227,16 @@ int main(int argc, char **argv) {
                                                                                             (uint4 *)y, n);
         });
     }
+    // Tiles of the transposes' shapes (grid: 4096² F16's bytes over the tile's).
+    run("tiles 128 x 256 B", [&](unsigned char *x, unsigned char *y) {
+        tileCopy<256, 128><<<(unsigned)(bytes / (256 * 128)), 256, 0, st>>>((const uint4 *)x, (uint4 *)y);
+    });
+    run("tiles 64 x 128 B", [&](unsigned char *x, unsigned char *y) {
+        tileCopy<128, 64><<<(unsigned)(bytes / (128 * 64)), 256, 0, st>>>((const uint4 *)x, (uint4 *)y);
+    });
+    run("tiles 32 x 1024 B", [&](unsigned char *x, unsigned char *y) {
+        tileCopy<1024, 32><<<(unsigned)(bytes / (1024 * 32)), 256, 0, st>>>((const uint4 *)x, (uint4 *)y);
+    });
     struct Ring {
         int per_sm, slots, kb;
     };

@@ -182,3 +182,17 @@ rs_ab_rounds() {
     fi
     $PY tools/rs_ab_summary.py "$AB" default "$name" >>"$AB" 2>&1
 }
+# whole_suite CAP: tools/gpu_suite.sh (every test, GPU tests required, its shards' summaries in the log).
+whole_suite() {
+    step "whole suite (GPU tests required)"
+    OUT="$OUT" bash tools/gpu_suite.sh "$(cap "$1")" >>"$LOG" 2>&1
+    echo "gpu_suite rc=$?" | tee -a "$LOG"
+}
+# lpn_sanitize TOOL FILE [SELECTION]: compute-sanitizer TOOL (memcheck, racecheck) on
+# tools/sanitize_lpn.py [SELECTION] (every LPNorm plan without one), appended to FILE.
+lpn_sanitize() {
+    step "compute-sanitizer $1, tools/sanitize_lpn.py ${3:-(every plan)}"
+    timeout -k 3 "$(cap 70)" compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 \
+        $PY tools/sanitize_lpn.py ${3:-} >>"$2" 2>&1
+    echo "$1 rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG" "$2"
+}

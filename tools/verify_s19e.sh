@@ -14,13 +14,8 @@ mkdir -p build
     >"$OUT/s19e_copy_build.txt" 2>&1 &
 library_build
 wait
-step "whole suite (GPU tests required)"
-OUT="$OUT" bash tools/gpu_suite.sh "$(cap 300)" >>"$LOG" 2>&1
-echo "gpu_suite rc=$?" | tee -a "$LOG"
-step "compute-sanitizer memcheck, tools/sanitize_lpn.py (every plan)"
-timeout -k 3 "$(cap 70)" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
-    $PY tools/sanitize_lpn.py >"$OUT/s19e_sanitize.txt" 2>&1
-echo "memcheck rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG" "$OUT/s19e_sanitize.txt"
+whole_suite 300
+lpn_sanitize memcheck "$OUT/s19e_sanitize.txt"
 step "copy probe"
 timeout -k 3 "$(cap 40)" build/copy_probe "$OUT/s19e_copy.txt" >>"$LOG" 2>&1
 echo "copy probe rc=$?" | tee -a "$LOG"
