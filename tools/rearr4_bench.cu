@@ -527,6 +527,8 @@ int main(int argc, char **argv) {
                 variants.push_back({"word tile 2x2, 4/SM, PDL", wordTileShape<2, 2, 4>(c, true)});
                 variants.push_back({"wide word tile 2x2, 5/SM", wordTileShape<2, 2, 5>(c)});
                 variants.push_back({"wide word tile 2x2, 5/SM (48 registers), PDL", wordTileShape<2, 2, 5>(c, true)});
+                variants.push_back({"wide word tile 2x2, 6/SM (40 registers, 28 B spilled), PDL",
+                                    wordTileShape<2, 2, 6>(c, true)});
                 variants.push_back({"word tile 2x1, 5/SM, PDL", wordTileShape<2, 1, 5>(c, true)});
                 variants.push_back({"word tile 2x1, 6/SM (40 registers), PDL", wordTileShape<2, 1, 6>(c, true)});
                 variants.push_back({"word tile 2x1, 8/SM (32 registers), PDL", wordTileShape<2, 1, 8>(c, true)});
