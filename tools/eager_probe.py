@@ -5,7 +5,8 @@ on the H100 host (bench_rearrange's transpose 4096² F16: 34.4 eager against
   host µs a call     perf_counter over 2000 calls queued back to back (the
                      Python layer plus the launch);
   batch µs a call    events around 200 calls queued back to back;
-  events µs a call   the bench's time_cuda: an event pair around each call;
+  events µs a call   an event pair around each call (how the bench's time_cuda
+                     timed eager rows until session 19; it now times batches);
   + the same three for torch's copy_ of the same views, and for an empty
   torch event pair (what the pair itself costs).
 
@@ -17,7 +18,6 @@ import time
 import torch
 
 import infiniop_py as ip
-from infiniop_py.bench import harness
 
 
 def host_us(call, n=2000):
@@ -43,6 +43,21 @@ def batch_us(call, n=200):
     b.record()
     torch.cuda.synchronize()
     return a.elapsed_time(b) * 1e3 / n
+
+
+def events_us(call, reps=200):
+    """Median µs of an event pair around each call (the old eager method)."""
+    for _ in range(10):
+        call()
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for i in range(reps):
+        starts[i].record()
+        call()
+        ends[i].record()
+    torch.cuda.synchronize()
+    return statistics.median(a.elapsed_time(b) for a, b in zip(starts, ends)) * 1e3
 
 
 def main():
@@ -73,10 +88,10 @@ def main():
 
     print(f"{'call':10} {'host µs':>9} {'batch µs':>9} {'events µs':>10}")
     for name, call in (("ours", ours), ("torch", theirs), ("empty", nothing)):
-        ev = harness.time_cuda(call, reps=200)
+        ev = events_us(call)
         print(f"{name:10} {host_us(call):9.2f} {batch_us(call):9.2f} {ev:10.2f}")
     # The bench's events per call, three more rounds, to see the spread.
-    print("ours, events µs, 3 rounds:", [round(harness.time_cuda(ours, reps=200), 2) for _ in range(3)])
+    print("ours, events µs, 3 rounds:", [round(events_us(ours), 2) for _ in range(3)])
     t = [host_us(ours, 500) for _ in range(3)]
     print("ours, host µs, 3 rounds:", [round(x, 2) for x in t], "median", round(statistics.median(t), 2))
 

@@ -27,25 +27,35 @@ def device_name() -> str:
 
 
 def time_cuda(fn: Callable[[], object], *, warmup: int = 10, reps: int = 100,
-              rotate: Optional[Sequence[Callable[[], object]]] = None) -> float:
-    """Median time of one call in microseconds, timed with CUDA events.
+              rotate: Optional[Sequence[Callable[[], object]]] = None, batch: Optional[int] = None) -> float:
+    """Median time of one call in microseconds, timed with CUDA events around
+    batches of calls queued back to back, as eager calls run in a decode step
+    (each call's launch overlaps the one before it; where the host is slower
+    than the device, the batch shows the host's rate). One event pair a call
+    put the events' own host cost into every sample: 3-7 µs on the H100 host
+    (BENCHMARKS.md, session 19).
 
     `rotate`: several equivalent calls over different buffers, used in turn so
-    that a case smaller than L2 is not timed out of the cache.
+    that a case smaller than L2 is not timed out of the cache. `batch`: calls
+    a sample (default: a whole rotation, at least 8); `reps` samples.
     """
     t = torch()
     calls = list(rotate) if rotate else [fn]
+    per = batch or max(8, len(calls))
     for i in range(warmup):
         calls[i % len(calls)]()
     t.cuda.synchronize()
     starts = [t.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [t.cuda.Event(enable_timing=True) for _ in range(reps)]
+    k = 0
     for i in range(reps):
         starts[i].record()
-        calls[i % len(calls)]()
+        for _ in range(per):
+            calls[k % len(calls)]()
+            k += 1
         ends[i].record()
     t.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends)) * 1e3
+    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends)) * 1e3 / per
 
 
 # Calls a graph holds by default: a replay's own start (~1 µs on an H100)
@@ -75,7 +85,8 @@ def time_cuda_graph(calls: Sequence[Callable[[object], object]], per_graph: Opti
             for j in range(per_graph):
                 calls[(first + j) % len(calls)](s)
         graphs.append(g)
-    return time_cuda(graphs[0].replay, rotate=[g.replay for g in graphs], warmup=5, reps=50) / per_graph
+    # (A replay is a batch of per_graph calls already: one replay a sample.)
+    return time_cuda(graphs[0].replay, rotate=[g.replay for g in graphs], warmup=5, reps=50, batch=1) / per_graph
 
 
 def arguments(description: str):
