@@ -9,10 +9,12 @@
 // (Hold's pieces at 16 and 32 x 1M BF16): graph µs a launch (median of 5
 // rounds, the buffers together past L2), total GB/s and GB/s a block; then the
 // same with 132 blocks of which half also write as much as they read (a copy),
-// to see whether writing beside the reads moves the read rate.
+// to see whether writing beside the reads moves the read rate. With a second
+// argument --async (session 19): 132 blocks only, bulk, the threads' loads and
+// per-thread async copies (cp.async) through rings of 4, 8 and 13 tiles.
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include -Inative/src \
-//        -DINFINI_WITH_NVIDIA tools/readrate_probe.cu -o build/readrate_probe && build/readrate_probe [out.txt]
+//        -DINFINI_WITH_NVIDIA tools/readrate_probe.cu -o build/readrate_probe && build/readrate_probe [out.txt [--async]]
 #include "../native/src/common/cuda/bulk_copy.cuh"
 
 #include <algorithm>
@@ -103,6 +105,52 @@ __global__ void __launch_bounds__(kThreads, 1) threadRead(const uint4 *x, int pe
     }
 }
 
+// Per-thread async copies (cp.async, 16 bytes each): every thread streams its
+// own packs (two a tile, as Hold's workers take theirs) into its own places of
+// a ring of S tiles, S - 1 tiles in flight, and reads them back when its copy
+// group completes. No barrier: a thread reuses only the places it has read.
+// (Would Hold's read phase reach the threads' load rate this way?)
+template <int S>
+__global__ void __launch_bounds__(kThreads, 1) asyncRead(const uint4 *x, int per) {
+    extern __shared__ __align__(128) unsigned char smem[];
+    uint4 *ring = reinterpret_cast<uint4 *>(smem);
+    const uint4 *src = x + (size_t)blockIdx.x * per;
+    constexpr int kTile = 2 * kThreads; // packs a tile
+    const int tiles = (per + kTile - 1) / kTile;
+    auto issue = [&](int s) {
+        if (s < tiles) {
+#pragma unroll
+            for (int k = 0; k < 2; ++k) {
+                const int i = s * kTile + k * kThreads + (int)threadIdx.x;
+                if (i < per) {
+                    const unsigned dst = (unsigned)__cvta_generic_to_shared(ring + (size_t)(s % S) * kTile + k * kThreads +
+                                                                            threadIdx.x);
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src + i) : "memory");
+                }
+            }
+        }
+        asm volatile("cp.async.commit_group;" ::: "memory");
+    };
+    for (int s = 0; s < S - 1; ++s) {
+        issue(s);
+    }
+    unsigned acc = 0;
+    for (int s = 0; s < tiles; ++s) {
+        issue(s + S - 1);
+        asm volatile("cp.async.wait_group %0;" ::"n"(S - 1) : "memory");
+#pragma unroll
+        for (int k = 0; k < 2; ++k) {
+            const int i = s * kTile + k * kThreads + (int)threadIdx.x;
+            if (i < per) {
+                acc ^= ring[(size_t)(s % S) * kTile + k * kThreads + threadIdx.x].x;
+            }
+        }
+    }
+    if (acc == 0x9e3779b9u) {
+        g_sink = acc;
+    }
+}
+
 } // namespace readrate
 
 int main(int argc, char **argv) {
@@ -129,12 +177,21 @@ int main(int argc, char **argv) {
     CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     StreamTimer timer(st);
     say("form     blocks  KB a block   µs a launch   total GB/s   GB/s a block\n");
-    auto run = [&](const char *form, int blocks, int kb, bool write, bool threads) {
+    // (threads: 0 bulk, 1 the threads' loads, 4 / 8 / 13: per-thread async copies with that many tiles)
+    const size_t async_smem[] = {4, 8, 13};
+    for (const size_t a : async_smem) {
+        auto k = a == 4 ? asyncRead<4> : a == 8 ? asyncRead<8> : asyncRead<13>;
+        CHECK_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(a * 2 * kThreads * 16)));
+    }
+    auto run = [&](const char *form, int blocks, int kb, bool write, int threads) {
         const int per = (kb << 10) / 16;
         const int calls = 2 * sets;
         cudaGraphExec_t ge = timer.capture(calls, [&](int i) {
-            if (threads) {
+            if (threads == 1) {
                 threadRead<<<blocks, kThreads, kSmem, st>>>(xs[i % sets], per);
+            } else if (threads > 1) {
+                auto k = threads == 4 ? asyncRead<4> : threads == 8 ? asyncRead<8> : asyncRead<13>;
+                k<<<blocks, kThreads, (size_t)threads * 2 * kThreads * 16, st>>>(xs[i % sets], per);
             } else {
                 bulkRead<<<blocks, kThreads, kSmem, st>>>(xs[i % sets], ys[i % sets], per, write);
             }
@@ -149,14 +206,24 @@ int main(int argc, char **argv) {
         const double moved = read * (write ? 1.5 : 1.0); // half the blocks write what they read
         say("%-8s %6d %11d %13.2f %12.0f %14.1f\n", form, blocks, kb, t, moved / 1e3 / t, read / blocks / 1e3 / t);
     };
-    for (int kb : {254, 508}) {
-        for (int blocks : {8, 16, 33, 66, sms}) {
-            run("bulk", blocks, kb, false, false);
+    if (argc > 2 && std::string(argv[2]) == "--async") { // session 19: the full grid only
+        for (int kb : {254, 508}) {
+            run("bulk", sms, kb, false, 0);
+            run("threads", sms, kb, false, 1);
+            run("async 4", sms, kb, false, 4);
+            run("async 8", sms, kb, false, 8);
+            run("async 13", sms, kb, false, 13);
         }
-        for (int blocks : {33, 66, sms}) {
-            run("threads", blocks, kb, false, true);
+    } else {
+        for (int kb : {254, 508}) {
+            for (int blocks : {8, 16, 33, 66, sms}) {
+                run("bulk", blocks, kb, false, 0);
+            }
+            for (int blocks : {33, 66, sms}) {
+                run("threads", blocks, kb, false, 1);
+            }
+            run("bulk+copy", sms, kb, true, 0);
         }
-        run("bulk+copy", sms, kb, true, false);
     }
     CHECK_CUDA(cudaStreamDestroy(st));
     for (int s = 0; s < sets; ++s) {
