@@ -64,14 +64,15 @@ harness_build() {
     echo "harness build rc=$?" | tee -a "$LOG"
 }
 # harness_build_bg SOURCE BINARY [NVCC FLAGS...]: harness_build's compile in the background (its log
-# in $OUT/BINARY's name_build.txt); `wait` for it.
+# in $BUILD_LOGS/BINARY's name_build.txt, BUILD_LOGS defaulting to $OUT: a script with many builds
+# points it elsewhere, as only 8 files come back from $OUT); `wait` for it.
 harness_build_bg() {
     local src=$1 bin=$2
     shift 2
     mkdir -p build
     step "harness build in the background: $bin ($src $*)"
     timeout -k 3 "$(cap 150)" "$NVCC" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Inative/include \
-        -Inative/src -DINFINI_WITH_NVIDIA "$@" "$src" -o "$bin" >"$OUT/$(basename "$bin")_build.txt" 2>&1 &
+        -Inative/src -DINFINI_WITH_NVIDIA "$@" "$src" -o "$bin" >"${BUILD_LOGS:-$OUT}/$(basename "$bin")_build.txt" 2>&1 &
 }
 # build_variant_pair DIR FLAGS SOURCE...: the default library (build/) and, beside it, DIR: the same
 # tree with EXTRA_NVCCFLAGS=FLAGS (and EXTRA_CXXFLAGS=$VARIANT_CXXFLAGS, for host sources) in the
