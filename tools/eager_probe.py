@@ -18,6 +18,7 @@ import time
 import torch
 
 import infiniop_py as ip
+from infiniop_py.bench import harness
 
 
 def host_us(call, n=2000):
@@ -33,31 +34,13 @@ def host_us(call, n=2000):
 
 
 def batch_us(call, n=200):
-    for _ in range(20):
-        call()
-    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    torch.cuda.synchronize()
-    a.record()
-    for _ in range(n):
-        call()
-    b.record()
-    torch.cuda.synchronize()
-    return a.elapsed_time(b) * 1e3 / n
+    """µs a call of one batch of n calls queued back to back (harness.time_cuda's eager method)."""
+    return harness.time_cuda(call, warmup=20, reps=1, batch=n)
 
 
 def events_us(call, reps=200):
-    """Median µs of an event pair around each call (the old eager method)."""
-    for _ in range(10):
-        call()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for i in range(reps):
-        starts[i].record()
-        call()
-        ends[i].record()
-    torch.cuda.synchronize()
-    return statistics.median(a.elapsed_time(b) for a, b in zip(starts, ends)) * 1e3
+    """Median µs of an event pair around each call (the eager method until session 19)."""
+    return harness.time_cuda(call, reps=reps, batch=1)
 
 
 def main():

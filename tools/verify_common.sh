@@ -197,3 +197,14 @@ lpn_sanitize() {
         $PY tools/sanitize_lpn.py ${3:-} >>"$2" 2>&1
     echo "$1 rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG" "$2"
 }
+# rearr4_rounds MODE FILE CAP: `rearr4_bench MODE` (e.g. --pdl, --skew) against build/lib twice,
+# each round under a header in FILE (after rearr4_build).
+rearr4_rounds() {
+    local round
+    for round in 1 2; do
+        step "rearr4_bench $1, round $round"
+        echo "== round $round" >>"$2"
+        LD_LIBRARY_PATH=build/lib timeout -k 3 "$(cap "$3")" build/rearr4_bench "$1" >>"$2" 2>&1
+        echo "rc=$?" | tee -a "$LOG" "$2"
+    done
+}

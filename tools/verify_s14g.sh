@@ -11,10 +11,5 @@ END=${END:-280}
 source "$(dirname "$0")/verify_common.sh"
 library_build
 rearr4_build
-for round in 1 2; do
-    step "rearr4_bench --skew, round $round"
-    echo "== round $round" >>"$OUT/s14g_skew.txt"
-    LD_LIBRARY_PATH=build/lib timeout -k 3 "$(cap 90)" build/rearr4_bench --skew >>"$OUT/s14g_skew.txt" 2>&1
-    echo "rc=$?" | tee -a "$LOG" "$OUT/s14g_skew.txt"
-done
+rearr4_rounds --skew "$OUT/s14g_skew.txt" 90
 step "done"

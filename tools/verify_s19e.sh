@@ -9,9 +9,7 @@ NAME=s19e
 END=${END:-585}
 source "$(dirname "$0")/verify_common.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
-mkdir -p build
-"$NVCC" -O3 -std=c++17 -arch=sm_90 -Inative/src tools/copy_probe.cu -o build/copy_probe \
-    >"$OUT/s19e_copy_build.txt" 2>&1 &
+harness_build_bg tools/copy_probe.cu build/copy_probe
 library_build
 wait
 whole_suite 300

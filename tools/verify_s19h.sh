@@ -8,10 +8,5 @@ END=${END:-400}
 source "$(dirname "$0")/verify_common.sh"
 library_build
 rearr4_build
-for round in 1 2; do
-    step "rearr4_bench --pdl, round $round"
-    echo "== round $round" >>"$OUT/s19h_pdl.txt"
-    LD_LIBRARY_PATH=build/lib timeout -k 3 "$(cap 90)" build/rearr4_bench --pdl >>"$OUT/s19h_pdl.txt" 2>&1
-    echo "rc=$?" | tee -a "$LOG" "$OUT/s19h_pdl.txt"
-done
+rearr4_rounds --pdl "$OUT/s19h_pdl.txt" 90
 step "done"
