@@ -92,6 +92,12 @@ constexpr bool kHoldDropHint = INFINI_LP_NORM_HOLD_DROP_HINT != 0;
 #define INFINI_LP_NORM_HOLD_AHEAD 0
 #endif
 constexpr int kHoldAhead = INFINI_LP_NORM_HOLD_AHEAD;
+// -DINFINI_LP_NORM_HOLD_PER_THREAD=0: session 18's bulk copies (worker 0
+// issues a tile's copy, a workers' barrier before each refill), for the A/B.
+#ifndef INFINI_LP_NORM_HOLD_PER_THREAD
+#define INFINI_LP_NORM_HOLD_PER_THREAD 1
+#endif
+constexpr bool kHoldPerThread = INFINI_LP_NORM_HOLD_PER_THREAD != 0;
 
 // One block's statistics of one row, on its way to another block of the row.
 template <class A>
@@ -192,28 +198,56 @@ struct HoldStream {
     __device__ __forceinline__ const uint4 *slot(int s) const { return ring + (size_t)(s % slots) * kHoldTilePacks; }
     __device__ __forceinline__ void wait(int s) const { bulkWait(&full[s % slots], (uint32_t)(s / slots) & 1u); }
     // Every worker: its packs of stream tile s, then its arrival on the slot's
-    // barrier (nothing past the stream's end).
+    // barrier (nothing past the stream's end). Bulk form: worker 0 alone, the
+    // whole tile, the barrier counting its bytes.
     __device__ __forceinline__ void issue(int s) const {
         if (s >= end()) {
             return;
         }
         const int first = firstPack(s), limit = s < pc.rtiles ? pc.regs : pc.count;
         const bool again_later = s >= pc.rtiles && s - pc.rtiles < pc.tiles - pc.held;
+        const bool hinted = kHoldDropHint || again_later;
+        const uint64_t policy = again_later ? keep : drop;
         uint4 *tile = const_cast<uint4 *>(slot(s));
         const T *src = x + (pc.start + first) * VEC;
+        uint64_t *bar = &full[s % slots];
+        if constexpr (kHoldPerThread) {
 #pragma unroll
-        for (int k = 0; k < kHoldPacksPerWorker; ++k) {
-            const int i = k * kHoldWorkers + (int)threadIdx.x;
-            if (first + i < limit) {
-                asyncCopy16(tile + i, src + (int64_t)i * VEC, kHoldDropHint || again_later, again_later ? keep : drop);
+            for (int k = 0; k < kHoldPacksPerWorker; ++k) {
+                const int i = k * kHoldWorkers + (int)threadIdx.x;
+                if (first + i < limit) {
+                    asyncCopy16(tile + i, src + (int64_t)i * VEC, hinted, policy);
+                }
+            }
+            asyncArrive(bar);
+        } else {
+            const uint32_t bytes = (uint32_t)min(kHoldTilePacks, limit - first) * 16u;
+            bulkExpect(bar, bytes);
+            if (hinted) {
+                bulkCopyHint(tile, src, bytes, bar, policy);
+            } else {
+                bulkCopy(tile, src, bytes, bar);
             }
         }
-        asyncArrive(&full[s % slots]);
+    }
+    // issue(s) by those who issue: every worker, or worker 0 after a workers'
+    // barrier (every worker's reads of the slot done; then the copy engine's
+    // writes are ordered after them).
+    __device__ __forceinline__ void refill(int s) const {
+        if constexpr (kHoldPerThread) {
+            issue(s);
+        } else {
+            holdBarrierWorkers();
+            if (threadIdx.x == 0) {
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                issue(s);
+            }
+        }
     }
     // Read-phase tiles in flight (kHoldAhead, at most the ring's slots).
     __device__ __forceinline__ int ahead() const { return kHoldAhead > 0 ? min(kHoldAhead, slots) : slots; }
     // Every worker, once done with its packs of stream tile s: the same places take tile s + slots.
-    __device__ __forceinline__ void release(int s) const { issue(s + slots); }
+    __device__ __forceinline__ void release(int s) const { refill(s + slots); }
     // Every worker, once done with its packs of read-phase tile s: the tile
     // ahead() on (its places were read before: ahead() <= slots). With the
     // whole ring ahead, held tiles keep their slots (their refills, the L2
@@ -221,7 +255,7 @@ struct HoldStream {
     __device__ __forceinline__ void advance(int s) const {
         const int a = ahead();
         if (a < slots ? s + a < pc.rtiles + pc.tiles : s < pc.rtiles + pc.tiles - pc.held) {
-            issue(s + a);
+            refill(s + a);
         }
     }
     // f(local pack index, its 16 bytes) for this worker's packs of stream tile s.
@@ -247,8 +281,10 @@ template <class T, int VEC>
 __device__ __noinline__ void startRing(const T *x, const HoldPiece pc, uint4 *ring, uint64_t *full, int slots,
                                        uint64_t keep, uint64_t drop) {
     const HoldStream<T, VEC> stream{x, pc, ring, full, slots, keep, drop};
-    for (int s = 0; s < stream.ahead(); ++s) {
-        stream.issue(s);
+    if (kHoldPerThread || threadIdx.x == 0) {
+        for (int s = 0; s < stream.ahead(); ++s) {
+            stream.issue(s);
+        }
     }
 }
 
@@ -474,7 +510,11 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     // The workers. Worker 0 initialises the slots' barriers (an arrival a worker a phase), then all start the ring.
     if (threadIdx.x == 0) {
         for (int i = 0; i < slots; ++i) {
-            barrierInit(&full[i], kHoldWorkers);
+            if constexpr (kHoldPerThread) {
+                barrierInit(&full[i], kHoldWorkers);
+            } else {
+                bulkBarrierInit(&full[i]);
+            }
         }
     }
     holdBarrierWorkers();
