@@ -47,6 +47,34 @@ __device__ inline void bulkCopyHint(void *dst_shared, const void *src_global, ui
                  : "memory");
 }
 
+// Per-thread async copies (`cp.async`, 16 bytes each; sm_80 on) completing on
+// the same kind of barrier: initialised for `count` arrivals a phase
+// (barrierInit), each of `count` threads issues its copies of the phase and
+// then asyncArrive, which arrives once every copy the thread issued so far
+// has landed. A thread that reads only what it copied itself reuses those
+// places with no block-wide barrier. (H100, 132 SMs x 508 KB: 23.6 µs this
+// way against 25.2 with bulk copies; tools/readrate_probe.cu --async.)
+__device__ inline void barrierInit(uint64_t *bar, unsigned count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(sharedAddress(bar)), "r"(count) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+// L2 policy `policy` (createpolicy) for the line it reads when `hinted`.
+__device__ inline void asyncCopy16(void *dst_shared, const void *src_global, bool hinted, uint64_t policy) {
+    if (hinted) {
+        asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(sharedAddress(dst_shared)),
+                     "l"(src_global), "l"(policy)
+                     : "memory");
+    } else {
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(sharedAddress(dst_shared)), "l"(src_global)
+                     : "memory");
+    }
+}
+
+__device__ inline void asyncArrive(uint64_t *bar) {
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(sharedAddress(bar)) : "memory");
+}
+
 // Waits until the phase of parity `parity` of the barrier has completed.
 __device__ inline void bulkWait(uint64_t *bar, uint32_t parity) {
     uint32_t done = 0;

@@ -84,6 +84,20 @@ constexpr PdlPolicy kHoldPdl = pdlPolicyOfKnob(INFINI_LP_NORM_HOLD_PDL);
 #define INFINI_LP_NORM_HOLD_DROP_HINT 1
 #endif
 constexpr bool kHoldDropHint = INFINI_LP_NORM_HOLD_DROP_HINT != 0;
+// Tiles the read phase keeps in flight per worker (0: as many as the ring has
+// slots). Session 19 (branch dev/hold-async): with every slot's copies issued
+// at the start, the first tile landed at 7.4 µs instead of bulk copies' 3.3;
+// the read-rate probe read as fast with 4 tiles in flight as with 13.
+#ifndef INFINI_LP_NORM_HOLD_AHEAD
+#define INFINI_LP_NORM_HOLD_AHEAD 0
+#endif
+constexpr int kHoldAhead = INFINI_LP_NORM_HOLD_AHEAD;
+// -DINFINI_LP_NORM_HOLD_PER_THREAD=0: session 18's bulk copies (worker 0
+// issues a tile's copy, a workers' barrier before each refill), for the A/B.
+#ifndef INFINI_LP_NORM_HOLD_PER_THREAD
+#define INFINI_LP_NORM_HOLD_PER_THREAD 1
+#endif
+constexpr bool kHoldPerThread = INFINI_LP_NORM_HOLD_PER_THREAD != 0;
 
 // One block's statistics of one row, on its way to another block of the row.
 template <class A>
@@ -153,13 +167,17 @@ struct HoldPiece {
     int count, regs, rtiles, tiles, held, split;
 };
 
-// The tile stream of a piece, every DRAM read of the kernel (bulk copies: when
-// the threads loaded the register packs themselves, those loads landed last
-// and the read phase ran at ~1.9 TB/s; notes/lp_norm.md, "Session 18"):
-// stream tile s < rtiles is register tile s (copied into the workers'
-// registers, its slot freed); then tile s - rtiles of the other packs (the
-// first tiles - held, the "L2 part", with an evict-last policy, read again
-// later); then, from rtiles + tiles on, the L2 part again. Slot s % slots.
+// The tile stream of a piece, every DRAM read of the kernel: every worker
+// copies its own packs of each tile (per-thread async copies, arriving on the
+// slot's barrier once landed) and reads only those, so a slot is refilled
+// with no block-wide barrier. (Bulk copies read the pieces at ~2.73 TB/s and
+// the threads' own loads at ~2.87, tools/readrate_probe.cu; these at ~2.91.
+// When the threads loaded the register packs themselves, with no ring, those
+// loads landed last and the read phase ran at ~1.9 TB/s; notes/lp_norm.md,
+// "Session 18".) Stream tile s < rtiles is register tile s (copied into the
+// workers' registers, its slot freed); then tile s - rtiles of the other packs
+// (the first tiles - held, the "L2 part", with an evict-last policy, read
+// again later); then, from rtiles + tiles on, the L2 part again. Slot s % slots.
 template <class T, int VEC>
 struct HoldStream {
     const T *x;
@@ -179,28 +197,65 @@ struct HoldStream {
     }
     __device__ __forceinline__ const uint4 *slot(int s) const { return ring + (size_t)(s % slots) * kHoldTilePacks; }
     __device__ __forceinline__ void wait(int s) const { bulkWait(&full[s % slots], (uint32_t)(s / slots) & 1u); }
-    // Worker 0: the copy of stream tile s (nothing past the stream's end).
+    // Every worker: its packs of stream tile s, then its arrival on the slot's
+    // barrier (nothing past the stream's end). Bulk form: worker 0 alone, the
+    // whole tile, the barrier counting its bytes.
     __device__ __forceinline__ void issue(int s) const {
         if (s >= end()) {
             return;
         }
-        const int first = firstPack(s), packs = min(kHoldTilePacks, (s < pc.rtiles ? pc.regs : pc.count) - first);
+        const int first = firstPack(s), limit = s < pc.rtiles ? pc.regs : pc.count;
         const bool again_later = s >= pc.rtiles && s - pc.rtiles < pc.tiles - pc.held;
+        const bool hinted = kHoldDropHint || again_later;
+        const uint64_t policy = again_later ? keep : drop;
+        uint4 *tile = const_cast<uint4 *>(slot(s));
+        const T *src = x + (pc.start + first) * VEC;
         uint64_t *bar = &full[s % slots];
-        bulkExpect(bar, (uint32_t)packs * 16u);
-        if (kHoldDropHint || again_later) {
-            bulkCopyHint(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar,
-                         again_later ? keep : drop);
+        if constexpr (kHoldPerThread) {
+#pragma unroll
+            for (int k = 0; k < kHoldPacksPerWorker; ++k) {
+                const int i = k * kHoldWorkers + (int)threadIdx.x;
+                if (first + i < limit) {
+                    asyncCopy16(tile + i, src + (int64_t)i * VEC, hinted, policy);
+                }
+            }
+            asyncArrive(bar);
         } else {
-            bulkCopy(const_cast<uint4 *>(slot(s)), x + (pc.start + first) * VEC, (uint32_t)packs * 16u, bar);
+            const uint32_t bytes = (uint32_t)min(kHoldTilePacks, limit - first) * 16u;
+            bulkExpect(bar, bytes);
+            if (hinted) {
+                bulkCopyHint(tile, src, bytes, bar, policy);
+            } else {
+                bulkCopy(tile, src, bytes, bar);
+            }
         }
     }
-    // Every worker, once done with stream tile s's slot: worker 0 refills it with tile s + slots.
-    __device__ __forceinline__ void release(int s) const {
-        holdBarrierWorkers();
-        if (threadIdx.x == 0) {
-            asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // our reads before the copy's writes
-            issue(s + slots);
+    // issue(s) by those who issue: every worker, or worker 0 after a workers'
+    // barrier (every worker's reads of the slot done; then the copy engine's
+    // writes are ordered after them).
+    __device__ __forceinline__ void refill(int s) const {
+        if constexpr (kHoldPerThread) {
+            issue(s);
+        } else {
+            holdBarrierWorkers();
+            if (threadIdx.x == 0) {
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                issue(s);
+            }
+        }
+    }
+    // Read-phase tiles in flight (kHoldAhead, at most the ring's slots).
+    __device__ __forceinline__ int ahead() const { return kHoldAhead > 0 ? min(kHoldAhead, slots) : slots; }
+    // Every worker, once done with its packs of stream tile s: the same places take tile s + slots.
+    __device__ __forceinline__ void release(int s) const { refill(s + slots); }
+    // Every worker, once done with its packs of read-phase tile s: the tile
+    // ahead() on (its places were read before: ahead() <= slots). With the
+    // whole ring ahead, held tiles keep their slots (their refills, the L2
+    // part read again, come from phase B's releases), as before.
+    __device__ __forceinline__ void advance(int s) const {
+        const int a = ahead();
+        if (a < slots ? s + a < pc.rtiles + pc.tiles : s < pc.rtiles + pc.tiles - pc.held) {
+            refill(s + a);
         }
     }
     // f(local pack index, its 16 bytes) for this worker's packs of stream tile s.
@@ -218,18 +273,18 @@ struct HoldStream {
     }
 };
 
-// Worker 0, before anything is held: the ring's barriers and first copies.
-// Out of line, so that its registers do not count against the held packs'.
-// (The piece comes by value: a reference would put the caller's in local memory.)
+// Every worker, before anything is held: the ring's first copies (worker 0
+// has initialised the barriers). Out of line, so that its registers do not
+// count against the held packs'. (The piece comes by value: a reference would
+// put the caller's in local memory.)
 template <class T, int VEC>
 __device__ __noinline__ void startRing(const T *x, const HoldPiece pc, uint4 *ring, uint64_t *full, int slots,
                                        uint64_t keep, uint64_t drop) {
     const HoldStream<T, VEC> stream{x, pc, ring, full, slots, keep, drop};
-    for (int i = 0; i < slots; ++i) {
-        bulkBarrierInit(&full[i]);
-    }
-    for (int s = 0; s < slots; ++s) {
-        stream.issue(s);
+    if (kHoldPerThread || threadIdx.x == 0) {
+        for (int s = 0; s < stream.ahead(); ++s) {
+            stream.issue(s);
+        }
     }
 }
 
@@ -452,11 +507,18 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         return;
     }
 
-    // The workers. Worker 0 starts the ring.
+    // The workers. Worker 0 initialises the slots' barriers (an arrival a worker a phase), then all start the ring.
     if (threadIdx.x == 0) {
-        startRing<T, VEC>(x, pc, stream.ring, full, slots, stream.keep, stream.drop);
+        for (int i = 0; i < slots; ++i) {
+            if constexpr (kHoldPerThread) {
+                barrierInit(&full[i], kHoldWorkers);
+            } else {
+                bulkBarrierInit(&full[i]);
+            }
+        }
     }
     holdBarrierWorkers();
+    startRing<T, VEC>(x, pc, stream.ring, full, slots, stream.keep, stream.drop);
     // Phase A. Per row of the piece (0: pc.row, 1: the next): max |x| and the one-pass sum.
     // 2-byte elements with p 1 or 2 take the packed form (magnitudes' bits,
     // maxima 16 bits at a time: a third of the instructions, which the read
@@ -521,7 +583,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
                 }
             }
         }
-        stream.release(s);
+        stream.advance(s);
         if (s % 2 == 0 && s < 12) {
             INFINI_STAGE_STAMP(2 + s / 2, 1);
         }
@@ -533,9 +595,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
             INFINI_STAGE_STAMP(2 + (s - pc.rtiles) / 4, 2); // (trace: the other tiles 0, 4, .., 20 landed)
         }
         stream.forTile(s, add);
-        if (s < pc.rtiles + pc.tiles - pc.held) { // an L2-part tile: its slot takes a later tile
-            stream.release(s);
-        }
+        stream.advance(s);
     }
     if constexpr (kPacked) {
         m0 = halvesMax<T>(mw0);
