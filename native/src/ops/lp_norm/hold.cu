@@ -85,11 +85,12 @@ constexpr PdlPolicy kHoldPdl = pdlPolicyOfKnob(INFINI_LP_NORM_HOLD_PDL);
 #endif
 constexpr bool kHoldDropHint = INFINI_LP_NORM_HOLD_DROP_HINT != 0;
 // Tiles the read phase keeps in flight per worker (0: as many as the ring has
-// slots). Session 19 (branch dev/hold-async): with every slot's copies issued
-// at the start, the first tile landed at 7.4 µs instead of bulk copies' 3.3;
-// the read-rate probe read as fast with 4 tiles in flight as with 13.
+// slots). With every slot's copies issued at the start the first tile landed
+// at 7.4 µs instead of bulk copies' 3.3. H100, session 20, graph µs, whole
+// ring / 4 / 6 ahead / bulk: 32x1M BF16 55.6 / 55.4 / 55.3 / 55.6; 20x1M
+// 37.0 / 35.7 / 35.9 / 36.1; 12x1M 24.7 / 24.3 / 24.4 / 25.3.
 #ifndef INFINI_LP_NORM_HOLD_AHEAD
-#define INFINI_LP_NORM_HOLD_AHEAD 0
+#define INFINI_LP_NORM_HOLD_AHEAD 4
 #endif
 constexpr int kHoldAhead = INFINI_LP_NORM_HOLD_AHEAD;
 // -DINFINI_LP_NORM_HOLD_PER_THREAD=0: session 18's bulk copies (worker 0
