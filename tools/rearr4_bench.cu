@@ -83,7 +83,9 @@ __device__ __forceinline__ void storeGlobal(T *p, T v, int) {
 #include "ops/rearrange/kernels.cuh"
 #include "ops/rearrange/odd_word_tile.cuh"
 #include "ops/rearrange/skew_word_tile.cuh"
+#include "ops/rearrange/tma_tile.cuh"
 #include "ops/rearrange/word_tile.cuh"
+#include <cudaTypedefs.h>
 
 #include "check.h"
 
@@ -303,6 +305,55 @@ Launch wordTileShape(const Case &c, bool pdl = false) {
     };
 }
 
+// Tensor-copy tiles (tma_tile.cuh): the maps are encoded at every launch, as a
+// library call would (they hold the pointers). Aligned cases only: both
+// pitches (rows, cols units) multiples of 8 and both pointers on 16 bytes.
+CUtensorMap encodeMap(const uint16_t *base, uint64_t inner, uint64_t outer, uint64_t pitch_units, uint32_t box0,
+                      uint32_t box1) {
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+        void *fn = nullptr;
+        cudaDriverEntryPointQueryResult q{};
+        CHECK_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
+        if (fn == nullptr || q != cudaDriverEntryPointSuccess) {
+            std::fprintf(stderr, "cuTensorMapEncodeTiled not found\n");
+            std::exit(2);
+        }
+        return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+    }();
+    CUtensorMap map;
+    const cuuint64_t dims[2] = {inner, outer}, strides[1] = {pitch_units * 2};
+    const cuuint32_t box[2] = {box0, box1}, estr[2] = {1, 1};
+    const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, const_cast<uint16_t *>(base), dims, strides, box,
+                              estr, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        std::fprintf(stderr, "cuTensorMapEncodeTiled: error %d\n", (int)r);
+        std::exit(2);
+    }
+    return map;
+}
+
+template <int NS, int NO, int MIN_BLOCKS>
+Launch tmaTile(const Case &c, bool pdl = false) {
+    if (c.rows % 8 != 0 || c.cols % 8 != 0 || c.dst_shift % 8 != 0 || c.src_shift % 8 != 0) {
+        return {};
+    }
+    int sms = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const size_t smem = tmaTileSmem(NS, NO);
+    CHECK_CUDA(cudaFuncSetAttribute(tmaTileKernel<NS, NO, MIN_BLOCKS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)smem));
+    const uint32_t tiles_a = (c.rows + kTmaA - 1) / kTmaA, tiles = tiles_a * ((c.cols + kTmaB - 1) / kTmaB);
+    const unsigned grid = std::min<unsigned>(tiles, (unsigned)(sms * MIN_BLOCKS));
+    const uint32_t rows = c.rows, cols = c.cols;
+    return [=](const Buffers &b, cudaStream_t s) {
+        const CUtensorMap src_map = encodeMap(b.src, rows, cols, rows, kTmaA, kTmaB);
+        const CUtensorMap dst_map = encodeMap(b.dst, cols, rows, cols, kTmaB / 2, kTmaA);
+        CHECK_CUDA(infini::launchKernel(tmaTileKernel<NS, NO, MIN_BLOCKS>, dim3(grid), dim3(kTmaThreads), smem, s, pdl,
+                                        src_map, dst_map, tiles_a, tiles));
+    };
+}
+
 // The same bytes as a plain copy (dst's first rows*cols units from src's), as a
 // kernel of 16-byte vectors and as a memcpy node: the floor a transpose of this
 // size can reach. Not checked as a transpose (exact() is skipped for them).
@@ -413,6 +464,8 @@ int main(int argc, char **argv) {
     // --skew: the misaligned cases' kernels with PDL at their spans and blocks an SM (odd word tiles
     // on odd src rows, skewed word tiles on even pitches off sectors), and the library call.
     const bool skew_mode = argc > 1 && std::strcmp(argv[1], "--skew") == 0;
+    // --tma: the tensor-copy tiles (tma_tile.cuh) against the wide word tiles on every aligned case.
+    const bool tma_mode = argc > 1 && std::strcmp(argv[1], "--tma") == 0;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     CHECK_CUDA(cudaSetDevice(0));
     cudaDeviceProp prop;
@@ -491,6 +544,10 @@ int main(int argc, char **argv) {
             if (s.shapes_only || (s.rows == 4096 && s.dst_shift == 0)) {
                 continue;
             }
+        } else if (tma_mode) {
+            if (!s.words) {
+                continue;
+            }
         } else if (pdl_mode ? !(s.rows == s.cols && s.dst_shift == 0 && s.src_shift == 0 && s.rows != 4098 &&
                          s.rows != 2048 && s.rows != 3072)
                      : shapes ? !s.words : s.shapes_only) {
@@ -544,6 +601,14 @@ int main(int argc, char **argv) {
             copies.push_back({"copy kernel, same bytes, 4 blocks/SM, L2::128B", copySameBytes<128>(c, 4)});
             copies.push_back({"copy kernel, same bytes, 4 blocks/SM, L2::256B", copySameBytes<256>(c, 4)});
             copies.push_back({"memcpy node, same bytes", memcpySameBytes(c)});
+        } else if (tma_mode) {
+            variants.push_back({"wide word tile 2x2, 5/SM, PDL", wordTileShape<2, 2, 5>(c, true)});
+            variants.push_back({"tensor-copy tiles, 4 + 2 stages, 2/SM, PDL", tmaTile<4, 2, 2>(c, true)});
+            variants.push_back({"tensor-copy tiles, 2 + 2 stages, 3/SM, PDL", tmaTile<2, 2, 3>(c, true)});
+            variants.push_back({"tensor-copy tiles, 10 + 3 stages, 1/SM, PDL", tmaTile<10, 3, 1>(c, true)});
+            variants.push_back({"tensor-copy tiles, 6 + 2 stages, 1/SM, PDL", tmaTile<6, 2, 1>(c, true)});
+            variants.push_back({"tensor-copy tiles, 4 + 2 stages, 2/SM", tmaTile<4, 2, 2>(c)});
+            copies.push_back({"memcpy node, same bytes", memcpySameBytes(c)});
         } else if (shapes) {
             variants.push_back({"word tile 1x1, 6/SM", wordTileShape<1, 1, 6>(c)});
             variants.push_back({"word tile 1x1, 8/SM", wordTileShape<1, 1, 8>(c)});
@@ -580,6 +645,9 @@ int main(int argc, char **argv) {
         variants.push_back({"library call (this build)", lib.launch()});
         const double bytes = 2.0 * 2.0 * s.rows * s.cols;
         for (auto &[name, run] : variants) {
+            if (!run) { // not applicable to this case
+                continue;
+            }
             const bool ok = exact(c, run, stream);
             all_exact = all_exact && ok;
             const double us = graphUs(c, run, stream);
