@@ -324,6 +324,32 @@ def test_wide_word_tiles(device, rng, dtype, case):
     check_copy(device, rng, *case, dtype)
 
 
+# Plain 2-D 2-byte transposes of 12-32 MiB a side: the tensor-copy tiles on
+# NVIDIA sm_90 where both row pitches are multiples of 8 units and both
+# pointers sit on 16 bytes (nvidia.h), the word tiles otherwise.
+TENSOR_COPY_CASES = {
+    "padded-pitches": ((3000, 3000), (3008, 1), (1, 3016), (0, 0)),
+    "partial-both": ((2600, 2504), (2504, 1), (1, 2600), (0, 0)),
+    "shift-16-bytes": ((3000, 3008), (3008, 1), (1, 3000), (8, 8)),
+    "src-off-16-bytes": ((3000, 3008), (3008, 1), (1, 3000), (2, 0)),
+    "dst-off-16-bytes": ((3000, 3008), (3008, 1), (1, 3000), (0, 2)),
+    "pitch-not-16-bytes": ((3000, 3004), (3004, 1), (1, 3002), (0, 0)),
+    "src-rows-reversed": ((3000, 3008), (3008, 1), (1, -3000), (0, 0)),
+    "dst-rows-reversed": ((3000, 3008), (-3008, 1), (1, 3000), (0, 0)),
+}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
+@pytest.mark.parametrize("case", list(TENSOR_COPY_CASES), ids=str)
+def test_tensor_copy_tiles(device, rng, dtype, case):
+    """Padded pitches, partial tiles along both dims, pointers 16 bytes off
+    (taken) and 4 bytes off (the word tiles instead), a pitch off 16 bytes,
+    rows running backwards; the poisoned padding must stay untouched."""
+    shape, dst_strides, src_strides, (src_shift, dst_shift) = TENSOR_COPY_CASES[case]
+    check_copy(device, rng, shape, dst_strides, src_strides, dtype, src_shift=src_shift, dst_shift=dst_shift)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("n, dtype", [(3072, F16), (1031, F16), (1024, F32)], ids=["wide-f16", "odd-f16", "f32"])
 def test_dependent_transposes_back_to_back_gpu(rng, n, dtype):
@@ -332,8 +358,9 @@ def test_dependent_transposes_back_to_back_gpu(rng, n, dtype):
     second read), after a plain copy that restores A, queued without a sync:
     the tile kernels may be launched with programmatic dependent launch on
     sm_90 (tileKernelEntry waits for the previous kernel before any access),
-    eagerly and in CUDA graphs. The wide word tiles (3072² F16), the odd word
-    tiles (odd pitch) and the 4-byte tile kernel; every result bit for bit."""
+    eagerly and in CUDA graphs. The tensor-copy tiles (3072² F16: a persistent
+    block an SM whose copies into dst are asynchronous), the odd word tiles
+    (odd pitch) and the 4-byte tile kernel; every result bit for bit."""
     a0 = rng.standard_normal((n, n)).astype(dtype)
     src = ip.DeviceArray.from_numpy(a0)
     bufs = [ip.DeviceArray.from_numpy(np.full((n, n), np.nan, dtype)) for _ in range(3)]  # A, B, C

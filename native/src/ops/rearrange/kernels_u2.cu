@@ -5,7 +5,9 @@
 #endif
 #include "skew_tile.cuh"
 #include "skew_word_tile.cuh"
+#include "tma_tile.cuh"
 #include "word_tile.cuh"
+#include "../../common/cuda/tensor_map.h"
 
 namespace infini::rearrange::nvidia {
 INFINI_REARRANGE_INSTANTIATE(2)
@@ -38,6 +40,34 @@ cudaError_t launchSkewTile(const TileParams &p, unsigned grid, void *dst, const 
 
 cudaError_t launchSkewWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream, bool pdl) {
     return launchTwoByteTile(skewWordTileKernel<true>, skewWordTileKernel<false>, p, grid, dst, src, stream, pdl);
+}
+
+namespace {
+constexpr auto kTmaTileKernel = tmaTileKernel<kTmaSrcStages, kTmaDstStages, kTmaBlocksPerSm>;
+constexpr size_t kTmaTileSmem = tmaTileSmem(kTmaSrcStages, kTmaDstStages);
+} // namespace
+
+bool prepareTmaTiles() {
+    if (!kernelCompiledFor(kTmaTileKernel, 90) || !tensorMapsAvailable()) {
+        return false;
+    }
+    if (cudaFuncSetAttribute(kTmaTileKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kTmaTileSmem) !=
+        cudaSuccess) {
+        cudaGetLastError(); // a device with less shared memory: an answer, not an error to report later
+        return false;
+    }
+    return true;
+}
+
+bool encodeTmaMaps(const TmaTiling &t, void *dst, const void *src, CUtensorMap *dst_map, CUtensorMap *src_map) {
+    return encodeTensorMap2d(src_map, src, 2, t.len_a, t.len_b, t.src_pitch * 2, kTmaA, kTmaB) &&
+           encodeTensorMap2d(dst_map, dst, 2, t.len_b, t.len_a, t.dst_pitch * 2, kTmaB / 2, kTmaA);
+}
+
+cudaError_t launchTmaTile(const TmaTiling &t, const CUtensorMap &dst_map, const CUtensorMap &src_map,
+                          cudaStream_t stream, bool pdl) {
+    return launchKernel(kTmaTileKernel, dim3(t.grid), dim3(kTmaThreads), kTmaTileSmem, stream, pdl, src_map, dst_map,
+                        t.tiles_a, t.tiles_b, t.tiles_a * t.tiles_b);
 }
 
 #if INFINI_REARRANGE_ODD_WORDS

@@ -4,6 +4,7 @@
 #include "../../common/fast_div.h"
 #include <cstddef>
 #include <cstdint>
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 namespace infini::rearrange::nvidia {
@@ -145,5 +146,36 @@ constexpr uint64_t oddWordTilesA(uint64_t len_a) { return (len_a + kOddWordEdge 
 cudaError_t launchOddWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
                               bool pdl);
 #endif
+
+// Tensor-copy tiles (tma_tile.cuh, session 20): plain 2-D transposes of
+// 2-byte units (groups a and b single dims, no outer dims) whose row pitches
+// are multiples of 16 bytes, on 16-byte aligned pointers; the copy engine
+// moves every byte, a persistent block an SM. H100, graph µs against the
+// (wide) word tiles (tools/rearr4_bench.cu --tma): 3072² 13.7 / 14.5, 3000 x
+// 3008 13.6 / 14.6, 4096² 24.5 / 24.85, 8192 x 2048 24.2 / 24.7; but 2048²
+// 7.05 / 6.96 and 8192² 99.0 / 94.0. So they are planned for
+// kTmaTileMinBytes .. kTmaTileMaxBytes a side (the sizes measured to gain).
+// -DINFINI_REARRANGE_TMA=0: never.
+#ifndef INFINI_REARRANGE_TMA
+#define INFINI_REARRANGE_TMA 1
+#endif
+constexpr uint64_t kTmaTileMinBytes = uint64_t(12) << 20, kTmaTileMaxBytes = uint64_t(32) << 20;
+constexpr int kTmaTileEdgeA = 64, kTmaTileEdgeB = 128; // units of a tile along a, along b
+constexpr int kTmaBlocksPerSm = 1;                     // persistent blocks (10 + 3 stages of 16 KB each)
+struct TmaTiling {
+    uint32_t len_a = 0, len_b = 0, tiles_a = 0, tiles_b = 0;
+    uint64_t src_pitch = 0, dst_pitch = 0; // units between src rows (along b), dst rows (along a)
+    unsigned grid = 0;                     // 0: not planned
+};
+// Whether the tensor-copy tiles can run on the current device (their sm_90
+// code, their shared memory, the driver's map encoder); sets their shared
+// memory limit there.
+bool prepareTmaTiles();
+// The maps: src_map of the src matrix (len_b rows of len_a units, box
+// kTmaTileEdgeA x kTmaTileEdgeB), dst_map of dst (len_a rows of len_b units,
+// box kTmaTileEdgeB / 2 x kTmaTileEdgeA); both with the 128-byte swizzle.
+bool encodeTmaMaps(const TmaTiling &t, void *dst, const void *src, CUtensorMap *dst_map, CUtensorMap *src_map);
+cudaError_t launchTmaTile(const TmaTiling &t, const CUtensorMap &dst_map, const CUtensorMap &src_map,
+                          cudaStream_t stream, bool pdl);
 
 } // namespace infini::rearrange::nvidia

@@ -66,6 +66,7 @@ struct Plan {
     bool skew = false;                        // Tile: skewed tiles otherwise
     bool dst_sectored = false;                // Tile: every dst row offset a multiple of 32 bytes
     bool skew_src_words = false;              // Tile: every src row offset even (skewed word tiles allowed)
+    TmaTiling tma;                            // Tile: tensor-copy tiles where planned and the pointers allow
     Tiling wide_word;                         // Tile: kWideWordEdge-unit tiles instead of word tiles when planned
     Tiling skewed;                            // skewTilesB(len_b, kSkewSpanUnits) tiles along b (with `skew`)
     Tiling skew_word;                         // skewTilesB(len_b, kSkewWordSpanUnits) tiles along b (with `skew`)
@@ -274,6 +275,7 @@ struct NvidiaDesc final : Desc {
                 plan->wide_word = {w.p, (unsigned)w.blocks};
             }
         }
+        planTmaTiles(ga, gb, l, len_a, len_b, plan);
         // dst rows on 32-byte sectors (with a sector-aligned dst pointer):
         // word tiles win there; off sectors skewed tiles win (4098² F16 on
         // the H100: 29.7 µs skewed, 33.1 word tiles; notes/rearrange.md).
@@ -310,6 +312,32 @@ struct NvidiaDesc final : Desc {
 #endif
         }
         return true;
+    }
+
+    // Tensor-copy tiles (nvidia.h) for a plain 2-D word-tile transpose whose
+    // row pitches are multiples of 16 bytes and cover their rows, at the sizes
+    // where they gain; Calculate takes them when both pointers are on 16 bytes.
+    void planTmaTiles(const std::vector<size_t> &ga, const std::vector<size_t> &gb, const SimpleLayout &l,
+                      uint64_t len_a, uint64_t len_b, Plan *plan) {
+        const uint64_t side_bytes = len_a * len_b * 2;
+        if (INFINI_REARRANGE_TMA == 0 || !plan->words || ga.size() != 1 || gb.size() != 1 || !plan->outer.empty() ||
+            side_bytes < kTmaTileMinBytes || side_bytes > kTmaTileMaxBytes) {
+            return;
+        }
+        const ptrdiff_t src_pitch = l.strides[kSrc][gb[0]], dst_pitch = l.strides[kDst][ga[0]];
+        if (src_pitch % 8 != 0 || dst_pitch % 8 != 0 || src_pitch < (ptrdiff_t)len_a || dst_pitch < (ptrdiff_t)len_b ||
+            !prepareTmaTiles()) {
+            return;
+        }
+        TmaTiling &t = plan->tma;
+        t.len_a = (uint32_t)len_a;
+        t.len_b = (uint32_t)len_b;
+        t.tiles_a = (uint32_t)((len_a + kTmaTileEdgeA - 1) / kTmaTileEdgeA);
+        t.tiles_b = (uint32_t)((len_b + kTmaTileEdgeB - 1) / kTmaTileEdgeB);
+        t.src_pitch = (uint64_t)src_pitch;
+        t.dst_pitch = (uint64_t)dst_pitch;
+        t.grid = (unsigned)std::min<uint64_t>((uint64_t)t.tiles_a * t.tiles_b,
+                                              (uint64_t)std::max(sm_count, 1) * kTmaBlocksPerSm);
     }
 
     infiniStatus_t uploadDeep(Plan *plan) {
@@ -427,7 +455,11 @@ struct NvidiaDesc final : Desc {
                 break;
             case Kind::Tile: {
                 const bool pdl = p.pdl && pdlWanted(kRearrangePdl, stream);
-                if (p.words && ((uintptr_t)d | (uintptr_t)s) % 4 == 0 &&
+                CUtensorMap dst_map, src_map;
+                if (p.tma.grid != 0 && ((uintptr_t)d | (uintptr_t)s) % 16 == 0 &&
+                    encodeTmaMaps(p.tma, d, s, &dst_map, &src_map)) {
+                    CUDA_TRY(launchTmaTile(p.tma, dst_map, src_map, stream, pdl));
+                } else if (p.words && ((uintptr_t)d | (uintptr_t)s) % 4 == 0 &&
                     (!p.skew || (p.dst_sectored && (uintptr_t)d % 32 == 0))) {
                     CUDA_TRY(p.wide_word.grid != 0
                                  ? launchWideWordTile(p.wide_word.p, p.wide_word.grid, d, s, stream, pdl)
