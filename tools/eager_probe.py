@@ -10,7 +10,7 @@ on the H100 host (bench_rearrange's transpose 4096² F16: 34.4 eager against
   + the same three for torch's copy_ of the same views, and for an empty
   torch event pair (what the pair itself costs).
 
-  PYTHONPATH=. python3 tools/eager_probe.py
+  PYTHONPATH=. python3 tools/eager_probe.py [--batches]
 """
 import statistics
 import time
@@ -79,5 +79,29 @@ def main():
     print("ours, host µs, 3 rounds:", [round(x, 2) for x in t], "median", round(statistics.median(t), 2))
 
 
+def batch_sweep():
+    """Session 20: the end-to-end bench's eager rows (batches of 8 calls a sample) against
+    longer batches and the graph, for the transposes at 4096² (tensor-copy tiles) and 4097²
+    (odd word tiles): is the eager-graph gap the calls or the event pair between batches
+    (a stream operation that no programmatic dependent launch crosses)?"""
+    h = ip.Handle("nvidia", 0)
+    stream = torch.cuda.current_stream().cuda_stream
+    print(f"{'case':22} {'batch 8':>8} {'batch 32':>9} {'batch 200':>10} {'graph':>7}  (µs a call)")
+    for n in (4096, 4097):
+        srcs = [torch.randn(n * n, device="cuda").half() for _ in range(3)]
+        dsts = [torch.empty(n * n, device="cuda", dtype=torch.half) for _ in range(3)]
+        sv = [s.as_strided((n, n), (1, n)) for s in srcs]
+        dv = [d.as_strided((n, n), (n, 1)) for d in dsts]
+        desc = ip.Rearrange(h, dv[0], sv[0])
+        ptrs = [(d.data_ptr(), s.data_ptr()) for d, s in zip(dsts, srcs)]
+        rot = [lambda d=d, s=s: desc(d, s, stream=stream) for d, s in ptrs]
+        graph_calls = [lambda st, d=d, s=s: desc(d, s, stream=st.cuda_stream) for d, s in ptrs]
+        row = [harness.time_cuda(rot[0], rotate=rot, batch=b) for b in (8, 32, 200)]
+        row.append(harness.time_cuda_graph(graph_calls))
+        print(f"{'transpose %d² F16' % n:22} {row[0]:8.2f} {row[1]:9.2f} {row[2]:10.2f} {row[3]:7.2f}")
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    batch_sweep() if "--batches" in sys.argv else main()
