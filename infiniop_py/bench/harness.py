@@ -26,22 +26,27 @@ def device_name() -> str:
     return torch().cuda.get_device_name()
 
 
-def time_cuda(fn: Callable[[], object], *, warmup: int = 10, reps: int = 100,
+def time_cuda(fn: Callable[[], object], *, warmup: int = 10, reps: Optional[int] = None,
               rotate: Optional[Sequence[Callable[[], object]]] = None, batch: Optional[int] = None) -> float:
     """Median time of one call in microseconds, timed with CUDA events around
     batches of calls queued back to back, as eager calls run in a decode step
     (each call's launch overlaps the one before it; where the host is slower
     than the device, the batch shows the host's rate). One event pair a call
     put the events' own host cost into every sample: 3-7 µs on the H100 host
-    (BENCHMARKS.md, session 19).
+    (BENCHMARKS.md, session 19). The events between batches are stream work
+    that no programmatic dependent launch crosses: batches of 8 put ~0.2 µs a
+    call more than batches of 200 into a 25 µs transpose (session 20), so a
+    batch is at least 32 calls.
 
     `rotate`: several equivalent calls over different buffers, used in turn so
     that a case smaller than L2 is not timed out of the cache. `batch`: calls
-    a sample (default: a whole rotation, at least 8); `reps` samples.
+    a sample (default: whole rotations, at least 32); `reps` samples (default:
+    at least 25, about 800 calls in all).
     """
     t = torch()
     calls = list(rotate) if rotate else [fn]
-    per = batch or max(8, len(calls))
+    per = batch or len(calls) * -(-32 // len(calls))
+    reps = reps or max(25, 800 // per)
     for i in range(warmup):
         calls[i % len(calls)]()
     t.cuda.synchronize()
@@ -137,7 +142,7 @@ def copy_roofline_gbps(nbytes: int = 1 << 30) -> float:
         t = torch()
         src = t.empty(nbytes, dtype=t.uint8, device="cuda").random_(0, 255)
         dst = t.empty_like(src)
-        us = time_cuda(lambda: dst.copy_(src), warmup=5, reps=30)
+        us = time_cuda(lambda: dst.copy_(src), warmup=5, reps=30, batch=8)  # (each copy ~0.7 ms)
         _roofline_cache[nbytes] = 2 * nbytes / (us * 1e-6) / 1e9
     return _roofline_cache[nbytes]
 

@@ -93,14 +93,6 @@ constexpr bool kHoldDropHint = INFINI_LP_NORM_HOLD_DROP_HINT != 0;
 #define INFINI_LP_NORM_HOLD_AHEAD 4
 #endif
 constexpr int kHoldAhead = INFINI_LP_NORM_HOLD_AHEAD;
-// -DINFINI_LP_NORM_HOLD_AHEAD_MAX=N (> AHEAD, A/B knob): the tiles in flight
-// grow by one a consumed tile from AHEAD to N (the start stays short; session
-// 20's trace of 32x1M: the register tiles came every 0.86 µs with 4 ahead, 0.64
-// µs from landing to copied, against 0.66 µs for the ring tiles after them).
-#ifndef INFINI_LP_NORM_HOLD_AHEAD_MAX
-#define INFINI_LP_NORM_HOLD_AHEAD_MAX 0
-#endif
-constexpr int kHoldAheadMax = INFINI_LP_NORM_HOLD_AHEAD_MAX;
 // -DINFINI_LP_NORM_HOLD_PER_THREAD=0: session 18's bulk copies (worker 0
 // issues a tile's copy, a workers' barrier before each refill), for the A/B.
 #ifndef INFINI_LP_NORM_HOLD_PER_THREAD
@@ -253,14 +245,8 @@ struct HoldStream {
             }
         }
     }
-    // Read-phase tiles in flight at the start (kHoldAhead, at most the ring's slots).
+    // Read-phase tiles in flight (kHoldAhead, at most the ring's slots).
     __device__ __forceinline__ int ahead() const { return kHoldAhead > 0 ? min(kHoldAhead, slots) : slots; }
-    // ... and once read-phase tile s is done with (kHoldAheadMax: growing by
-    // one a tile). s + aheadAt(s) never decreases, so every tile is issued once.
-    __device__ __forceinline__ int aheadAt(int s) const {
-        const int a = ahead();
-        return kHoldAheadMax > a && a < slots ? min(a + s, min(kHoldAheadMax, slots)) : a;
-    }
     // Every worker, once done with its packs of stream tile s: the same places take tile s + slots.
     __device__ __forceinline__ void release(int s) const { refill(s + slots); }
     // Every worker, once done with its packs of read-phase tile s: the tile
@@ -269,16 +255,8 @@ struct HoldStream {
     // part read again, come from phase B's releases), as before.
     __device__ __forceinline__ void advance(int s) const {
         const int a = ahead();
-        if (a >= slots) {
-            if (s < pc.rtiles + pc.tiles - pc.held) {
-                refill(s + a);
-            }
-            return;
-        }
-        // Issued so far: up to (s - 1) + aheadAt(s - 1), or the start's a - 1.
-        const int last = s == 0 ? a - 1 : s - 1 + aheadAt(s - 1), upto = min(s + aheadAt(s), pc.rtiles + pc.tiles - 1);
-        for (int t = last + 1; t <= upto; ++t) {
-            refill(t);
+        if (a < slots ? s + a < pc.rtiles + pc.tiles : s < pc.rtiles + pc.tiles - pc.held) {
+            refill(s + a);
         }
     }
     // f(local pack index, its 16 bytes) for this worker's packs of stream tile s.
