@@ -7,14 +7,16 @@
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -DINFINI_WITH_NVIDIA -Inative/src -Inative/include
 //        tools/rearr4_bench.cu -Lbuild/lib -linfiniop -linfinirt -o build/rearr4_bench
-//   LD_LIBRARY_PATH=build/lib build/rearr4_bench [--ncu | --library | --shapes]
+//   LD_LIBRARY_PATH=build/lib build/rearr4_bench [--ncu | --library | --shapes | --pdl | --skew | --tma]
 //
 // (no rpath: LD_LIBRARY_PATH picks the library build; the report names the
 // file it loaded). --library: only the library call of each case (for a second
 // library build); --shapes: the word tile's shapes (word_tile.cuh: SA x SB
 // 64-unit parts a block, blocks an SM) on the aligned cases, and the same bytes
 // copied (a 16-byte copy kernel, a memcpy node: the floor of a transpose of that
-// size); --ncu: see main.
+// size); --tma: session 20's tensor-copy tiles (tma_tile.cuh) in the library's
+// shape and two others beside the wide word tiles, on every aligned case
+// (5120² and 6144² included); --pdl, --skew and --ncu: see main.
 //
 // Every variant is first checked bit for bit against a host transpose on a
 // dst poisoned beyond the view (0xFFFF, which the random src never holds).
