@@ -18,11 +18,17 @@ namespace infini {
 
 __device__ inline uint32_t sharedAddress(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 
+// Orders this thread's shared-memory accesses (generic proxy) before the copy
+// engine's (async proxy) that a later barrier lets another thread issue: its
+// writes before a bulk store reads them, its reads before a bulk copy
+// overwrites the places, a barrier's initialisation before a copy completes on it.
+__device__ inline void asyncProxyFence() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
 __device__ inline void bulkBarrierInit(uint64_t *bar) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sharedAddress(bar)) : "memory");
     // The barrier is then visible to the copy engine (async proxy) as well.
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    asyncProxyFence();
 }
 
 // The calling thread's arrival for this phase, which also completes only after `bytes` land.

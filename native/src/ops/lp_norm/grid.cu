@@ -195,7 +195,7 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
             for (int64_t r = 0; r < rows; ++r) {
                 if (r >= slots) {
                     bulkWait(&freed[(r - slots) % slots], (uint32_t)(((r - slots) / slots) & 1)); // its slot read
-                    asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // those reads before the copy's writes
+                    asyncProxyFence(); // those reads before the copy's writes
                 }
                 if (r >= depth && count > 0) { // row r - depth landed (its slot is not reissued before r)
                     bulkWait(&full[(r - depth) % slots], (uint32_t)(((r - depth) / slots) & 1));

@@ -240,7 +240,7 @@ struct HoldStream {
         } else {
             holdBarrierWorkers();
             if (threadIdx.x == 0) {
-                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                asyncProxyFence();
                 issue(s);
             }
         }

@@ -213,7 +213,7 @@ __global__ void __launch_bounds__(kPipeThreads, 1) pipeKernel(const Plan plan, c
             }
             __syncthreads(); // every thread is done with the slot: it takes stream tile s + N
             if (threadIdx.x == 0) {
-                asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // our reads before the copy's writes
+                asyncProxyFence(); // our reads before the copy's writes
                 stream.issue(s + slots);
             }
         }

@@ -104,7 +104,7 @@ struct SweepRing {
     // Thread 0, once every thread is done with stream tile s's slot: its next tile.
     __device__ __forceinline__ void release(int s) const {
         if (threadIdx.x == 0) {
-            asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // our reads before the copy's writes
+            asyncProxyFence(); // our reads before the copy's writes
             issue(s + plan.items);
         }
     }

@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(kTmaThreads, MIN_BLOCKS)
         for (int s = 0; s < NS; ++s) {
             barrierInit(&full[s], 1);
         }
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        asyncProxyFence(); // the barriers, seen by the copy engine
     }
     __syncthreads();
     pdlWaitPrevious(); // src may be the previous kernel's output
@@ -146,7 +146,7 @@ __global__ void __launch_bounds__(kTmaThreads, MIN_BLOCKS)
             *reinterpret_cast<uint4 *>(dst_box + (8 * ca + i) * 128 + (((cb & 7) ^ i) << 4)) =
                 make_uint4(p[0][i], p[1][i], p[2][i], p[3][i]);
         }
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // the copy engine sees these writes
+        asyncProxyFence(); // the copy engine sees these writes
         if (tid == 0) {
             // The next tile's dst stage was last stored NO - 1 tiles ago: wait
             // until that store has read it (at most NO - 2 newer groups pending).
