@@ -15,7 +15,7 @@
 // 64-unit parts a block, blocks an SM) on the aligned cases, and the same bytes
 // copied (a 16-byte copy kernel, a memcpy node: the floor of a transpose of that
 // size); --tma: session 20's tensor-copy tiles (tma_tile.cuh) in the library's
-// shape and two others beside the wide word tiles, on every aligned case
+// shape and at two blocks an SM beside the wide word tiles, on every aligned case
 // (5120² and 6144² included); --pdl, --skew and --ncu: see main.
 //
 // Every variant is first checked bit for bit against a host transpose on a
@@ -322,7 +322,7 @@ CUtensorMap encodeMap(const uint16_t *base, uint64_t inner, uint64_t outer, uint
     return map;
 }
 
-template <int NS, int NO, int MIN_BLOCKS, int GROUP = 0>
+template <int NS, int NO, int MIN_BLOCKS>
 Launch tmaTile(const Case &c, bool pdl = false) {
     if (c.rows % 8 != 0 || c.cols % 8 != 0 || c.dst_shift % 8 != 0 || c.src_shift % 8 != 0) {
         return {};
@@ -330,17 +330,16 @@ Launch tmaTile(const Case &c, bool pdl = false) {
     int sms = 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     const size_t smem = tmaTileSmem(NS, NO);
-    CHECK_CUDA(cudaFuncSetAttribute(tmaTileKernel<NS, NO, MIN_BLOCKS, GROUP>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    const uint32_t tiles_a = (c.rows + kTmaA - 1) / kTmaA, tiles_b = (c.cols + kTmaB - 1) / kTmaB,
-                   tiles = tiles_a * tiles_b;
+    CHECK_CUDA(cudaFuncSetAttribute(tmaTileKernel<NS, NO, MIN_BLOCKS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)smem));
+    const uint32_t tiles_a = (c.rows + kTmaA - 1) / kTmaA, tiles = tiles_a * ((c.cols + kTmaB - 1) / kTmaB);
     const unsigned grid = std::min<unsigned>(tiles, (unsigned)(sms * MIN_BLOCKS));
     const uint32_t rows = c.rows, cols = c.cols;
     return [=](const Buffers &b, cudaStream_t s) {
         const CUtensorMap src_map = encodeMap(b.src, rows, cols, rows, kTmaA, kTmaB);
         const CUtensorMap dst_map = encodeMap(b.dst, cols, rows, cols, kTmaB / 2, kTmaA);
-        CHECK_CUDA(infini::launchKernel(tmaTileKernel<NS, NO, MIN_BLOCKS, GROUP>, dim3(grid), dim3(kTmaThreads), smem,
-                                        s, pdl, src_map, dst_map, tiles_a, tiles_b, tiles));
+        CHECK_CUDA(infini::launchKernel(tmaTileKernel<NS, NO, MIN_BLOCKS>, dim3(grid), dim3(kTmaThreads), smem, s, pdl,
+                                        src_map, dst_map, tiles_a, tiles));
     };
 }
 
@@ -596,8 +595,6 @@ int main(int argc, char **argv) {
         } else if (tma_mode) {
             variants.push_back({"wide word tile 2x2, 5/SM, PDL", wordTileShape<2, 2, 5>(c, true)});
             variants.push_back({"tensor-copy tiles, 10 + 3 stages, 1/SM, PDL (the library's)", tmaTile<10, 3, 1>(c, true)});
-            variants.push_back({"tensor-copy tiles, 10 + 3 stages, 1/SM, PDL, groups of 1 along b",
-                                tmaTile<10, 3, 1, 1>(c, true)});
             variants.push_back({"tensor-copy tiles, 4 + 2 stages, 2/SM, PDL", tmaTile<4, 2, 2>(c, true)});
             copies.push_back({"memcpy node, same bytes", memcpySameBytes(c)});
         } else if (shapes) {

@@ -67,7 +67,7 @@ bool encodeTmaMaps(const TmaTiling &t, void *dst, const void *src, CUtensorMap *
 cudaError_t launchTmaTile(const TmaTiling &t, const CUtensorMap &dst_map, const CUtensorMap &src_map,
                           cudaStream_t stream, bool pdl) {
     return launchKernel(kTmaTileKernel, dim3(t.grid), dim3(kTmaThreads), kTmaTileSmem, stream, pdl, src_map, dst_map,
-                        t.tiles_a, t.tiles_b, t.tiles_a * t.tiles_b);
+                        t.tiles_a, t.tiles_a * t.tiles_b);
 }
 
 #if INFINI_REARRANGE_ODD_WORDS

@@ -36,8 +36,7 @@ constexpr size_t kTmaAlign = 1024; // the 128-byte swizzle's period
 constexpr size_t tmaTileSmem(int ns, int no) { return (size_t)(ns + no) * kTmaSrcBytes + kTmaAlign; }
 // The library's shape (rearr4_bench --tma, H100, 4096² F16 graph µs): 10 src
 // + 3 dst stages, one block an SM, 24.5; 6 + 2 25.6; 4 + 2 at two an SM
-// 25.0; 2 + 2 at three 25.9. Tiles along a first: groups of 4-16 tiles along
-// b were no faster anywhere and 3-10% slower at 8192².
+// 25.0; 2 + 2 at three 25.9.
 constexpr int kTmaSrcStages = 10, kTmaDstStages = 3; // kTmaBlocksPerSm (nvidia.h) blocks an SM
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -57,31 +56,20 @@ __device__ __forceinline__ void tmaStore2d(const CUtensorMap *map, int c0, int c
 // dst[a][b] = src[b][a] for a < len_a, b < len_b, through src_map (dims {a, b},
 // box {kTmaA, kTmaB}) and dst_map (dims {b, a}, box {kTmaB / 2, kTmaA}).
 //
-// Tile t's place: GROUP consecutive tiles along b, then the next 64 units
-// along a, ...: the tiles in flight at once then span GROUP x 256 bytes of
-// GROUP x 128 src rows and (tiles in flight / GROUP) x 64 dst rows, rather
-// than every dst row (or every src row) at one column, whose 8192-unit
-// pitch puts them all on the same few memory channels.
+// Tile t is tile t % tiles_a along a, t / tiles_a along b (tiles visited in
+// groups along b were no faster anywhere, and 3-10% slower at 8192²).
 struct TmaTilePlace {
     uint32_t ta, tb;
 };
-template <int GROUP>
-__device__ __forceinline__ TmaTilePlace tmaTilePlace(uint32_t t, uint32_t tiles_a, uint32_t tiles_b) {
-    if constexpr (GROUP == 0) { // along a first
-        const uint32_t tb = t / tiles_a;
-        return {t - tb * tiles_a, tb};
-    } else {
-        const uint32_t per_group = tiles_a * GROUP, group = t / per_group, in = t - group * per_group;
-        const uint32_t width = min((uint32_t)GROUP, tiles_b - group * GROUP); // the last group may be narrower
-        const uint32_t ta = in / width;
-        return {ta, group * GROUP + (in - ta * width)};
-    }
+__device__ __forceinline__ TmaTilePlace tmaTilePlace(uint32_t t, uint32_t tiles_a) {
+    const uint32_t tb = t / tiles_a;
+    return {t - tb * tiles_a, tb};
 }
 
-template <int NS, int NO, int MIN_BLOCKS, int GROUP = 0>
+template <int NS, int NO, int MIN_BLOCKS>
 __global__ void __launch_bounds__(kTmaThreads, MIN_BLOCKS)
     tmaTileKernel(const __grid_constant__ CUtensorMap src_map, const __grid_constant__ CUtensorMap dst_map,
-                  uint32_t tiles_a, uint32_t tiles_b, uint32_t tiles) {
+                  uint32_t tiles_a, uint32_t tiles) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     static_assert(NO >= 2, "a dst stage is waited for one tile before its reuse");
     extern __shared__ unsigned char raw[];
@@ -100,7 +88,7 @@ __global__ void __launch_bounds__(kTmaThreads, MIN_BLOCKS)
     pdlWaitPrevious(); // src may be the previous kernel's output
     pdlAllowNext();
     const auto issue = [&](int s, uint32_t t) {
-        const TmaTilePlace at = tmaTilePlace<GROUP>(t, tiles_a, tiles_b);
+        const TmaTilePlace at = tmaTilePlace(t, tiles_a);
         bulkExpect(&full[s], kTmaSrcBytes);
         tmaLoad2d(in + (size_t)s * kTmaSrcBytes, &src_map, (int)(at.ta * kTmaA), (int)(at.tb * kTmaB), &full[s]);
     };
@@ -154,7 +142,7 @@ __global__ void __launch_bounds__(kTmaThreads, MIN_BLOCKS)
         }
         __syncthreads(); // this stage written and the src stage read by every thread; the next dst stage free
         if (tid == 0) {
-            const TmaTilePlace at = tmaTilePlace<GROUP>(t, tiles_a, tiles_b);
+            const TmaTilePlace at = tmaTilePlace(t, tiles_a);
             const unsigned char *stage = out + (size_t)o * kTmaSrcBytes;
             tmaStore2d(&dst_map, (int)(at.tb * kTmaB), (int)(at.ta * kTmaA), stage);
             tmaStore2d(&dst_map, (int)(at.tb * kTmaB + kTmaB / 2), (int)(at.ta * kTmaA), stage + kTmaDstBoxBytes);
