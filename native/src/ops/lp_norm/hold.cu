@@ -166,6 +166,11 @@ __device__ __forceinline__ void holdBarrierWorkers() {
 struct HoldPiece {
     int64_t start, row;
     int count, regs, rtiles, tiles, held, split;
+
+    // The read phase's stream tiles (the register tiles, then the others),
+    // and the L2 part's (the others' first tiles - held, read again later).
+    __device__ __forceinline__ int readTiles() const { return rtiles + tiles; }
+    __device__ __forceinline__ int l2Tiles() const { return tiles - held; }
 };
 
 // The tile stream of a piece, every DRAM read of the kernel: every worker
@@ -188,7 +193,7 @@ struct HoldStream {
     int slots;
     uint64_t keep, drop;
 
-    __device__ __forceinline__ int end() const { return pc.rtiles + pc.tiles + (pc.tiles - pc.held); }
+    __device__ __forceinline__ int end() const { return pc.readTiles() + pc.l2Tiles(); }
     __device__ __forceinline__ int firstPack(int s) const {
         if (s < pc.rtiles) {
             return s * kHoldTilePacks;
@@ -206,7 +211,7 @@ struct HoldStream {
             return;
         }
         const int first = firstPack(s), limit = s < pc.rtiles ? pc.regs : pc.count;
-        const bool again_later = s >= pc.rtiles && s - pc.rtiles < pc.tiles - pc.held;
+        const bool again_later = s >= pc.rtiles && s - pc.rtiles < pc.l2Tiles();
         const bool hinted = kHoldDropHint || again_later;
         const uint64_t policy = again_later ? keep : drop;
         uint4 *tile = const_cast<uint4 *>(slot(s));
@@ -255,7 +260,7 @@ struct HoldStream {
     // part read again, come from phase B's releases), as before.
     __device__ __forceinline__ void advance(int s) const {
         const int a = ahead();
-        if (a < slots ? s + a < pc.rtiles + pc.tiles : s < pc.rtiles + pc.tiles - pc.held) {
+        if (a < slots ? s + a < pc.readTiles() : s < pc.readTiles() - pc.held) {
             refill(s + a);
         }
     }
@@ -590,7 +595,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         }
     }
     INFINI_STAGE_STAMP(1, 0); // (the stage trace's extra points: tools/lpn7_bench.cu, holdtrace)
-    for (int s = pc.rtiles; s < pc.rtiles + pc.tiles; ++s) {
+    for (int s = pc.rtiles; s < pc.readTiles(); ++s) {
         stream.wait(s);
         if ((s - pc.rtiles) % 4 == 0 && s - pc.rtiles < 24) {
             INFINI_STAGE_STAMP(2 + (s - pc.rtiles) / 4, 2); // (trace: the other tiles 0, 4, .., 20 landed)
@@ -646,7 +651,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     auto store = [&](int i, const uint4 &w) {
         __stcs(reinterpret_cast<uint4 *>(yp + (int64_t)i * VEC), scaleWords<T>(w, i >= pc.split ? fb : fa));
     };
-    for (int s = pc.rtiles + pc.tiles - pc.held; s < pc.rtiles + pc.tiles; ++s) {
+    for (int s = pc.readTiles() - pc.held; s < pc.readTiles(); ++s) {
         stream.forTile(s, store);
         if (pc.held < pc.tiles) {
             stream.release(s);
@@ -661,7 +666,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         }
     }
     INFINI_STAGE_STAMP(1, 2);
-    for (int s = pc.rtiles + pc.tiles; s < stream.end(); ++s) {
+    for (int s = pc.readTiles(); s < stream.end(); ++s) {
         stream.wait(s);
         stream.forTile(s, store);
         stream.release(s);
