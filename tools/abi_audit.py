@@ -1116,34 +1116,36 @@ _CPU_STREAM = [None]
 
 
 def consumer_streams():
-    """(name, stream) pairs that the runtime checks call Calculate with. NVIDIA: a stream from
-    infinirtStreamCreate and the NULL stream (nv_streams). CPU: a garbage pointer (SPEC: the stream is
-    ignored on CPU) and a stream from infinirtStreamCreate (this process's, created on first use)."""
+    """(name, stream, SPEC's word on it) triples that the runtime checks call Calculate with. NVIDIA: a
+    stream from infinirtStreamCreate and the NULL stream (nv_streams). CPU: a garbage pointer (SPEC: the
+    stream is ignored on CPU) and a stream from infinirtStreamCreate (this process's, created on first use)."""
     if NV:
-        return nv_streams()
+        return tuple((sn, stream, "") for sn, stream in nv_streams())
     if _CPU_STREAM[0] is None:
         s = vp()
         rt_check("infinirtStreamCreate", L.infinirtStreamCreate(C.byref(s)))
         _CPU_STREAM[0] = s
-    return (("garbage stream pointer", vp(0xBAD0)), ("infinirt stream", _CPU_STREAM[0]))
+    return (("garbage stream pointer", vp(0xBAD0), "'stream ... is ignored on CPU'"),
+            ("infinirt stream", _CPU_STREAM[0], ""))
 
 
-def on_each_stream(tag, call, poison, check):
+def on_each_stream(tag, call, poison, check, shown=lambda: ""):
     """call(stream) on each of consumer_streams() after poison(); on NVIDIA the stream is synchronised;
-    then check() (a bool) must hold."""
-    for sn, stream in consumer_streams():
+    then check() (a bool) must hold, shown() (what was computed) reported when it does not."""
+    for sn, stream, spec in consumer_streams():
         poison()
-        st(f"{tag} on the {sn}", call(stream), SUCCESS)
+        st(f"{tag} on the {sn}", call(stream), SUCCESS, spec=spec)
         if NV:
             st(f"{tag}: synchronize ({sn})", nv_wait(stream), SUCCESS)
-        ck(f"{tag} on the {sn}: result", check())
+        ok = check()
+        ck(f"{tag} on the {sn}: result", ok, "" if ok else shown())
 
 
 def empty_calls(tag, call, spec=""):
     """Calculate on empty tensors: call(data_ptr, stream) with NULL data pointers succeeds on each of
     consumer_streams() (synchronised on NVIDIA); on the CPU also with PROT_NONE pointers, which any
     access would crash on."""
-    for sn, stream in consumer_streams():
+    for sn, stream, _ in consumer_streams():
         st(f"{tag}: NULL data pointers ({sn}) -> SUCCESS", call(None, stream), SUCCESS, spec=spec)
         if NV:
             st(f"{tag}: synchronize ({sn})", nv_wait(stream), SUCCESS)
@@ -1243,7 +1245,7 @@ def t_rearrange_empty_and_null():
     st("rearrange NULL src (non-empty) -> NULL_POINTER", L.infiniopRearrange(d, A.ptr, None, None), NULL_POINTER)
     st("rearrange NULL descriptor -> NULL_POINTER", L.infiniopRearrange(None, A.ptr, B.ptr, None), NULL_POINTER)
     on_each_stream("rearrange (4,) F32", lambda stream: L.infiniopRearrange(d, A.ptr, B.ptr, stream),
-                   lambda: A.fill_bytes(0xFF), lambda: (A.get() == np.arange(4)).all())
+                   lambda: A.fill_bytes(0xFF), lambda: (A.get() == np.arange(4)).all(), lambda: f"{A.get()}")
     destroy_op("rearrange", d)
     st("DestroyRearrangeDescriptor(NULL) -> NULL_POINTER", L.infiniopDestroyRearrangeDescriptor(None), NULL_POINTER)
     if not NV:  # misaligned host pointers (no alignment stated in SPEC); t_nv_misaligned_rearrange on NVIDIA
@@ -2067,7 +2069,7 @@ def t_rs_runtime_checks():
        NULL_POINTER)
     on_each_stream("rs F32 n=1000 argmax",
                    lambda stream: L.infiniopRandomSample(d, wp, m, R.ptr, P.ptr, *extra0, stream),
-                   lambda: R.fill_bytes(0xFF), lambda: int(R.get()) == int(np.argmax(lg)))
+                   lambda: R.fill_bytes(0xFF), lambda: int(R.get()) == int(np.argmax(lg)), lambda: f"{int(R.get())}")
     # the batch entry point on a single descriptor (SPEC silent)
     rv, tp, tk, te = (C.c_float * 1)(0.5), (C.c_float * 1)(0.9), (C.c_int * 1)(20), (C.c_float * 1)(1.0)
     r = L.infiniopRandomSampleBatch(d, wp, m, R.ptr, P.ptr, rv, tp, tk, te, 1, None)
