@@ -2203,61 +2203,78 @@ def t_rsb_errors():
 
 
 # --------------------------------------------------------------------------- group: threads (one descriptor, many threads)
-@test("threads", only="cpu")
+@test("threads")
 def t_threads():
-    nthr, iters = 8, 100
+    """one descriptor per operator, used by 8 threads at once, each with its own buffers (NVIDIA: its own
+    stream too, synchronised after every iteration's four calls)"""
+    nthr, iters = 8, (20 if NV else 100)
     shape = (64, 129)
     s, dm = create_from_layouts("mul", [(shape, None, "F32")] * 3)
     s2, dl = create_from_layouts("lpnorm", [(shape, None, "F32")] * 2, params=(ci(1), ci(2), cf(1e-12)))
     s3, dr = create_from_layouts("rs", [((), None, "I64"), ((5000,), None, "F32")])
     s4, dre = create_from_layouts("rearrange", [(shape, (1, 64), "F32"), (shape, None, "F32")])
+    if not st("threads: Create the four descriptors", max(s, s2, s3, s4), SUCCESS):
+        return
     wm, wl, wr = ws_size("mul", dm), ws_size("lpnorm", dl), ws_size("rs", dr)
     errors = []
 
     def worker(k):
-        r = rng(100 + k)
-        a = r.standard_normal(shape).astype(np.float32)
-        b = r.standard_normal(shape).astype(np.float32)
-        c = np.empty(shape, np.float32)
-        y = np.empty(shape, np.float32)
-        t = np.empty(shape[::-1], np.float32)
-        lg = r.standard_normal(5000).astype(np.float32)
-        res = np.zeros((), np.int64)
-        ws1, ws2, ws3 = np.empty(max(wm, 1), np.uint8), np.empty(max(wl, 1), np.uint8), np.empty(max(wr, 1), np.uint8)
-        ref_l = lp_ref(a, 1, 2, float(np.float32(1e-12)))
-        am = int(np.argmax(lg))
-        for it in range(iters):
-            c[:] = np.nan
-            y[:] = np.nan
-            t[:] = np.nan
-            res[...] = -1
-            e = [L.infiniopMul(dm, ws1.ctypes.data, wm, c.ctypes.data, a.ctypes.data, b.ctypes.data, None),
-                 L.infiniopLPNorm(dl, ws2.ctypes.data, wl, y.ctypes.data, a.ctypes.data, None),
-                 L.infiniopRandomSample(dr, ws3.ctypes.data, wr, res.ctypes.data, lg.ctypes.data, cf(0.0), cf(0.9),
-                                        ci(5), cf(1.0), None),
-                 L.infiniopRearrange(dre, t.ctypes.data, a.ctypes.data, None)]
-            if any(e):
-                errors.append(f"thread {k} iter {it}: statuses {e}")
-                return
-            if not (c == a * b).all():
-                errors.append(f"thread {k} iter {it}: mul wrong")
-                return
-            if not close(y, ref_l, "F32").all():
-                errors.append(f"thread {k} iter {it}: lpnorm wrong")
-                return
-            if int(res) != am:
-                errors.append(f"thread {k} iter {it}: random sample wrong")
-                return
-            if not (t == a.T).all():
-                errors.append(f"thread {k} iter {it}: rearrange wrong")
-                return
+        stream = vp()  # CPU: NULL, the default stream
+        try:
+            if NV:
+                rt_check("infinirtSetDevice(NVIDIA, 0) in a worker thread", L.infinirtSetDevice(DEV["NVIDIA"], 0))
+                rt_check("infinirtStreamCreate in a worker thread", L.infinirtStreamCreate(C.byref(stream)))
+            r = rng(100 + k)
+            a = r.standard_normal(shape).astype(np.float32)
+            b = r.standard_normal(shape).astype(np.float32)
+            lg = r.standard_normal(5000).astype(np.float32)
+            A, Bb, LG = TBuf(shape, None, np.float32), TBuf(shape, None, np.float32), TBuf((5000,), None, np.float32)
+            A.set(a)
+            Bb.set(b)
+            LG.set(lg)
+            Cc, Y = TBuf(shape, None, np.float32), TBuf(shape, None, np.float32)
+            T, RES = TBuf(shape, (1, 64), np.float32), TBuf((), None, np.int64)
+            (g1, w1), (g2, w2), (g3, w3) = workspace(wm), workspace(wl), workspace(wr)
+            ref_l = lp_ref(a, 1, 2, float(np.float32(1e-12)))
+            am = int(np.argmax(lg))
+            for it in range(iters):
+                for o in (Cc, Y, T, RES):
+                    o.fill_bytes(0xFF)  # NaN / -1: an element left unwritten fails
+                e = [L.infiniopMul(dm, w1, wm, Cc.ptr, A.ptr, Bb.ptr, stream),
+                     L.infiniopLPNorm(dl, w2, wl, Y.ptr, A.ptr, stream),
+                     L.infiniopRandomSample(dr, w3, wr, RES.ptr, LG.ptr, cf(0.0), cf(0.9), ci(5), cf(1.0), stream),
+                     L.infiniopRearrange(dre, T.ptr, A.ptr, stream)]
+                if any(e):
+                    errors.append(f"thread {k} iter {it}: statuses {e}")
+                    return
+                sy = L.infinirtStreamSynchronize(stream) if NV else SUCCESS
+                if sy:
+                    errors.append(f"thread {k} iter {it}: StreamSynchronize {sname(sy)}")
+                    return
+                if not (Cc.get() == a * b).all():
+                    errors.append(f"thread {k} iter {it}: mul wrong")
+                    return
+                if not close(Y.get(), ref_l, "F32").all():
+                    errors.append(f"thread {k} iter {it}: lpnorm wrong")
+                    return
+                if int(RES.get()) != am:
+                    errors.append(f"thread {k} iter {it}: random sample wrong")
+                    return
+                if not (T.get() == a).all():
+                    errors.append(f"thread {k} iter {it}: rearrange wrong")
+                    return
+        except Exception as ex:
+            errors.append(f"thread {k}: {ex!r}")
+        finally:
+            if stream.value:
+                L.infinirtStreamDestroy(stream)
     ths = [threading.Thread(target=worker, args=(k,)) for k in range(nthr)]
     for t in ths:
         t.start()
     for t in ths:
         t.join()
-    ck(f"one descriptor per op used by {nthr} threads x {iters} iterations with distinct buffers",
-       not errors, "; ".join(errors[:4]))
+    ck(f"one descriptor per op used by {nthr} threads x {iters} iterations with distinct buffers"
+       + (", each thread with its own stream and device buffers" if NV else ""), not errors, "; ".join(errors[:4]))
     destroy_op("mul", dm)
     destroy_op("lpnorm", dl)
     destroy_op("rs", dr)
@@ -2370,21 +2387,49 @@ def descriptor_leak_cases(h, n):
     return cases, (a4, p4, bad, f16, ri, pr, rb, pb, pbad)
 
 
-@test("leaks", only="cpu")
+@test("leaks")
 def t_leaks():
+    """the host heap (glibc's in-use bytes, then RSS) over create/destroy and calculate loops; NVIDIA: device
+    memory in use as well (dev_leak_loop), and RandomSample's descriptors over a vocabulary's logits"""
     h = handle()
+    on = " (NVIDIA)" if NV else ""
     leak_loop("tensor descriptor create/destroy", tensor_descriptor_cycle, 20000)
-    leak_loop("handle create/destroy", handle_cycle, 20000)
-    cases, tds = descriptor_leak_cases(h, 1000)
+    leak_loop("handle create/destroy" + on, handle_cycle, 5000 if NV else 20000)
+    if NV:
+        dev_leak_loop("handle create/destroy" + on, handle_cycle, 2000)
+    cases, tds = descriptor_leak_cases(h, 151936 if NV else 1000)
+    if NV:
+        big = td((32, 1 << 20), None, "BF16")
+        tds = (*tds, big)
+        cases.append(("lpnorm create/destroy (32 x 1M BF16)",
+                      create_destroy(h, vp(), L.infiniopCreateLPNormDescriptor, L.infiniopDestroyLPNormDescriptor, big,
+                                     big, 1, 2, cf(1e-6)), True))
     for tag, fn, ok_path in cases:
-        leak_loop(tag, fn, 5000 if ok_path else 20000)
-    # calculate loops
-    s, d = create_from_layouts("mul", [((8, 16, 3, 5), None, "F32")] * 3)
-    buf = np.ones(8 * 16 * 3 * 5, np.float32)
-    leak_loop("mul calculate", lambda: L.infiniopMul(d, None, 0, buf.ctypes.data, buf.ctypes.data, buf.ctypes.data,
-                                                     None) if ws_size("mul", d) == 0 else None, 20000)
+        leak_loop(tag, fn, (2000 if NV else 5000) if ok_path else 20000)
+        if NV and ok_path:
+            dev_leak_loop(tag, fn, 2000)
+    # a calculate loop (NVIDIA: on a created stream)
+    shape = (8, 16, 3, 5)
+    s, d = create_from_layouts("mul", [(shape, None, "F32")] * 3)
+    X = TBuf(shape, None, np.float32)
+    X.set(1)
+    wsn = ws_size("mul", d)
+    g, wp = workspace(wsn)
+    stream = nv_stream() if NV else None
+    leak_loop("mul calculate" + (" (NVIDIA, created stream)" if NV else ""),
+              lambda: L.infiniopMul(d, wp, wsn, X.ptr, X.ptr, X.ptr, stream), 20000)
+    if NV:
+        st("mul calculate loop: StreamSynchronize", nv_wait(stream), SUCCESS)
     destroy_op("mul", d)
-    leak_loop("runtime stream/event create/destroy", stream_event_cycle, 20000)
+    leak_loop("runtime stream/event create/destroy" + on, stream_event_cycle, 5000 if NV else 20000)
+    if NV:
+        dev_leak_loop("runtime stream/event create/destroy" + on, stream_event_cycle, 2000)
+
+        def mf():
+            p = vp()
+            if L.infinirtMalloc(C.byref(p), 4096) == 0:
+                L.infinirtFree(p)
+        dev_leak_loop("infinirtMalloc/Free 4096 B", mf, 5000, limit=2 << 20)
     destroy_td(*tds)
 
 
@@ -3026,81 +3071,6 @@ def t_rsb_workspace_nv():
 
 
 # ---- threads: one descriptor per operator, 8 threads with their own streams and buffers
-@test("threads", only="nvidia")
-def t_threads_nv():
-    nthr, iters = 8, 20
-    shape = (64, 129)
-    s, dm = create_from_layouts("mul", [(shape, None, "F32")] * 3)
-    s2, dl = create_from_layouts("lpnorm", [(shape, None, "F32")] * 2, params=(ci(1), ci(2), cf(1e-12)))
-    s3, dr = create_from_layouts("rs", [((), None, "I64"), ((5000,), None, "F32")])
-    s4, dre = create_from_layouts("rearrange", [(shape, (1, 64), "F32"), (shape, None, "F32")])
-    if not st("threads: Create the four descriptors", max(s, s2, s3, s4), SUCCESS):
-        return
-    wm, wl, wr = ws_size("mul", dm), ws_size("lpnorm", dl), ws_size("rs", dr)
-    errors = []
-
-    def worker(k):
-        stream = vp()
-        try:
-            rt_check("infinirtSetDevice(NVIDIA, 0) in a worker thread", L.infinirtSetDevice(DEV["NVIDIA"], 0))
-            rt_check("infinirtStreamCreate in a worker thread", L.infinirtStreamCreate(C.byref(stream)))
-            r = rng(100 + k)
-            a = r.standard_normal(shape).astype(np.float32)
-            b = r.standard_normal(shape).astype(np.float32)
-            lg = r.standard_normal(5000).astype(np.float32)
-            A, Bb, LG = TBuf(shape, None, np.float32), TBuf(shape, None, np.float32), TBuf((5000,), None, np.float32)
-            A.set(a)
-            Bb.set(b)
-            LG.set(lg)
-            Cc, Y = TBuf(shape, None, np.float32), TBuf(shape, None, np.float32)
-            T, RES = TBuf(shape, (1, 64), np.float32), TBuf((), None, np.int64)
-            (g1, w1), (g2, w2), (g3, w3) = workspace(wm), workspace(wl), workspace(wr)
-            ref_l = lp_ref(a, 1, 2, float(np.float32(1e-12)))
-            am = int(np.argmax(lg))
-            for it in range(iters):
-                for o in (Cc, Y, T, RES):
-                    o.fill_bytes(0xFF)
-                e = [L.infiniopMul(dm, w1, wm, Cc.ptr, A.ptr, Bb.ptr, stream),
-                     L.infiniopLPNorm(dl, w2, wl, Y.ptr, A.ptr, stream),
-                     L.infiniopRandomSample(dr, w3, wr, RES.ptr, LG.ptr, cf(0.0), cf(0.9), ci(5), cf(1.0), stream),
-                     L.infiniopRearrange(dre, T.ptr, A.ptr, stream)]
-                if any(e):
-                    errors.append(f"thread {k} iter {it}: statuses {e}")
-                    return
-                sy = L.infinirtStreamSynchronize(stream)
-                if sy:
-                    errors.append(f"thread {k} iter {it}: StreamSynchronize {sname(sy)}")
-                    return
-                if not (Cc.get() == a * b).all():
-                    errors.append(f"thread {k} iter {it}: mul wrong")
-                    return
-                if not close(Y.get(), ref_l, "F32").all():
-                    errors.append(f"thread {k} iter {it}: lpnorm wrong")
-                    return
-                if int(RES.get()) != am:
-                    errors.append(f"thread {k} iter {it}: random sample wrong")
-                    return
-                if not (T.get() == a).all():
-                    errors.append(f"thread {k} iter {it}: rearrange wrong")
-                    return
-        except Exception as ex:
-            errors.append(f"thread {k}: {ex!r}")
-        finally:
-            if stream.value:
-                L.infinirtStreamDestroy(stream)
-    ths = [threading.Thread(target=worker, args=(k,)) for k in range(nthr)]
-    for t in ths:
-        t.start()
-    for t in ths:
-        t.join()
-    ck(f"one descriptor per op used by {nthr} threads x {iters} iterations, each thread with its own stream and "
-       f"device buffers", not errors, "; ".join(errors[:4]))
-    destroy_op("mul", dm)
-    destroy_op("lpnorm", dl)
-    destroy_op("rs", dr)
-    destroy_op("rearrange", dre)
-
-
 # ---- leaks: host heap (as on CPU) and GPU memory (driver's cuMemGetInfo, outside SPEC, measurement only)
 _CUMEMINFO = []
 
@@ -3155,43 +3125,6 @@ def dev_leak_loop(tag, fn, n, limit=4 << 20):
     u1 = gpu_used_bytes()
     ck(f"leak (GPU memory): {tag} x{n} (device memory in use grew {u1 - u0} B)", u1 - u0 <= limit,
        f"in use {u0} -> {u1} B over {n} iterations (~{(u1 - u0) / n:.0f} B/iter); SPEC: 'No input ... leaks'")
-
-
-@test("leaks", only="nvidia")
-def t_leaks_nv():
-    h = handle()
-    leak_loop("tensor descriptor create/destroy", tensor_descriptor_cycle, 20000)
-    leak_loop("handle create/destroy (NVIDIA)", handle_cycle, 5000)
-    dev_leak_loop("handle create/destroy (NVIDIA)", handle_cycle, 2000)
-    cases, tds = descriptor_leak_cases(h, 151936)
-    big = td((32, 1 << 20), None, "BF16")
-    cases.append(("lpnorm create/destroy (32 x 1M BF16)",
-                  create_destroy(h, vp(), L.infiniopCreateLPNormDescriptor, L.infiniopDestroyLPNormDescriptor, big,
-                                 big, 1, 2, cf(1e-6)), True))
-    for tag, fn, ok_path in cases:
-        leak_loop(tag, fn, 2000 if ok_path else 20000)
-        if ok_path:
-            dev_leak_loop(tag, fn, 2000)
-    # calculate loop on the stream, device buffers
-    s, d = create_from_layouts("mul", [((8, 16, 3, 5), None, "F32")] * 3)
-    X = TBuf((8, 16, 3, 5), None, np.float32)
-    X.set(1)
-    wsn = ws_size("mul", d)
-    g, wp = workspace(wsn)
-    stream = nv_stream()
-    leak_loop("mul calculate (NVIDIA, created stream)",
-              lambda: L.infiniopMul(d, wp, wsn, X.ptr, X.ptr, X.ptr, stream), 20000)
-    st("mul calculate loop: StreamSynchronize", nv_wait(stream), SUCCESS)
-    destroy_op("mul", d)
-    leak_loop("runtime stream/event create/destroy (NVIDIA)", stream_event_cycle, 5000)
-    dev_leak_loop("runtime stream/event create/destroy (NVIDIA)", stream_event_cycle, 2000)
-
-    def mf():
-        p = vp()
-        if L.infinirtMalloc(C.byref(p), 4096) == 0:
-            L.infinirtFree(p)
-    dev_leak_loop("infinirtMalloc/Free 4096 B", mf, 5000, limit=2 << 20)
-    destroy_td(*tds, big)
 
 
 # ---- pointer alignment: a fault here poisons the CUDA context, so these run last, each test on its own
