@@ -513,12 +513,15 @@ def handle():
     return _H[0]
 
 
-def create_op(kind, *tds, params=()):
+CREATE = {"rearrange": "infiniopCreateRearrangeDescriptor", "mul": "infiniopCreateMulDescriptor",
+          "lpnorm": "infiniopCreateLPNormDescriptor", "rs": "infiniopCreateRandomSampleDescriptor",
+          "rsb": "infiniopCreateRandomSampleBatchDescriptor"}
+
+
+def create_op(kind, *tds, params=(), h=None):
+    """(status, descriptor) of kind's Create on handle h (default: this process's handle())"""
     d = vp()
-    f = {"rearrange": L.infiniopCreateRearrangeDescriptor, "mul": L.infiniopCreateMulDescriptor,
-         "lpnorm": L.infiniopCreateLPNormDescriptor, "rs": L.infiniopCreateRandomSampleDescriptor,
-         "rsb": L.infiniopCreateRandomSampleBatchDescriptor}[kind]
-    s = f(handle(), C.byref(d), *tds, *params)
+    s = getattr(L, CREATE[kind])(handle() if h is None else h, C.byref(d), *tds, *params)
     return s, d
 
 
@@ -533,13 +536,38 @@ def destroy_op(kind, d):
     return getattr(L, DESTROY[kind])(d)
 
 
-def create_from_layouts(kind, layouts, params=()):
+def create_from_layouts(kind, layouts, params=(), h=None):
     """layouts: list of (shape, strides, dtype). Tensor descriptors are destroyed right after
     Create (SPEC: the caller may destroy them right after)."""
     tds = [td(*l) for l in layouts]
-    s, d = create_op(kind, *tds, params=params)
+    s, d = create_op(kind, *tds, params=params, h=h)
     destroy_td(*tds)
     return s, d
+
+
+def small_descriptors():
+    """every descriptor kind: (kind, layouts, Create's parameters), small enough for any device"""
+    return (("rearrange", [((4,), None, "F32")] * 2, ()),
+            ("mul", [((3,), None, "F32")] * 3, ()),
+            ("lpnorm", [((3,), None, "F32")] * 2, (ci(0), ci(2), cf(1e-12))),
+            ("rs", [((), None, "I64"), ((5,), None, "F32")], ()),
+            ("rsb", [((2,), None, "I64"), ((2, 5), None, "F32")], ()))
+
+
+def check_descriptor_devices(h, kinds, made, device, extra=None):
+    """each of `kinds` (small_descriptors' form), created on handle h, reports (device, 0) through the
+    base-struct queries; extra(kind, descriptor) adds checks"""
+    for kind, layouts, params in kinds:
+        r, dd = create_from_layouts(kind, layouts, params, h=h)
+        if st(f"create {kind} {made}", r, SUCCESS):
+            dev, did = ci(-7), ci(-7)
+            r1 = L.infiniopGetDescriptorDeviceType(dd, C.byref(dev))
+            r2 = L.infiniopGetDescriptorDeviceId(dd, C.byref(did))
+            ck(f"{kind} descriptor reports ({device},0)", r1 == 0 and r2 == 0 and
+               (dev.value, did.value) == (DEV[device], 0), f"{sname(r1)} {sname(r2)} {(dev.value, did.value)}")
+            if extra is not None:
+                extra(kind, dd)
+            destroy_op(kind, dd)
 
 
 def ws_size(kind, d):
@@ -865,24 +893,7 @@ def t_handle():
     L.infiniopDestroyRearrangeDescriptor(d)
     # every op descriptor kind answers the base-struct queries
     destroy_td(a)
-    for kind, layouts, params in (
-            ("mul", [((3,), None, "F32")] * 3, ()),
-            ("lpnorm", [((3,), None, "F32")] * 2, (ci(0), ci(2), cf(1e-12))),
-            ("rs", [((), None, "I64"), ((5,), None, "F32")], ()),
-            ("rsb", [((2,), None, "I64"), ((2, 5), None, "F32")], ())):
-        tds = [td(*l) for l in layouts]
-        dd = vp()
-        f = {"mul": L.infiniopCreateMulDescriptor, "lpnorm": L.infiniopCreateLPNormDescriptor,
-             "rs": L.infiniopCreateRandomSampleDescriptor, "rsb": L.infiniopCreateRandomSampleBatchDescriptor}[kind]
-        r = f(h2, C.byref(dd), *tds, *params)
-        destroy_td(*tds)
-        if st(f"create {kind} for device query", r, SUCCESS):
-            dev, did = ci(-7), ci(-7)
-            r1 = L.infiniopGetDescriptorDeviceType(dd, C.byref(dev))
-            r2 = L.infiniopGetDescriptorDeviceId(dd, C.byref(did))
-            ck(f"{kind} descriptor reports (CPU,0)", r1 == 0 and r2 == 0 and (dev.value, did.value) == (0, 0),
-               f"{sname(r1)} {sname(r2)} {(dev.value, did.value)}")
-            destroy_op(kind, dd)
+    check_descriptor_devices(h2, small_descriptors()[1:], "for device query", "CPU")
     L.infiniopDestroyHandle(h2)
 
 
@@ -2765,31 +2776,14 @@ def t_handle_nv():
     st("CreateHandle with (NVIDIA,0) current", L.infiniopCreateHandle(C.byref(h)), SUCCESS)
     ck("CreateHandle returns non-NULL", bool(h.value))
     st("CreateHandle(NULL) -> NULL_POINTER", L.infiniopCreateHandle(None), NULL_POINTER)
-    for kind, layouts, params in (
-            ("rearrange", [((4,), None, "F32")] * 2, ()),
-            ("mul", [((3,), None, "F32")] * 3, ()),
-            ("lpnorm", [((3,), None, "F32")] * 2, (ci(0), ci(2), cf(1e-12))),
-            ("rs", [((), None, "I64"), ((5,), None, "F32")], ()),
-            ("rsb", [((2,), None, "I64"), ((2, 5), None, "F32")], ())):
-        tds = [td(*l) for l in layouts]
-        dd = vp()
-        f = {"rearrange": L.infiniopCreateRearrangeDescriptor, "mul": L.infiniopCreateMulDescriptor,
-             "lpnorm": L.infiniopCreateLPNormDescriptor, "rs": L.infiniopCreateRandomSampleDescriptor,
-             "rsb": L.infiniopCreateRandomSampleBatchDescriptor}[kind]
-        r = f(h, C.byref(dd), *tds, *params)
-        destroy_td(*tds)
-        if st(f"create {kind} on the NVIDIA handle", r, SUCCESS):
-            dev, did = ci(-7), ci(-7)
-            r1 = L.infiniopGetDescriptorDeviceType(dd, C.byref(dev))
-            r2 = L.infiniopGetDescriptorDeviceId(dd, C.byref(did))
-            ck(f"{kind} descriptor reports (NVIDIA,0)", r1 == 0 and r2 == 0 and (dev.value, did.value) == (1, 0),
-               f"{sname(r1)} {sname(r2)} {(dev.value, did.value)}")
-            if kind == "rearrange":
-                st("GetDescriptorDeviceType(desc, NULL) -> NULL_POINTER", L.infiniopGetDescriptorDeviceType(dd, None),
-                   NULL_POINTER)
-                st("GetDescriptorDeviceId(desc, NULL) -> NULL_POINTER", L.infiniopGetDescriptorDeviceId(dd, None),
-                   NULL_POINTER)
-            destroy_op(kind, dd)
+
+    def null_queries(kind, dd):
+        if kind == "rearrange":
+            st("GetDescriptorDeviceType(desc, NULL) -> NULL_POINTER", L.infiniopGetDescriptorDeviceType(dd, None),
+               NULL_POINTER)
+            st("GetDescriptorDeviceId(desc, NULL) -> NULL_POINTER", L.infiniopGetDescriptorDeviceId(dd, None),
+               NULL_POINTER)
+    check_descriptor_devices(h, small_descriptors(), "on the NVIDIA handle", "NVIDIA", extra=null_queries)
     # the handle binds the device current when it was created
     st("SetDevice(CPU,0)", L.infinirtSetDevice(DEV["CPU"], 0), SUCCESS)
     hc = vp()
@@ -3070,7 +3064,6 @@ def t_rsb_workspace_nv():
     destroy_op("rsb", d)
 
 
-# ---- threads: one descriptor per operator, 8 threads with their own streams and buffers
 # ---- leaks: host heap (as on CPU) and GPU memory (driver's cuMemGetInfo, outside SPEC, measurement only)
 _CUMEMINFO = []
 
