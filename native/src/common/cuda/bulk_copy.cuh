@@ -81,6 +81,14 @@ __device__ inline void asyncArrive(uint64_t *bar) {
     asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(sharedAddress(bar)) : "memory");
 }
 
+// Asks L2 to fetch `bytes` (a multiple of 16) from 16-byte aligned `src`: a
+// hint with no effect on memory consistency, so a kernel launched with
+// programmatic dependent launch may issue it before it waits for the previous
+// kernel (L2 is where every store lands; the loads after the wait see them).
+__device__ inline void bulkPrefetchL2(const void *src, uint32_t bytes) {
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(bytes) : "memory");
+}
+
 // Waits until the phase of parity `parity` of the barrier has completed.
 __device__ inline void bulkWait(uint64_t *bar, uint32_t parity) {
     uint32_t done = 0;

@@ -99,6 +99,14 @@ constexpr int kHoldAhead = INFINI_LP_NORM_HOLD_AHEAD;
 #define INFINI_LP_NORM_HOLD_PER_THREAD 1
 #endif
 constexpr bool kHoldPerThread = INFINI_LP_NORM_HOLD_PER_THREAD != 0;
+// Bytes of its piece's start that a block asks L2 for before it waits for the
+// previous kernel (programmatic dependent launch lets a block start on an SM
+// that the previous grid's blocks have left, while its last blocks still
+// write). 0: none.
+#ifndef INFINI_LP_NORM_HOLD_PREFETCH
+#define INFINI_LP_NORM_HOLD_PREFETCH 0
+#endif
+constexpr int kHoldPrefetch = INFINI_LP_NORM_HOLD_PREFETCH;
 
 // One block's statistics of one row, on its way to another block of the row.
 template <class A>
@@ -425,11 +433,21 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     constexpr int kWarps = kHoldWorkers / 32;
     extern __shared__ __align__(128) unsigned char smem[];
     __shared__ HoldShared<A> sh;
+    const int slots = plan.items;
+    const int64_t partners = plan.chunks, piece = plan.chunk_vecs, nv = plan.len / VEC, total = plan.rows * nv;
+    if constexpr (kHoldPrefetch > 0) {
+        // A hint only: the loads that use these lines come after the wait, from L2.
+        if (threadIdx.x == 0) {
+            const int64_t start = (int64_t)blockIdx.x * piece;
+            const int64_t bytes = std::min<int64_t>(kHoldPrefetch, (total - start) * 16) / 16 * 16;
+            if (bytes > 0) {
+                bulkPrefetchL2(x + start * VEC, (uint32_t)bytes);
+            }
+        }
+    }
     pdlWaitPrevious(); // x may be the previous kernel's output, and the workspace its records
     pdlAllowNext();
     INFINI_STAGE_STAMP(0, 0);
-    const int slots = plan.items;
-    const int64_t partners = plan.chunks, piece = plan.chunk_vecs, nv = plan.len / VEC, total = plan.rows * nv;
     HoldPiece pc;
     pc.start = (int64_t)blockIdx.x * piece;
     pc.count = (int)std::min<int64_t>(piece, total - pc.start);
