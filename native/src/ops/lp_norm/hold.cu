@@ -99,14 +99,17 @@ constexpr int kHoldAhead = INFINI_LP_NORM_HOLD_AHEAD;
 #define INFINI_LP_NORM_HOLD_PER_THREAD 1
 #endif
 constexpr bool kHoldPerThread = INFINI_LP_NORM_HOLD_PER_THREAD != 0;
-// Bytes of its piece's start that a block asks L2 for before it waits for the
-// previous kernel (programmatic dependent launch lets a block start on an SM
-// that the previous grid's blocks have left, while its last blocks still
-// write). 0: none.
-#ifndef INFINI_LP_NORM_HOLD_PREFETCH
-#define INFINI_LP_NORM_HOLD_PREFETCH 0
+// Tiles of its piece's start that a block asks L2 for (one bulk prefetch by
+// thread 0) before anything else, even before it waits for the previous
+// kernel: a hint, whose lines the loads after the wait read from L2. The
+// first tile then lands at ~2.0 µs instead of ~3.2. H100, graph µs, session
+// 22 (notes/lp_norm.md), 0 / 2 / 3 / 4 / 5 / 6 tiles: 32x1M BF16 55.5 / 54.8
+// / 54.8 / 55.1 / 55.4 / 55.7; 16x1M 29.7 / 29.0 / 29.3 / 29.6 / 30.1 /
+// 30.5; 4x1M 16.2 / 14.8 / 14.9 / 14.8 / 14.9 / 15.0 (8 and 16 tiles: slower).
+#ifndef INFINI_LP_NORM_HOLD_PREFETCH_TILES
+#define INFINI_LP_NORM_HOLD_PREFETCH_TILES 2
 #endif
-constexpr int kHoldPrefetch = INFINI_LP_NORM_HOLD_PREFETCH;
+constexpr int kHoldPrefetch = INFINI_LP_NORM_HOLD_PREFETCH_TILES * kHoldTileBytes;
 
 // One block's statistics of one row, on its way to another block of the row.
 template <class A>

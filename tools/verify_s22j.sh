@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Session 22: Hold's L2 prefetch of each block's first tiles (INFINI_LP_NORM_HOLD_PREFETCH_TILES = 2,
+# the library's default) in the library. One device call: the library build, the Hold GPU tests,
+# compute-sanitizer memcheck on tools/sanitize_lpn.py hold, then `python -m infiniop_py bench --op
+# lp_norm` (PyTorch in the same run). Files under $OUT: s22j_log.txt, s22j_tests.txt,
+# s22j_sanitize.txt, s22j_bench.txt, s22j_bench.json.
+NAME=${NAME:-s22j}
+END=${END:-430}
+source "$(dirname "$0")/verify_common.sh"
+git log --oneline -1 >>"$LOG" 2>&1
+library_build
+step "Hold GPU tests"
+timeout -k 3 "$(cap 150)" $PY -m pytest -q -p no:cacheprovider -rfEs --durations=4 tests/test_lp_norm.py \
+    -k "held_on_chip or dependent_long_rows or long_rows_chained or two_held" >"$OUT/${NAME}_tests.txt" 2>&1
+echo "tests rc=$?" | tee -a "$LOG"
+tail -n 2 "$OUT/${NAME}_tests.txt" >>"$LOG"
+lpn_sanitize memcheck "$OUT/${NAME}_sanitize.txt" hold
+step "benchmark: infiniop_py bench --op lp_norm"
+timeout -k 3 "$(cap 170)" $PY -m infiniop_py bench --device nvidia --op lp_norm --json "$OUT/${NAME}_bench.json" \
+    >"$OUT/${NAME}_bench.txt" 2>&1
+echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/${NAME}_bench.txt"
+step "done"
