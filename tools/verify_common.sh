@@ -54,6 +54,14 @@ lpnorm_gpu_tests() {
     echo "lp gpu rc=$?" | tee -a "$LOG"
     tail -n 2 "$1" >>"$LOG"
 }
+# hold_gpu_tests FILE CAP: LPNorm's GPU tests of the Hold plan into FILE, the summary line in the log.
+hold_gpu_tests() {
+    step "Hold GPU tests"
+    timeout -k 3 "$(cap "$2")" $PY -m pytest -q -p no:cacheprovider -rfEs --durations=4 tests/test_lp_norm.py \
+        -k "held_on_chip or dependent_long_rows or long_rows_chained or two_held" >"$1" 2>&1
+    echo "tests rc=$?" | tee -a "$LOG"
+    tail -n 2 "$1" >>"$LOG"
+}
 # harness_build SOURCE BINARY CAP: a standalone sm_90 harness against the library's headers.
 harness_build() {
     step "harness build (nvcc, sm_90)"

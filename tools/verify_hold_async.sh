@@ -65,11 +65,7 @@ if [ "${EAGER:-0}" = 1 ]; then # the library's eager rows against longer batches
     echo "eager probe rc=$?" | tee -a "$LOG"
 fi
 if [ "${QUICK:-1}" = 1 ]; then step "done (quick)"; exit 0; fi
-step "Hold GPU tests"
-timeout -k 3 "$(cap 150)" $PY -m pytest -q -p no:cacheprovider -rfEs --durations=4 tests/test_lp_norm.py \
-    -k "held_on_chip or dependent_long_rows or long_rows_chained or two_held" >"$OUT/${NAME}_tests.txt" 2>&1
-echo "tests rc=$?" | tee -a "$LOG"
-tail -n 2 "$OUT/${NAME}_tests.txt" >>"$LOG"
+hold_gpu_tests "$OUT/${NAME}_tests.txt" 150
 lpn_sanitize memcheck "$OUT/${NAME}_sanitize.txt" hold
 lpn_sanitize racecheck "$OUT/${NAME}_sanitize.txt" hold
 step "done"

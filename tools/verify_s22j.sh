@@ -9,11 +9,7 @@ END=${END:-430}
 source "$(dirname "$0")/verify_common.sh"
 git log --oneline -1 >>"$LOG" 2>&1
 library_build
-step "Hold GPU tests"
-timeout -k 3 "$(cap 150)" $PY -m pytest -q -p no:cacheprovider -rfEs --durations=4 tests/test_lp_norm.py \
-    -k "held_on_chip or dependent_long_rows or long_rows_chained or two_held" >"$OUT/${NAME}_tests.txt" 2>&1
-echo "tests rc=$?" | tee -a "$LOG"
-tail -n 2 "$OUT/${NAME}_tests.txt" >>"$LOG"
+hold_gpu_tests "$OUT/${NAME}_tests.txt" 150
 lpn_sanitize memcheck "$OUT/${NAME}_sanitize.txt" hold
 step "benchmark: infiniop_py bench --op lp_norm"
 timeout -k 3 "$(cap 170)" $PY -m infiniop_py bench --device nvidia --op lp_norm --json "$OUT/${NAME}_bench.json" \
