@@ -122,6 +122,21 @@ rearr4_build() {
         -o build/rearr4_bench >>"$LOG" 2>&1
     echo "rearr4_bench build rc=$?" | tee -a "$LOG"
 }
+# eager_probe_rounds FILE LIBDIR...: tools/eager_probe.py --batches (Rearrange's transposes, eager batches
+# against a graph) on each library (INFINIOP_LIBRARY=LIBDIR/libinfiniop.so), two rounds interleaved, into FILE.
+eager_probe_rounds() {
+    local file=$1 round lib
+    shift
+    for round in 1 2; do
+        for lib in "$@"; do
+            step "eager_probe --batches, $lib, round $round"
+            echo "== $lib, round $round" >>"$file"
+            INFINIOP_LIBRARY=$PWD/$lib/libinfiniop.so timeout -k 3 "$(cap 60)" $PY tools/eager_probe.py --batches \
+                >>"$file" 2>&1
+            echo "rc=$?" | tee -a "$LOG" "$file"
+        done
+    done
+}
 # rearrange_library_ab BASE FILE: rearr4_bench --library on BASE/lib and build/lib, two rounds
 # interleaved, appended to FILE (after rearr4_build).
 rearrange_library_ab() {

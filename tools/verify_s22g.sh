@@ -9,13 +9,5 @@ source "$(dirname "$0")/verify_common.sh"
 RS=native/src/ops/rearrange/rearrange_nvidia.cc
 VARIANT_CXXFLAGS=-DINFINI_REARRANGE_PDL=0 build_variant_pair build/pdl0 "" $RS
 VARIANT_CXXFLAGS=-DINFINI_REARRANGE_PDL=1 build_variant_pair build/pdl1 "" $RS
-for round in 1 2; do
-    for lib in build/lib build/pdl0/lib build/pdl1/lib; do
-        step "eager_probe --batches, $lib, round $round"
-        echo "== $lib, round $round" >>"$OUT/${NAME}_eager.txt"
-        INFINIOP_LIBRARY=$PWD/$lib/libinfiniop.so timeout -k 3 "$(cap 60)" $PY tools/eager_probe.py --batches \
-            >>"$OUT/${NAME}_eager.txt" 2>&1
-        echo "rc=$?" | tee -a "$LOG" "$OUT/${NAME}_eager.txt"
-    done
-done
+eager_probe_rounds "$OUT/${NAME}_eager.txt" build/lib build/pdl0/lib build/pdl1/lib
 step "done"
