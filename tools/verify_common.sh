@@ -34,16 +34,19 @@ bench_if_time() {
         step "benchmark skipped: $((END - SECONDS)) s left"
     fi
 }
-# end_to_end_bench PREFIX CAP [MIN_LEFT]: `python -m infiniop_py bench` on the GPU into PREFIX.txt and
-# PREFIX.json, when at least MIN_LEFT (default 20) of END's seconds are left.
+# end_to_end_bench PREFIX CAP [MIN_LEFT [BENCH ARGS...]]: `python -m infiniop_py bench` on the GPU (with
+# the further arguments, e.g. --op lp_norm) into PREFIX.txt and PREFIX.json, when at least MIN_LEFT
+# (default 20) of END's seconds are left.
 end_to_end_bench() {
-    if [ $((END - SECONDS)) -lt "${3:-20}" ]; then
+    local prefix=$1 limit=$2 min_left=${3:-20}
+    shift $(($# < 3 ? $# : 3))
+    if [ $((END - SECONDS)) -lt "$min_left" ]; then
         step "end-to-end benchmark skipped: $((END - SECONDS)) s left"
         return
     fi
-    step "end-to-end benchmark"
-    timeout -k 3 "$(cap "$2")" $PY -m infiniop_py bench --device nvidia --json "$1.json" >"$1.txt" 2>&1
-    echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$1.txt"
+    step "end-to-end benchmark${*:+ $*}"
+    timeout -k 3 "$(cap "$limit")" $PY -m infiniop_py bench --device nvidia --json "$prefix.json" "$@" >"$prefix.txt" 2>&1
+    echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$prefix.txt"
 }
 # lpnorm_gpu_tests FILE CAP: LPNorm's GPU tests (tools/gpu_suite.sh's lp_gpu shard) into FILE, the
 # summary line in the log.

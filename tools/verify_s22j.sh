@@ -11,8 +11,5 @@ git log --oneline -1 >>"$LOG" 2>&1
 library_build
 hold_gpu_tests "$OUT/${NAME}_tests.txt" 150
 lpn_sanitize memcheck "$OUT/${NAME}_sanitize.txt" hold
-step "benchmark: infiniop_py bench --op lp_norm"
-timeout -k 3 "$(cap 170)" $PY -m infiniop_py bench --device nvidia --op lp_norm --json "$OUT/${NAME}_bench.json" \
-    >"$OUT/${NAME}_bench.txt" 2>&1
-echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$OUT/${NAME}_bench.txt"
+end_to_end_bench "$OUT/${NAME}_bench" 170 0 --op lp_norm
 step "done"
