@@ -438,19 +438,6 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     __shared__ HoldShared<A> sh;
     const int slots = plan.items;
     const int64_t partners = plan.chunks, piece = plan.chunk_vecs, nv = plan.len / VEC, total = plan.rows * nv;
-    if constexpr (kHoldPrefetch > 0) {
-        // A hint only: the loads that use these lines come after the wait, from L2.
-        if (threadIdx.x == 0) {
-            const int64_t start = (int64_t)blockIdx.x * piece;
-            const int64_t bytes = std::min<int64_t>(kHoldPrefetch, (total - start) * 16) / 16 * 16;
-            if (bytes > 0) {
-                bulkPrefetchL2(x + start * VEC, (uint32_t)bytes);
-            }
-        }
-    }
-    pdlWaitPrevious(); // x may be the previous kernel's output, and the workspace its records
-    pdlAllowNext();
-    INFINI_STAGE_STAMP(0, 0);
     HoldPiece pc;
     pc.start = (int64_t)blockIdx.x * piece;
     pc.count = (int)std::min<int64_t>(piece, total - pc.start);
@@ -460,6 +447,16 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     pc.held = min(pc.tiles, slots);
     pc.row = pc.start / nv;
     pc.split = (int)std::min<int64_t>(pc.count, (pc.row + 1) * nv - pc.start);
+    if constexpr (kHoldPrefetch > 0) {
+        // A hint only: the loads that use these lines come after the wait, from L2.
+        const int64_t bytes = std::min<int64_t>(kHoldPrefetch, (int64_t)pc.count * 16);
+        if (threadIdx.x == 0 && bytes > 0) {
+            bulkPrefetchL2(x + pc.start * VEC, (uint32_t)bytes);
+        }
+    }
+    pdlWaitPrevious(); // x may be the previous kernel's output, and the workspace its records
+    pdlAllowNext();
+    INFINI_STAGE_STAMP(0, 0);
     const int sides = pc.split < pc.count ? 2 : 1;
     uint64_t *full = reinterpret_cast<uint64_t *>(smem);
     const HoldStream<T, VEC> stream{x, pc, reinterpret_cast<uint4 *>(smem + kHoldBarrierBytes), full, slots,
