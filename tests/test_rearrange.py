@@ -350,6 +350,27 @@ def test_tensor_copy_tiles(device, rng, dtype, case):
     check_copy(device, rng, shape, dst_strides, src_strides, dtype, src_shift=src_shift, dst_shift=dst_shift)
 
 
+# Large 2-byte transposes with pitches off 16 bytes (none goes to the
+# tensor-copy tiles: a box must start on 16 bytes, notes/rearrange.md session
+# 23): padded odd pitches on both sides, on one side, and pointers shifted by
+# 16 and 4 bytes; the poisoned padding must stay untouched.
+ODD_PITCH_CASES = {
+    "both-padded": ((3001, 3137), (3139, 1), (1, 3003), (0, 0)),
+    "both-padded-shift-16-bytes": ((3001, 3137), (3139, 1), (1, 3003), (8, 8)),
+    "both-padded-shift-4-bytes": ((3001, 3137), (3139, 1), (1, 3003), (2, 2)),
+    "src-only": ((3000, 3008), (3008, 1), (1, 3001), (0, 0)),
+    "dst-only": ((3000, 3072), (3073, 1), (1, 3000), (0, 0)),
+}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
+@pytest.mark.parametrize("case", list(ODD_PITCH_CASES), ids=str)
+def test_odd_pitches_large(device, rng, dtype, case):
+    shape, dst_strides, src_strides, (src_shift, dst_shift) = ODD_PITCH_CASES[case]
+    check_copy(device, rng, shape, dst_strides, src_strides, dtype, src_shift=src_shift, dst_shift=dst_shift)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("n, dtype", [(3072, F16), (1031, F16), (1024, F32)], ids=["wide-f16", "odd-f16", "f32"])
 def test_dependent_transposes_back_to_back_gpu(rng, n, dtype):
