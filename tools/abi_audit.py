@@ -1600,12 +1600,16 @@ def lp_ref(x, axis, p, eps):
     with np.errstate(all="ignore"):
         m = ax.max(axis=axis, keepdims=True) if x.shape[axis] > 0 else np.zeros_like(ax.sum(axis, keepdims=True))
         safe = np.where((m > 0) & np.isfinite(m), m, 1.0)
-        norm = safe * (np.sum((ax / safe) ** p, axis=axis, keepdims=True)) ** (1.0 / p)
+        root = (np.sum((ax / safe) ** p, axis=axis, keepdims=True)) ** (1.0 / p)
+        norm = safe * root
         norm = np.where(np.isinf(m), np.inf, norm)
         norm = np.where(np.isnan(ax).any(axis=axis, keepdims=True), np.nan, norm)
         norm = np.where(m == 0, 0.0, norm)
         denom = np.where(np.isnan(norm), np.nan, np.maximum(norm, eps))
-        y = x / denom
+        # x / norm as (x / m) / root where the norm decides: exact even when the norm itself is a
+        # deep subnormal (m * root rounded to a few bits there)
+        scaled = (m > 0) & np.isfinite(m) & ~np.isnan(norm) & (norm >= eps)
+        y = np.where(scaled, (x / safe) / root, x / denom)
     zero_row = np.broadcast_to(m == 0, x.shape)
     y = np.where(zero_row, x * 0.0, y)  # SPEC: an all-zero row gives zeros, never NaN
     return y
@@ -1625,8 +1629,7 @@ def close(got, ref, dtn):
     return ok | both_nan | same_inf
 
 
-def lp_case(tag, dtn, shape, x_str, y_str, axis, p, eps, seed=0, values=None, inplace=False, flush="end",
-            strict=True):
+def lp_case(tag, dtn, shape, x_str, y_str, axis, p, eps, seed=0, values=None, inplace=False, flush="end"):
     r = rng(seed)
     dt = NP[dtn]
     s, d = create_from_layouts("lpnorm", [(shape, y_str, dtn), (shape, x_str, dtn)],
@@ -1644,12 +1647,6 @@ def lp_case(tag, dtn, shape, x_str, y_str, axis, p, eps, seed=0, values=None, in
     if ok:
         for rr in (r1, r2):
             good = close(rr[0], ref, dtn)
-            if not strict and not good.all():
-                with np.errstate(all="ignore"):
-                    rel = np.nanmax(np.abs(rr[0].astype(np.float64) - ref) / np.abs(ref))
-                note(f"{tag}: deviates from the exact result", f"max relative error {rel:.2e} "
-                     f"(tolerance {TOL[dtn][0]:.1e}); " + fmt_bad(rr[0], ref, good, 2))
-                break
             if not ck(f"{tag}: matches float64 torch-normalize reference", good.all(), fmt_bad(rr[0], ref, good)):
                 break
     destroy_op("lpnorm", d)
@@ -1704,11 +1701,9 @@ def t_lp_eps_and_range():
         for p in (1, 2, 3):
             v = np.round(r.uniform(-1, 1, (3, 16)) * 4) * tiny
             v[:, 0] = 4 * tiny
-            # when ||x||_p is itself a deep subnormal it cannot be held exactly in the dtype: SPEC's formula
-            # y = x / max(||x||_p, eps) then loses precision too, so only NOTE such deviations
-            deep = tiny < 1e-320 or (dn in ("F32", "BF16") and tiny < 1e-43)
-            LC(f"lpnorm {dn} subnormal values ~{tiny:g} p={p} eps=0", dn, (3, 16), None, None, -1, p, 0.0, values=v,
-               strict=not deep)
+            # the reference divides by m, then by the root, so that a norm that is itself a deep
+            # subnormal costs no precision: the library's factors keep it too (math.h)
+            LC(f"lpnorm {dn} subnormal values ~{tiny:g} p={p} eps=0", dn, (3, 16), None, None, -1, p, 0.0, values=v)
     for dn in FLT_DT:
         # rows whose max |x| is m, for several m in [100, 200) (all representable in dn)
         cand = np.unique(round_to(np.linspace(100, 200, 4001), dn).astype(np.float64))
