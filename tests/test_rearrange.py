@@ -338,36 +338,28 @@ TENSOR_COPY_CASES = {
     "dst-rows-reversed": ((3000, 3008), (-3008, 1), (1, 3000), (0, 0)),
 }
 
-
-@pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
-@pytest.mark.parametrize("case", list(TENSOR_COPY_CASES), ids=str)
-def test_tensor_copy_tiles(device, rng, dtype, case):
-    """Padded pitches, partial tiles along both dims, pointers 16 bytes off
-    (taken) and 4 bytes off (the word tiles instead), a pitch off 16 bytes,
-    rows running backwards; the poisoned padding must stay untouched."""
-    shape, dst_strides, src_strides, (src_shift, dst_shift) = TENSOR_COPY_CASES[case]
-    check_copy(device, rng, shape, dst_strides, src_strides, dtype, src_shift=src_shift, dst_shift=dst_shift)
-
-
 # Large 2-byte transposes with pitches off 16 bytes (none goes to the
 # tensor-copy tiles: a box must start on 16 bytes, notes/rearrange.md session
 # 23): padded odd pitches on both sides, on one side, and pointers shifted by
-# 16 and 4 bytes; the poisoned padding must stay untouched.
+# 16 and 4 bytes; run by test_tensor_copy_tiles beside its own cases.
 ODD_PITCH_CASES = {
-    "both-padded": ((3001, 3137), (3139, 1), (1, 3003), (0, 0)),
-    "both-padded-shift-16-bytes": ((3001, 3137), (3139, 1), (1, 3003), (8, 8)),
-    "both-padded-shift-4-bytes": ((3001, 3137), (3139, 1), (1, 3003), (2, 2)),
-    "src-only": ((3000, 3008), (3008, 1), (1, 3001), (0, 0)),
-    "dst-only": ((3000, 3072), (3073, 1), (1, 3000), (0, 0)),
+    "odd-both-padded": ((3001, 3137), (3139, 1), (1, 3003), (0, 0)),
+    "odd-both-padded-shift-16-bytes": ((3001, 3137), (3139, 1), (1, 3003), (8, 8)),
+    "odd-both-padded-shift-4-bytes": ((3001, 3137), (3139, 1), (1, 3003), (2, 2)),
+    "odd-src-only": ((3000, 3008), (3008, 1), (1, 3001), (0, 0)),
+    "odd-dst-only": ((3000, 3072), (3073, 1), (1, 3000), (0, 0)),
 }
 
 
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
-@pytest.mark.parametrize("case", list(ODD_PITCH_CASES), ids=str)
-def test_odd_pitches_large(device, rng, dtype, case):
-    shape, dst_strides, src_strides, (src_shift, dst_shift) = ODD_PITCH_CASES[case]
+@pytest.mark.parametrize("case", list(TENSOR_COPY_CASES) + list(ODD_PITCH_CASES), ids=str)
+def test_tensor_copy_tiles(device, rng, dtype, case):
+    """Padded pitches, partial tiles along both dims, pointers 16 bytes off
+    (taken) and 4 bytes off (the word tiles instead), pitches off 16 bytes
+    (odd ones too: the odd word tiles), rows running backwards; the poisoned
+    padding must stay untouched."""
+    shape, dst_strides, src_strides, (src_shift, dst_shift) = {**TENSOR_COPY_CASES, **ODD_PITCH_CASES}[case]
     check_copy(device, rng, shape, dst_strides, src_strides, dtype, src_shift=src_shift, dst_shift=dst_shift)
 
 
