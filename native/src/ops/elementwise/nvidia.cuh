@@ -82,12 +82,20 @@ __device__ __forceinline__ Vec<T> applyVec(const Vec<T> (&x)[N]) {
 // remaining blocks by free slot, so no SM ends up with an unequal share.
 // B: threads a block, kBlock or (vector form, large grids) kWideBlock
 // (nvidia.h, contiguousVecBlock).
+// -DINFINI_ELEMENTWISE_TRIGGER_AT_EXIT=1: no trigger, the next grid launched
+// as our last block exits (a measuring knob, session 23: the odd word tiles
+// gained from it, notes/rearrange.md).
+#ifndef INFINI_ELEMENTWISE_TRIGGER_AT_EXIT
+#define INFINI_ELEMENTWISE_TRIGGER_AT_EXIT 0
+#endif
 template <class Op, class T, int N, int V, int U, int B = kBlock>
 __global__ void __launch_bounds__(B) contiguousKernel(T *out, Inputs<T, N> in, uint64_t numel) {
     using A = std::conditional_t<(V > 1), Vec<T>, T>;
     static_assert(V == 1 || V == (int)(16 / sizeof(T)), "scalars or 16-byte vectors");
     pdlWaitPrevious();
-    pdlAllowNext();
+    if (!INFINI_ELEMENTWISE_TRIGGER_AT_EXIT) {
+        pdlAllowNext();
+    }
     const uint64_t nacc = numel / V;
     const uint64_t chunk = (uint64_t)B * U;
     for (uint64_t base = (uint64_t)blockIdx.x * chunk + threadIdx.x; base < nacc;

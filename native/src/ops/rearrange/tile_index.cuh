@@ -49,11 +49,20 @@ __device__ __forceinline__ T loadRun(const T *p, int slot) { // the tracing hook
 #endif
 
 // Every tile kernel's first statement: launched with PDL (sm_90), it waits
-// for the previous kernel in the stream before any global access, and lets
-// the next one place its blocks (they wait here in turn); otherwise nothing.
-__device__ __forceinline__ void tileKernelEntry() {
+// for the previous kernel in the stream before any global access, and with
+// `trigger` lets the next one place its blocks (they wait here in turn);
+// without, the next grid is launched as this one's last block exits (still
+// ahead of the completion that a launch without PDL waits for). Otherwise
+// nothing. -DINFINI_REARRANGE_TRIGGER_AT_EXIT=1: every tile kernel without
+// (a measuring knob, session 23).
+#ifndef INFINI_REARRANGE_TRIGGER_AT_EXIT
+#define INFINI_REARRANGE_TRIGGER_AT_EXIT 0
+#endif
+__device__ __forceinline__ void tileKernelEntry(bool trigger = true) {
     pdlWaitPrevious();
-    pdlAllowNext();
+    if (trigger && !INFINI_REARRANGE_TRIGGER_AT_EXIT) {
+        pdlAllowNext();
+    }
 }
 
 // The element offsets in dst and src of index i of a group. ONE: the group
