@@ -29,6 +29,21 @@ namespace infini::rearrange::nvidia {
 // The dst side is the skewed word tiles' (SPAN tiles of 64 along b per
 // block, each dst row segment moved back to its 32-byte sector: whole
 // sectors, lane x word x); dst rows a0 .. a0 + 62, so warp 7 has 7 rows.
+//
+// Where a block lets the next launch place its blocks (programmatic
+// dependent launch): INFINI_REARRANGE_ODD_TRIGGER 0 at entry (every other tile
+// kernel; the library until session 23), 1 once the block's tile is in
+// shared memory (the default), 2 at the block's exit. 4097² F16 on the H100,
+// µs a call (eager batch 200 / graph; tools/verify_s23f.sh, verify_s23i.sh):
+// 0: 26.66-26.70 / 26.11; 1: 26.13 / 26.01-26.04; 2: 26.17-26.19 / 26.03-26.11;
+// the end-to-end bench 26.8 / 26.3 / 26.4. CUPTI's records (tools/kernel_gaps.py):
+// with 0 the next grid starts ~5 µs early, and eager calls then run ~1 µs
+// longer after their predecessor ends than graph replays do; with 2 the
+// overlap is ~0.2 µs and both modes agree.
+#ifndef INFINI_REARRANGE_ODD_TRIGGER
+#define INFINI_REARRANGE_ODD_TRIGGER 1
+#endif
+
 template <int SPAN>
 struct OddWordTile {
     static constexpr int kWords = kTileThreadsX;             // aligned words loaded per src row
@@ -147,6 +162,9 @@ __device__ __forceinline__ void moveOddWordTile(const TileParams &p,
         reinterpret_cast<uint32_t *>(my_rows + j * kStep)[x] = v[j];
     }
     __syncthreads();
+    if constexpr (INFINI_REARRANGE_ODD_TRIGGER == 1) {
+        pdlAllowNext(); // the tile is loaded (oddWordTileKernel)
+    }
     if constexpr (ONE && INFINI_REARRANGE_WHOLE_ROWS) {
         storeSkewRows<S, WHOLE>(p, tile, tile_dst + da0, b0, cols, [](int) { return int2{0, 0}; });
     } else {
@@ -174,21 +192,11 @@ __device__ __forceinline__ void moveOddWordTile(const TileParams &p,
 
 // p: the plan's tile parameters with tiles_a = oddWordTilesA(len_a) (63-unit
 // tiles along a) and tiles_b = skewTilesB(len_b, SPAN * 64).
-// The next launch is let in only as the blocks exit: 4097² F16 on the H100
-// (tools/verify_s23f.sh, µs a call, eager batch 200 / graph) 26.17 / 26.04-26.11
-// against 26.66-26.70 / 26.11 with the trigger at entry. CUPTI's records
-// (tools/kernel_gaps.py): with it at entry the next grid starts ~5 µs early
-// in both modes, and eager calls then run ~1 µs longer after their
-// predecessor ends than graph replays do; at exit the overlap is ~0.2 µs and
-// the two modes agree. -DINFINI_REARRANGE_ODD_EARLY_TRIGGER=1: at entry.
-#ifndef INFINI_REARRANGE_ODD_EARLY_TRIGGER
-#define INFINI_REARRANGE_ODD_EARLY_TRIGGER 0
-#endif
 template <bool ONE, int SPAN = kOddWordSpan, int MIN_BLOCKS = OddWordTile<SPAN>::kMinBlocks(ONE)>
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, MIN_BLOCKS)
     oddWordTileKernel(const __grid_constant__ TileParams p, uint16_t *__restrict__ dst,
                       const uint16_t *__restrict__ src) {
-    tileKernelEntry(INFINI_REARRANGE_ODD_EARLY_TRIGGER != 0);
+    tileKernelEntry(INFINI_REARRANGE_ODD_TRIGGER == 0);
     using S = OddWordTile<SPAN>;
     __shared__ __align__(16) uint16_t tile[S::kRows][S::kRowUnits];
     const TileOrigin o = tileOrigin(p, blockIdx.x);
