@@ -34,7 +34,7 @@ namespace infini::rearrange::nvidia {
 // dependent launch): INFINI_REARRANGE_ODD_TRIGGER 0 at entry (every other tile
 // kernel; the library until session 23), 1 once the block's tile is in
 // shared memory (the default), 2 at the block's exit. 4097² F16 on the H100,
-// µs a call (eager batch 200 / graph; tools/verify_s23f.sh, verify_s23i.sh):
+// µs a call (eager batch 200 / graph; tools/verify_s23i.sh, notes/rearrange.md):
 // 0: 26.66-26.70 / 26.11; 1: 26.13 / 26.01-26.04; 2: 26.17-26.19 / 26.03-26.11;
 // the end-to-end bench 26.8 / 26.3 / 26.4. CUPTI's records (tools/kernel_gaps.py):
 // with 0 the next grid starts ~5 µs early, and eager calls then run ~1 µs
