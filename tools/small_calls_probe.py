@@ -2,8 +2,13 @@
 back, buffers rotated over 8 sets so that nothing is timed out of L2) and as graph replays, for
 comparing libraries built with other PDL trigger placements (INFINIOP_LIBRARY=...).
 
-  PYTHONPATH=. python3 tools/small_calls_probe.py
+  PYTHONPATH=. python3 tools/small_calls_probe.py [--odd]
+
+--odd: odd-pitch F16 transposes of several sizes instead (the odd word tiles, whose PDL trigger
+moved in session 23).
 """
+import sys
+
 import torch
 
 import infiniop_py as ip
@@ -50,6 +55,9 @@ def main():
         ("mul 16x5632 F16", mul_case(h, (16, 5632), torch.float16)),
         ("mul 1024x4096 F16", mul_case(h, (1024, 4096), torch.float16)),
     ]
+    if "--odd" in sys.argv:
+        cases = [(f"rearrange transpose {n}² F16 (odd)", rearrange_case(h, (n, n), (1, 0), torch.float16))
+                 for n in (257, 1031, 2049, 3001, 4097)]
     print(f"{'case':42} {'eager':>7} {'graph':>7}  (µs a call)")
     for name, calls in cases:
         eager = harness.time_cuda(lambda: None, rotate=[lambda c=c: c(cur) for c in calls], batch=200)
