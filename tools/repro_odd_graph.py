@@ -1,7 +1,9 @@
 """Session 23: odd-pitch F16 transposes of size N (argv[1]) on 8 buffer sets: eager once each and
 checked, then 16 calls captured into a CUDA graph on a torch stream, replayed 3 times, checked.
 Prints ok or what failed. (tools/small_calls_probe.py --odd met an illegal address in the graph
-replays of 257² with both trigger placements.)
+replays of 257² with both trigger placements: the probe's own bug, its lambdas held the buffers'
+addresses but not the buffers, which were freed; this script, which holds them, passed at 65² to
+2049², eager and in graphs.)
 
   PYTHONPATH=. python3 tools/repro_odd_graph.py N [SETS]
 """

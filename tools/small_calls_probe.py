@@ -29,7 +29,8 @@ def rearrange_case(h, shape, order, dtype):
     dv = dsts[0].as_strided(shape, contiguous_strides(shape))
     sv = srcs[0].as_strided(shape, sst)
     desc = ip.Rearrange(h, dv, sv)
-    return [lambda st=None, d=d.data_ptr(), s=s.data_ptr(): desc(d, s, stream=st) for d, s in zip(dsts, srcs)]
+    # the lambdas hold the tensors (not only their addresses): freed buffers would be written
+    return [lambda st=None, d=d, s=s: desc(d.data_ptr(), s.data_ptr(), stream=st) for d, s in zip(dsts, srcs)]
 
 
 def mul_case(h, shape, dtype):
