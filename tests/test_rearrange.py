@@ -364,7 +364,8 @@ def test_tensor_copy_tiles(device, rng, dtype, case):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("n, dtype", [(3072, F16), (1031, F16), (1024, F32)], ids=["wide-f16", "odd-f16", "f32"])
+@pytest.mark.parametrize("n, dtype", [(3072, F16), (1031, F16), (257, F16), (1024, F32)],
+                         ids=["wide-f16", "odd-f16", "odd-one-wave-f16", "f32"])
 def test_dependent_transposes_back_to_back_gpu(rng, n, dtype):
     """Transposes that depend on each other through every buffer (B = A.T; A =
     B.T overwrites what the first read; C = A.T; B = C.T overwrites what the
@@ -373,7 +374,9 @@ def test_dependent_transposes_back_to_back_gpu(rng, n, dtype):
     sm_90 (tileKernelEntry waits for the previous kernel before any access),
     eagerly and in CUDA graphs. The tensor-copy tiles (3072² F16: a persistent
     block an SM whose copies into dst are asynchronous), the odd word tiles
-    (odd pitch) and the 4-byte tile kernel; every result bit for bit."""
+    (odd pitch; they let the next launch in once a block has its tile, and
+    257² is one wave of blocks) and the 4-byte tile kernel; every result bit
+    for bit."""
     a0 = rng.standard_normal((n, n)).astype(dtype)
     src = ip.DeviceArray.from_numpy(a0)
     bufs = [ip.DeviceArray.from_numpy(np.full((n, n), np.nan, dtype)) for _ in range(3)]  # A, B, C
