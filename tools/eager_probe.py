@@ -79,6 +79,16 @@ def main():
     print("ours, host µs, 3 rounds:", [round(x, 2) for x in t], "median", round(statistics.median(t), 2))
 
 
+def transposes(h, n, sets=3):
+    """A Rearrange descriptor for n x n F16 transposes (src seen transposed into a contiguous dst)
+    over `sets` buffer pairs: (descriptor, [(dst address, src address)], the buffers), the buffers
+    to be held while the addresses are used."""
+    srcs = [torch.randn(n * n, device="cuda").half() for _ in range(sets)]
+    dsts = [torch.empty(n * n, device="cuda", dtype=torch.half) for _ in range(sets)]
+    desc = ip.Rearrange(h, dsts[0].as_strided((n, n), (n, 1)), srcs[0].as_strided((n, n), (1, n)))
+    return desc, [(d.data_ptr(), s.data_ptr()) for d, s in zip(dsts, srcs)], (srcs, dsts)
+
+
 def batch_sweep():
     """Session 20: the end-to-end bench's eager rows (batches of 8 calls a sample) against
     longer batches and the graph, for the transposes at 4096² (tensor-copy tiles) and 4097²
@@ -88,12 +98,7 @@ def batch_sweep():
     stream = torch.cuda.current_stream().cuda_stream
     print(f"{'case':22} {'batch 8':>8} {'batch 32':>9} {'batch 200':>10} {'graph':>7}  (µs a call)")
     for n in (4096, 4097):
-        srcs = [torch.randn(n * n, device="cuda").half() for _ in range(3)]
-        dsts = [torch.empty(n * n, device="cuda", dtype=torch.half) for _ in range(3)]
-        sv = [s.as_strided((n, n), (1, n)) for s in srcs]
-        dv = [d.as_strided((n, n), (n, 1)) for d in dsts]
-        desc = ip.Rearrange(h, dv[0], sv[0])
-        ptrs = [(d.data_ptr(), s.data_ptr()) for d, s in zip(dsts, srcs)]
+        desc, ptrs, held = transposes(h, n)  # held: the buffers behind ptrs
         rot = [lambda d=d, s=s: desc(d, s, stream=stream) for d, s in ptrs]
         graph_calls = [lambda st, d=d, s=s: desc(d, s, stream=st.cuda_stream) for d, s in ptrs]
         row = [harness.time_cuda(rot[0], rotate=rot, batch=b) for b in (8, 32, 200)]

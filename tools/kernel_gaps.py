@@ -17,6 +17,7 @@ import torch
 from torch.profiler import ProfilerActivity, profile
 
 import infiniop_py as ip
+from eager_probe import transposes  # tools/, beside this script
 
 CALLS = 120
 
@@ -48,12 +49,7 @@ def main():
     h = ip.Handle("nvidia", 0)
     stream = torch.cuda.Stream()
     for n in (4096, 4097):
-        srcs = [torch.randn(n * n, device="cuda").half() for _ in range(3)]
-        dsts = [torch.empty(n * n, device="cuda", dtype=torch.half) for _ in range(3)]
-        sv = [s.as_strided((n, n), (1, n)) for s in srcs]
-        dv = [d.as_strided((n, n), (n, 1)) for d in dsts]
-        desc = ip.Rearrange(h, dv[0], sv[0])
-        ptrs = [(d.data_ptr(), s.data_ptr()) for d, s in zip(dsts, srcs)]
+        desc, ptrs, held = transposes(h, n)  # held: the buffers behind ptrs
 
         def eager():
             with torch.cuda.stream(stream):

@@ -125,20 +125,34 @@ rearr4_build() {
         -o build/rearr4_bench >>"$LOG" 2>&1
     echo "rearr4_bench build rc=$?" | tee -a "$LOG"
 }
-# eager_probe_rounds FILE LIBDIR...: tools/eager_probe.py --batches (Rearrange's transposes, eager batches
-# against a graph) on each library (INFINIOP_LIBRARY=LIBDIR/libinfiniop.so), two rounds interleaved, into FILE.
-eager_probe_rounds() {
-    local file=$1 round lib
-    shift
+# late_trigger_variant DIR: build_variant_pair for a library whose tile kernels and Mul's contiguous
+# kernel let the next launch in only at their blocks' exit (session 23's measuring knobs).
+late_trigger_variant() {
+    local r=native/src/ops/rearrange m=native/src/ops/mul
+    build_variant_pair "$1" "-DINFINI_REARRANGE_TRIGGER_AT_EXIT=1 -DINFINI_ELEMENTWISE_TRIGGER_AT_EXIT=1" \
+        $r/kernels_u1.cu $r/kernels_u2.cu $r/kernels_u4.cu $r/kernels_u8.cu $r/kernels_u16.cu \
+        $m/kernels_f16.cu $m/kernels_f32.cu $m/kernels_int_large.cu $m/kernels_int_small.cu
+}
+# probe_rounds FILE "SCRIPT [ARGS]" LIBDIR...: a Python probe on each library (INFINIOP_LIBRARY=
+# LIBDIR/libinfiniop.so), two rounds interleaved, appended to FILE.
+probe_rounds() {
+    local file=$1 probe=$2 round lib
+    shift 2
     for round in 1 2; do
         for lib in "$@"; do
-            step "eager_probe --batches, $lib, round $round"
+            step "$probe, $lib, round $round"
             echo "== $lib, round $round" >>"$file"
-            INFINIOP_LIBRARY=$PWD/$lib/libinfiniop.so timeout -k 3 "$(cap 60)" $PY tools/eager_probe.py --batches \
-                >>"$file" 2>&1
+            INFINIOP_LIBRARY=$PWD/$lib/libinfiniop.so timeout -k 3 "$(cap 60)" $PY $probe >>"$file" 2>&1
             echo "rc=$?" | tee -a "$LOG" "$file"
         done
     done
+}
+# eager_probe_rounds FILE LIBDIR...: probe_rounds with tools/eager_probe.py --batches (Rearrange's
+# transposes, eager batches against a graph).
+eager_probe_rounds() {
+    local file=$1
+    shift
+    probe_rounds "$file" "tools/eager_probe.py --batches" "$@"
 }
 # rearrange_library_ab BASE FILE: rearr4_bench --library on BASE/lib and build/lib, two rounds
 # interleaved, appended to FILE (after rearr4_build).
@@ -161,10 +175,15 @@ rearrange_gpu_checks() {
         tests/test_fuzz.py >"$1" 2>&1
     echo "tests rc=$?" | tee -a "$LOG"
     tail -n 3 "$1" >>"$LOG"
-    step "memcheck, odd pitches and skewed tiles"
+    rearrange_memcheck "$1"
+}
+# rearrange_memcheck FILE: compute-sanitizer memcheck on the odd-pitch, skewed and dependent-chain
+# Rearrange GPU tests, appended to FILE.
+rearrange_memcheck() {
+    step "memcheck, odd pitches, skewed tiles, dependent chains"
     timeout -k 3 "$(cap 120)" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
         $PY -m pytest -q -x -p no:cacheprovider tests/test_rearrange.py \
-        -k "(odd or skew or 4097 or 4098 or misaligned) and nvidia" >>"$1" 2>&1
+        -k "((odd or skew or 4097 or 4098 or misaligned) and nvidia) or dependent" >>"$1" 2>&1
     echo "memcheck rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG"
     tail -n 3 "$1" >>"$LOG"
 }

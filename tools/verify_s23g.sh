@@ -9,21 +9,8 @@
 NAME=${NAME:-s23g}
 END=${END:-580}
 source "$(dirname "$0")/verify_common.sh"
-R=native/src/ops/rearrange M=native/src/ops/mul
-build_variant_pair build/late "-DINFINI_REARRANGE_TRIGGER_AT_EXIT=1 -DINFINI_ELEMENTWISE_TRIGGER_AT_EXIT=1" \
-    $R/kernels_u1.cu $R/kernels_u2.cu $R/kernels_u4.cu $R/kernels_u8.cu $R/kernels_u16.cu \
-    $M/kernels_f16.cu $M/kernels_f32.cu $M/kernels_int_large.cu $M/kernels_int_small.cu
-step "Rearrange GPU tests (build/lib)"
-timeout -k 3 "$(cap 150)" $PY -m pytest -q -p no:cacheprovider -rfEs tests/test_rearrange.py tests/test_properties.py \
-    tests/test_fuzz.py >"$OUT/${NAME}_tests.txt" 2>&1
-echo "tests rc=$?" | tee -a "$LOG"
-tail -n 2 "$OUT/${NAME}_tests.txt" >>"$LOG"
-step "memcheck: 4097, odd pitches, dependent chains (build/lib)"
-timeout -k 3 "$(cap 120)" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
-    $PY -m pytest -q -x -p no:cacheprovider tests/test_rearrange.py \
-    -k "(4097 or odd or dependent) and not cpu" >>"$OUT/${NAME}_tests.txt" 2>&1
-echo "memcheck rc=$? (99: errors reported)" | tee -a "$LOG"
-tail -n 2 "$OUT/${NAME}_tests.txt" >>"$LOG"
+late_trigger_variant build/late
+rearrange_gpu_checks "$OUT/${NAME}_tests.txt"
 eager_probe_rounds "$OUT/${NAME}_eager.txt" build/lib build/late/lib
 for op in rearrange mul; do
     for lib in lib late/lib; do
