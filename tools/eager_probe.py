@@ -18,6 +18,7 @@ import time
 import torch
 
 import infiniop_py as ip
+from infiniop_py._layout import contiguous_strides, permuted_strides
 from infiniop_py.bench import harness
 
 
@@ -79,14 +80,23 @@ def main():
     print("ours, host µs, 3 rounds:", [round(x, 2) for x in t], "median", round(statistics.median(t), 2))
 
 
-def transposes(h, n, sets=3):
-    """A Rearrange descriptor for n x n F16 transposes (src seen transposed into a contiguous dst)
-    over `sets` buffer pairs: (descriptor, [(dst address, src address)], the buffers), the buffers
-    to be held while the addresses are used."""
-    srcs = [torch.randn(n * n, device="cuda").half() for _ in range(sets)]
-    dsts = [torch.empty(n * n, device="cuda", dtype=torch.half) for _ in range(sets)]
-    desc = ip.Rearrange(h, dsts[0].as_strided((n, n), (n, 1)), srcs[0].as_strided((n, n), (1, n)))
+def rearrangements(h, shape, order, dtype, sets):
+    """A Rearrange descriptor over `sets` buffer pairs: dst contiguous over `shape`, src a contiguous
+    tensor of shape[order] seen permuted. (descriptor, [(dst address, src address)], the buffers),
+    the buffers to be held while the addresses are used."""
+    count = 1
+    for extent in shape:
+        count *= extent
+    srcs = [torch.randn(count, device="cuda").to(dtype) for _ in range(sets)]
+    dsts = [torch.empty(count, device="cuda", dtype=dtype) for _ in range(sets)]
+    desc = ip.Rearrange(h, dsts[0].as_strided(shape, contiguous_strides(shape)),
+                        srcs[0].as_strided(shape, permuted_strides(shape, order)))
     return desc, [(d.data_ptr(), s.data_ptr()) for d, s in zip(dsts, srcs)], (srcs, dsts)
+
+
+def transposes(h, n, sets=3):
+    """rearrangements() of n x n F16 transposes (src seen transposed into a contiguous dst)."""
+    return rearrangements(h, (n, n), (1, 0), torch.half, sets)
 
 
 def batch_sweep():

@@ -12,7 +12,7 @@ import sys
 import torch
 
 import infiniop_py as ip
-from infiniop_py._layout import contiguous_strides, permuted_strides
+from eager_probe import rearrangements  # tools/, beside this script
 from infiniop_py.bench import harness
 
 SETS = 8
@@ -20,17 +20,9 @@ SETS = 8
 
 def rearrange_case(h, shape, order, dtype):
     """dst contiguous over `shape`; src a contiguous tensor of shape[order] seen permuted."""
-    n = 1
-    for s in shape:
-        n *= s
-    srcs = [torch.randn(n, device="cuda").to(dtype) for _ in range(SETS)]
-    dsts = [torch.empty(n, device="cuda", dtype=dtype) for _ in range(SETS)]
-    sst = permuted_strides(shape, order)
-    dv = dsts[0].as_strided(shape, contiguous_strides(shape))
-    sv = srcs[0].as_strided(shape, sst)
-    desc = ip.Rearrange(h, dv, sv)
-    # the lambdas hold the tensors (not only their addresses): freed buffers would be written
-    return [lambda st=None, d=d, s=s: desc(d.data_ptr(), s.data_ptr(), stream=st) for d, s in zip(dsts, srcs)]
+    desc, ptrs, held = rearrangements(h, shape, order, dtype, SETS)
+    # each call holds the buffers (not only their addresses): freed buffers would be written
+    return [lambda st=None, d=d, s=s, held=held: desc(d, s, stream=st) for d, s in ptrs]
 
 
 def mul_case(h, shape, dtype):
