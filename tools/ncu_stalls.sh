@@ -14,7 +14,7 @@ cases=("$@")
 [ ${#cases[@]} -eq 0 ] && read -r -a cases <<<"$(python3 tools/ncu_cases.py list)"
 for c in "${cases[@]}"; do
     echo "=== $c" >>"$OUT/ncu_stalls.txt"
-    timeout 120 ncu --clock-control none -k regex:infini --launch-skip 3 --launch-count 1 \
+    timeout 120 ncu --clock-control none --kernel-name-base demangled -k regex:infini --launch-skip 3 --launch-count 1 \
         --section WarpStateStats --section SpeedOfLight --section LaunchStats --page raw \
         python3 tools/ncu_cases.py "$c" >>"$OUT/ncu_stalls.txt" 2>&1
     echo "=== $c rc $?" >>"$OUT/ncu_stalls.txt"
