@@ -379,6 +379,11 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             {"grid lag 5", {5, 0, 8, 1, 3}},     {"grid lag 8", {8, 0, 8, 1, 3}},    {"grid depth 2", {3, 0, 8, 1, 2}},
             {"grid depth 5", {3, 0, 8, 1, 5}},   {"grid depth 16", {3, 0, 8, 1, 16}}, {"grid 16 pieces", {3, 0, 8, 16, 3}},
             {"grid lag 6 d 4", {6, 0, 8, 1, 4}}, {"grid lag 8 d 2", {8, 0, 8, 1, 2}},
+            // session 24: deep lag with few rows in flight (slots >= lag + depth + 1)
+            {"grid lag 10 d 3", {10, 0, 8, 1, 3}}, {"grid lag 10 d 4", {10, 0, 8, 1, 4}},
+            {"grid lag 9 d 4", {9, 0, 8, 1, 4}},   {"grid lag 11 d 2", {11, 0, 8, 1, 2}},
+            {"grid lag 8 d 5", {8, 0, 8, 1, 5}},   {"grid lag 6 d 6", {6, 0, 8, 1, 6}},
+            {"grid lag 5 d 8", {5, 0, 8, 1, 8}},   {"grid lag 4 d 4", {4, 0, 8, 1, 4}},
         };
         for (const GridTweak &gt : gts) {
             Plan t = base;
@@ -931,6 +936,9 @@ int main(int argc, char **argv) {
     if (mode == "gridtrace") {
         gridTraceCase(h, BF, 32, M, GridTuning{});
         gridTraceCase(h, BF, 32, M, GridTuning{6, 0, 8, 1, 4});
+        gridTraceCase(h, BF, 32, M, GridTuning{3, 0, 8, 1, 3}); // session 10's default
+        gridTraceCase(h, BF, 32, M, GridTuning{8, 0, 8, 1, 5});
+        gridTraceCase(h, BF, 32, M, GridTuning{6, 0, 8, 1, 6});
         gridTraceCase(h, F32, 32, M, GridTuning{});
         return 0;
     }

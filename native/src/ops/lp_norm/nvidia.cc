@@ -30,7 +30,9 @@
 // resident grid owns a chunk of every row, each element read once, the rows'
 // statistics exchanged through the workspace) before Pipe and TwoPass,
 // wherever it plans; 0 (default) = not planned. H100, graph µs, 32x1M BF16:
-// Pipe 63.4, Grid 88-106 by tuning (notes/lp_norm.md, session 10).
+// Pipe 63.4, Grid 88-106 by tuning (notes/lp_norm.md, session 10); 75.5 with
+// session 24's merger and publisher, against Hold's 54.5, and its data
+// movement alone (no waits for the factors) takes 61.
 // tools/lpn7_bench.cu (LPN7_ONLY=grid) times it against the others from any build.
 #ifndef INFINI_LP_NORM_GRID
 #define INFINI_LP_NORM_GRID 0
