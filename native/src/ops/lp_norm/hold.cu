@@ -390,35 +390,15 @@ __device__ __forceinline__ float halvesMax(unsigned mw) {
 }
 #endif
 
-// x * factor for a 16-byte pack of T, word by word.
+// x * factor for a 16-byte pack of T (device.cuh's scalePack on the pack's words).
 template <class T, class A>
 __device__ __forceinline__ uint4 scaleWords(const uint4 &w, const Factor<A> &f) {
-    unsigned u[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-        if constexpr (sizeof(T) == 2) {
-            float lo, hi;
-            if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-                lo = __uint_as_float(u[k] << 16);
-                hi = __uint_as_float(u[k] & 0xffff0000u);
-                const __nv_bfloat162 r = __floats2bfloat162_rn(f.apply(lo), f.apply(hi));
-                memcpy(&u[k], &r, 4);
-            } else {
-                __half2 h;
-                memcpy(&h, &u[k], 4);
-                const float2 v = __half22float2(h);
-                const __half2 r = __floats2half2_rn(f.apply(v.x), f.apply(v.y));
-                memcpy(&u[k], &r, 4);
-            }
-        } else if constexpr (std::is_same_v<T, float>) {
-            u[k] = __float_as_uint(f.apply(__uint_as_float(u[k])));
-        } else if (k % 2 == 0) {
-            const double d = f.apply(__hiloint2double((int)u[k + 1], (int)u[k]));
-            u[k] = (unsigned)__double2loint(d);
-            u[k + 1] = (unsigned)__double2hiint(d);
-        }
-    }
-    return make_uint4(u[0], u[1], u[2], u[3]);
+    Pack<T, 16 / sizeof(T)> p;
+    memcpy(&p, &w, 16);
+    const Pack<T, 16 / sizeof(T)> r = scalePack(p, f);
+    uint4 o;
+    memcpy(&o, &r, 16);
+    return o;
 }
 
 // P: plan.p for 1 and 2, else 0 (one kernel each, so that none carries another's code).
