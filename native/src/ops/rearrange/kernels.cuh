@@ -59,7 +59,7 @@ template <class U, int T>
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const __grid_constant__ TileParams p,
                                                                           U *__restrict__ dst,
                                                                           const U *__restrict__ src) {
-    tileKernelEntry();
+    tileKernelEntry(kTileTriggerAtEntry);
     constexpr int kPad = sizeof(U) >= 4 ? 1 : 4 / sizeof(U); // rows start on distinct banks
     constexpr int kA = T / kTileThreadsX, kB = T / kTileThreadsY; // per thread: along a, along b
     __shared__ U tile[T][T + kPad];                                // [b][a]
@@ -99,6 +99,7 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
         }
     }
     __syncthreads();
+    tileLoaded();
     // Write along b: consecutive threads, consecutive dst addresses.
     int64_t db[T / kTileThreadsX];
     bool vb[T / kTileThreadsX];

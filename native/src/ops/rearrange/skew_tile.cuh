@@ -234,6 +234,7 @@ __device__ __forceinline__ void moveSkewTile(const TileParams &p,
         }
     }
     __syncthreads();
+    tileLoaded();
 #pragma unroll
     for (int j = 0; j < S::kStoreRows; ++j) {
         const int c = y + kTileThreadsY * j; // dst row a0 + c
@@ -271,7 +272,7 @@ __device__ __forceinline__ void moveSkewTile(const TileParams &p,
 template <bool ONE, int MIN_BLOCKS = SkewTile::kMinBlocks>
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, MIN_BLOCKS)
     skewTileKernel(const __grid_constant__ TileParams p, uint16_t *__restrict__ dst, const uint16_t *__restrict__ src) {
-    tileKernelEntry();
+    tileKernelEntry(kTileTriggerAtEntry);
     __shared__ uint16_t tile[SkewTile::kRows][SkewTile::kRowUnits];
     const TileOrigin o = tileOrigin(p, blockIdx.x);
     const uint32_t a0 = o.ta * SkewTile::kEdge, b0 = o.tb * SkewTile::kEdge;

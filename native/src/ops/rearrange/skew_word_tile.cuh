@@ -132,6 +132,7 @@ __device__ __forceinline__ void moveSkewWordTile(const TileParams &p,
         my_rows[x * kStep + S::kEdge] = last;
     }
     __syncthreads();
+    tileLoaded();
     // For single dims a row's parity follows from its b: src offset b * stride.
     // The two tile rows a dst word of a row with sector offset e reads (16 - e
     // + 2x and the next; even steps keep the parity): their parities.
@@ -183,7 +184,7 @@ template <bool ONE, int SPAN = kSkewWordSpan, int MIN_BLOCKS = SkewWordTile<SPAN
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, MIN_BLOCKS)
     skewWordTileKernel(const __grid_constant__ TileParams p, uint16_t *__restrict__ dst,
                        const uint16_t *__restrict__ src) {
-    tileKernelEntry();
+    tileKernelEntry(kTileTriggerAtEntry);
     using S = SkewWordTile<SPAN>;
     __shared__ __align__(16) uint16_t tile[S::kRows][S::kRowUnits];
     __shared__ uint8_t parity[S::kRows];

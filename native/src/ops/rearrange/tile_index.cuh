@@ -60,6 +60,23 @@ __device__ __forceinline__ T loadRun(const T *p, int slot) { // the tracing hook
 #ifndef INFINI_REARRANGE_TRIGGER_AT_EXIT
 #define INFINI_REARRANGE_TRIGGER_AT_EXIT 0
 #endif
+// Where the other tile kernels (tileKernel, word, skewed and skewed word
+// tiles) let the next launch place its blocks: INFINI_REARRANGE_TILE_TRIGGER 0
+// at entry (tileKernelEntry), 1 once the block's tile is in shared memory
+// (tileLoaded), as the odd word tiles do (odd_word_tile.cuh). A measuring
+// knob, session 24 (notes/rearrange.md).
+#ifndef INFINI_REARRANGE_TILE_TRIGGER
+#define INFINI_REARRANGE_TILE_TRIGGER 0
+#endif
+constexpr bool kTileTriggerAtEntry = INFINI_REARRANGE_TILE_TRIGGER == 0;
+// After the barrier that follows a tile kernel's shared-memory fill.
+__device__ __forceinline__ void tileLoaded() {
+    if constexpr (!kTileTriggerAtEntry) {
+        if (!INFINI_REARRANGE_TRIGGER_AT_EXIT) {
+            pdlAllowNext();
+        }
+    }
+}
 __device__ __forceinline__ void tileKernelEntry(bool trigger = true) {
     pdlWaitPrevious();
     if (trigger && !INFINI_REARRANGE_TRIGGER_AT_EXIT) {

@@ -82,6 +82,7 @@ __device__ __forceinline__ void moveWordTile(const TileParams &p,
         }
     }
     __syncthreads();
+    tileLoaded();
 #pragma unroll
     for (int sa = 0; sa < SA; ++sa) {
 #pragma unroll
@@ -109,7 +110,7 @@ __device__ __forceinline__ void moveWordTile(const TileParams &p,
 template <bool ONE, int SA = 1, int SB = 1, int MIN_BLOCKS = WordTile::kMinBlocks>
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, MIN_BLOCKS)
     wordTileKernel(const __grid_constant__ TileParams p, uint16_t *__restrict__ dst, const uint16_t *__restrict__ src) {
-    tileKernelEntry();
+    tileKernelEntry(kTileTriggerAtEntry);
     using W = WordTileOf<SA, SB>;
     __shared__ uint16_t tile[W::kB][W::kRowUnits];
     const TileOrigin o = tileOrigin(p, blockIdx.x);
