@@ -72,6 +72,13 @@ constexpr size_t kGridBarrierBytes = 8 * kGridMaxSlots; // the slots' barriers, 
 #ifndef INFINI_LP_NORM_GRID_PROBE_NO_WAIT
 #define INFINI_LP_NORM_GRID_PROBE_NO_WAIT 0
 #endif
+// With it, -DINFINI_LP_NORM_GRID_PROBE_STAGGER=1: block b moves row
+// (k + b * rows / blocks) % rows at its step k, so that the blocks read and
+// write different rows at once (is the whole GPU working on one 2 MB row at
+// a time what slows the data movement?).
+#ifndef INFINI_LP_NORM_GRID_PROBE_STAGGER
+#define INFINI_LP_NORM_GRID_PROBE_STAGGER 0
+#endif
 
 // Dynamic shared memory a block may take: the device's opt-in limit less
 // 5 KB for the kernel's static arrays (2.4-4.6 KB on sm_90).
@@ -186,6 +193,10 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
     records += 1; // the records follow the epoch's 16 bytes
     const int64_t first = b * plan.chunk_vecs; // the chunk's first pack in a row
     const int count = (int)std::max<int64_t>(0, std::min<int64_t>(plan.chunk_vecs, plan.len / VEC - first));
+    // The row moved at step r (the probe's stagger; r itself otherwise).
+    auto physicalRow = [&](int64_t r) {
+        return INFINI_LP_NORM_GRID_PROBE_STAGGER ? (r + b * rows / blocks) % rows : r;
+    };
     auto slotOf = [&](int64_t r) { return ring + (size_t)(r % slots) * (size_t)plan.chunk_vecs; };
     auto recordOf = [&](int64_t r, int64_t q) { return records + (r * blocks + q) * W; };
     auto issue = [&](int64_t r) { // the producer: chunk b of row r into its slot
@@ -193,7 +204,7 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
             return;
         }
         int64_t ox, oy;
-        outerOffsets(plan.outer, r, ox, oy);
+        outerOffsets(plan.outer, physicalRow(r), ox, oy);
         uint64_t *bar = &full[r % slots];
         bulkExpect(bar, (uint32_t)count * 16u);
         const int step = (count + pieces - 1) / pieces;
@@ -412,7 +423,7 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
         gridTrace(b, j, 2);
         const Factor<A> f = INFINI_LP_NORM_GRID_PROBE_NO_WAIT ? Factor<A>{A(1), A(1)} : factors[j % slots];
         int64_t ox, oy;
-        outerOffsets(plan.outer, j, ox, oy);
+        outerOffsets(plan.outer, physicalRow(j), ox, oy);
         T *yr = y + oy + first * VEC;
         forPacks(j, [&](const P &pk, int v) { stPack<T, VEC>(yr + (int64_t)v * VEC, scalePack(pk, f), plan.cs); });
         __syncwarp();
