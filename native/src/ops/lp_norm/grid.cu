@@ -79,6 +79,11 @@ constexpr size_t kGridBarrierBytes = 8 * kGridMaxSlots; // the slots' barriers, 
 #ifndef INFINI_LP_NORM_GRID_PROBE_STAGGER
 #define INFINI_LP_NORM_GRID_PROBE_STAGGER 0
 #endif
+// -DINFINI_LP_NORM_GRID_PLAIN_STORES=1: y stored without the streaming hint
+// (st.global instead of st.global.cs), for the probe's A/B.
+#ifndef INFINI_LP_NORM_GRID_PLAIN_STORES
+#define INFINI_LP_NORM_GRID_PLAIN_STORES 0
+#endif
 
 // Dynamic shared memory a block may take: the device's opt-in limit less
 // 5 KB for the kernel's static arrays (2.4-4.6 KB on sm_90).
@@ -488,7 +493,7 @@ bool planGrid(const InfiniopHandle &h, Plan &plan, const GridTuning &tune) {
     g.chunk_vecs = chunk;
     g.grid_x = (unsigned)blocks;
     g.smem_max = gridSmem(g);
-    g.cs = true; // y is written once and not read again by this call
+    g.cs = !INFINI_LP_NORM_GRID_PLAIN_STORES; // y is written once and not read again by this call
     g.workspace = 16 + (size_t)plan.rows * (size_t)blocks * recordBytes(plan.dtype); // the epoch, the records
     int per_sm = 0;
     withGridKernel(plan.dtype, [&](auto kernel, auto) {
