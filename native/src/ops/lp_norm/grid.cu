@@ -30,6 +30,7 @@
 // holds E itself, never E + 1). No memset: a call is one kernel.
 #include "../../common/cuda/bulk_copy.cuh"
 #include "../../common/cuda/pdl.cuh"
+#include "cached_load.cuh"
 #include "cluster_launch.cuh"
 #include "device.cuh"
 #include <algorithm>
@@ -83,6 +84,11 @@ constexpr size_t kGridBarrierBytes = 8 * kGridMaxSlots; // the slots' barriers, 
 // (st.global instead of st.global.cs), for the probe's A/B.
 #ifndef INFINI_LP_NORM_GRID_PLAIN_STORES
 #define INFINI_LP_NORM_GRID_PLAIN_STORES 0
+#endif
+// -DINFINI_LP_NORM_GRID_DROP_HINT=1: x's chunks are copied with an L2
+// evict-first policy (read once), as Hold's tiles read once are.
+#ifndef INFINI_LP_NORM_GRID_DROP_HINT
+#define INFINI_LP_NORM_GRID_DROP_HINT 0
 #endif
 
 // Dynamic shared memory a block may take: the device's opt-in limit less
@@ -214,7 +220,12 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
         bulkExpect(bar, (uint32_t)count * 16u);
         const int step = (count + pieces - 1) / pieces;
         for (int c = 0; c < count; c += step) {
-            bulkCopy(slotOf(r) + c, x + ox + (first + c) * VEC, (uint32_t)min(step, count - c) * 16u, bar);
+            const uint32_t bytes = (uint32_t)min(step, count - c) * 16u;
+            if (INFINI_LP_NORM_GRID_DROP_HINT) {
+                bulkCopyHint(slotOf(r) + c, x + ox + (first + c) * VEC, bytes, bar, l2Policy(false));
+            } else {
+                bulkCopy(slotOf(r) + c, x + ox + (first + c) * VEC, bytes, bar);
+            }
         }
     };
     pdlWaitPrevious(); // x may be the previous kernel's output, and the epoch its store
