@@ -69,24 +69,27 @@ constexpr size_t kGridBarrierBytes = 8 * kGridMaxSlots; // the slots' barriers, 
 
 // -DINFINI_LP_NORM_GRID_PROBE_NO_WAIT=1, a probe with wrong results
 // (tools/verify_s24c.sh): the compute warps scale by 1 without waiting for the
-// factors, so the timing is the pipeline's data movement alone.
+// factors, so the timing is the pipeline's data movement alone (H100, 32x1M
+// BF16, graph µs: 61-62 at any lag, against the real kernel's 75.5 and Hold's
+// 54.5; notes/lp_norm.md, "Session 24").
 #ifndef INFINI_LP_NORM_GRID_PROBE_NO_WAIT
 #define INFINI_LP_NORM_GRID_PROBE_NO_WAIT 0
 #endif
 // With it, -DINFINI_LP_NORM_GRID_PROBE_STAGGER=1: block b moves row
 // (k + b * rows / blocks) % rows at its step k, so that the blocks read and
 // write different rows at once (is the whole GPU working on one 2 MB row at
-// a time what slows the data movement?).
+// a time what slows the data movement? No: 68.5-70.7 µs, slower).
 #ifndef INFINI_LP_NORM_GRID_PROBE_STAGGER
 #define INFINI_LP_NORM_GRID_PROBE_STAGGER 0
 #endif
 // -DINFINI_LP_NORM_GRID_PLAIN_STORES=1: y stored without the streaming hint
-// (st.global instead of st.global.cs), for the probe's A/B.
+// (st.global instead of st.global.cs), for the probe's A/B (92-115 µs: far slower).
 #ifndef INFINI_LP_NORM_GRID_PLAIN_STORES
 #define INFINI_LP_NORM_GRID_PLAIN_STORES 0
 #endif
 // -DINFINI_LP_NORM_GRID_DROP_HINT=1: x's chunks are copied with an L2
-// evict-first policy (read once), as Hold's tiles read once are.
+// evict-first policy (read once), as Hold's tiles read once are (no change:
+// probe 62.4, real kernel 75.3).
 #ifndef INFINI_LP_NORM_GRID_DROP_HINT
 #define INFINI_LP_NORM_GRID_DROP_HINT 0
 #endif
