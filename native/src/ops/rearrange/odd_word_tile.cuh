@@ -162,9 +162,7 @@ __device__ __forceinline__ void moveOddWordTile(const TileParams &p,
         reinterpret_cast<uint32_t *>(my_rows + j * kStep)[x] = v[j];
     }
     __syncthreads();
-    if constexpr (INFINI_REARRANGE_ODD_TRIGGER == 1) {
-        pdlAllowNext(); // the tile is loaded (oddWordTileKernel)
-    }
+    tileLoaded(INFINI_REARRANGE_ODD_TRIGGER == 1); // (oddWordTileKernel)
     if constexpr (ONE && INFINI_REARRANGE_WHOLE_ROWS) {
         storeSkewRows<S, WHOLE>(p, tile, tile_dst + da0, b0, cols, [](int) { return int2{0, 0}; });
     } else {

@@ -69,12 +69,12 @@ __device__ __forceinline__ T loadRun(const T *p, int slot) { // the tracing hook
 #define INFINI_REARRANGE_TILE_TRIGGER 0
 #endif
 constexpr bool kTileTriggerAtEntry = INFINI_REARRANGE_TILE_TRIGGER == 0;
-// After the barrier that follows a tile kernel's shared-memory fill.
-__device__ __forceinline__ void tileLoaded() {
-    if constexpr (!kTileTriggerAtEntry) {
-        if (!INFINI_REARRANGE_TRIGGER_AT_EXIT) {
-            pdlAllowNext();
-        }
+// After the barrier that follows a tile kernel's shared-memory fill: with
+// `trigger`, lets the next launch place its blocks (the kernels whose
+// tileKernelEntry did not; the odd word tiles pass their own knob).
+__device__ __forceinline__ void tileLoaded(bool trigger = !kTileTriggerAtEntry) {
+    if (trigger && !INFINI_REARRANGE_TRIGGER_AT_EXIT) {
+        pdlAllowNext();
     }
 }
 __device__ __forceinline__ void tileKernelEntry(bool trigger = true) {
