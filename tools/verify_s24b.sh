@@ -12,10 +12,6 @@ git log --oneline -1 >>"$LOG" 2>&1
 harness_build_bg tools/lpn7_bench.cu build/s24b_trace -DINFINI_LP_NORM_GRID_TRACE
 harness_build_bg tools/lpn7_bench.cu build/s24b_grid
 wait
-step "stage trace (LPN7_ONLY=gridtrace)"
-LPN7_ONLY=gridtrace timeout -k 3 "$(cap 40)" build/s24b_trace "$OUT/grid_trace.txt" >>"$LOG" 2>&1
-echo "trace rc=$?" | tee -a "$LOG"
-step "harness (LPN7_ONLY=grid): checks, then graph timing with the lag sweep"
-LPN7_ONLY=grid timeout -k 3 "$(cap 200)" build/s24b_grid "$OUT/grid_harness.txt" >>"$LOG" 2>&1
-echo "harness rc=$? (1: a check failed, see FAILED; 124: stopped at its cap)" | tee -a "$LOG"
+LPN7_ONLY=gridtrace harness_run build/s24b_trace "$OUT/grid_trace.txt" 40 "stage trace (LPN7_ONLY=gridtrace)"
+LPN7_ONLY=grid harness_run build/s24b_grid "$OUT/grid_harness.txt" 200 "LPN7_ONLY=grid: checks, then graph timing with the lag sweep"
 step "done"

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Session 24: why Grid's data movement alone (the no-wait probe, 61 µs for 32x1M BF16 against the
-# copy's 45.4) is slow. Probe builds of tools/lpn7_bench.cu (LPN7_ONLY=grid; checks fail by design):
-# no waits, no waits with every block on a different row at a time (PROBE_STAGGER), and no waits
-# with plain stores instead of streaming ones (PLAIN_STORES; call 11, VARIANTS="nowait plain"); x's
-# copies with an L2 evict-first policy (DROP_HINT), in the probe and in the real kernel (call 12,
-# VARIANTS="drop realdrop"; "real" is the library's kernel).
+# Session 24: Grid's data movement alone and what slows it. Builds of tools/lpn7_bench.cu
+# (LPN7_ONLY=grid: every plan checked, then graph µs with the lag / depth sweep), one a VARIANT:
+#   real      the kernel as the library has it;
+#   nowait    the probe: the compute warps never wait for a factor (checks fail by design);
+#   stagger   the probe with every block on a different row at a time (PROBE_STAGGER);
+#   plain     the probe with plain stores instead of streaming ones (PLAIN_STORES);
+#   drop      the probe with x's copies under an L2 evict-first policy (DROP_HINT);
+#   realdrop  the real kernel with DROP_HINT.
+# Calls: 5 VARIANTS="nowait real" (as verify_s24c.sh, since folded in here), 10 "nowait stagger",
+# 11 "nowait plain", 12 "drop realdrop", 13 "real".
 # Files under $OUT: s24i_log.txt, grid_<variant>.txt.
 NAME=${NAME:-s24i}
 END=${END:-330}
@@ -20,8 +24,7 @@ for v in $VARIANTS; do
 done
 wait
 for v in $VARIANTS; do
-    step "harness (LPN7_ONLY=grid), probe $v"
-    LPN7_ONLY=grid timeout -k 3 "$(cap 120)" build/s24i_$v "$OUT/grid_$v.txt" >>"$LOG" 2>&1
-    echo "harness rc=$? (1 by design for the probes: their results are wrong)" | tee -a "$LOG"
+    # rc 1 is by design for the probes (their results are wrong); for real / realdrop it is a failed check
+    LPN7_ONLY=grid harness_run build/s24i_$v "$OUT/grid_$v.txt" 120 "LPN7_ONLY=grid, $v"
 done
 step "done"

@@ -68,7 +68,7 @@ constexpr int kGridMaxPerLane = 5; // records a lane of the merger reads: grids 
 constexpr size_t kGridBarrierBytes = 8 * kGridMaxSlots; // the slots' barriers, before the ring
 
 // -DINFINI_LP_NORM_GRID_PROBE_NO_WAIT=1, a probe with wrong results
-// (tools/verify_s24c.sh): the compute warps scale by 1 without waiting for the
+// (tools/verify_s24i.sh): the compute warps scale by 1 without waiting for the
 // factors, so the timing is the pipeline's data movement alone (H100, 32x1M
 // BF16, graph µs: 61-62 at any lag, against the real kernel's 75.5 and Hold's
 // 54.5; notes/lp_norm.md, "Session 24").
