@@ -247,7 +247,7 @@ def markdown_table(rows: List[Row], baseline_name: str = "PyTorch") -> str:
         speedup = "—" if r.speedup is None else f"{r.speedup:.2f}×"
         status = r.note if r.ok else ("WRONG RESULT " + r.note).strip()
         lines.append(f"| {r.op} | {r.case} | {r.ours_us:.1f} | {torch_us} | {r.gbps:.0f} | "
-                     f"{r.pct_roofline:.0f}% | {speedup} | {status} |")
+                     f"{r.pct_roofline:.1f}% | {speedup} | {status} |")
     return "\n".join(lines)
 
 
