@@ -208,4 +208,159 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, MIN_BLOCKS)
     }
 }
 
+
+// Odd word strips (INFINI_REARRANGE_ODD_STRIP = N > 1; 0: off, the kernel
+// above alone). Each whole tile loads 80 src rows for its 64 dst units; the
+// 16 before b0 are the last 16 of the tile before it along b (an L2 hit, but
+// 16 more rows a tile cost ~1.2 µs on 4097², notes/rearrange.md, session 14's
+// 64-byte segments). Here a block moves a strip of up to N whole tiles along b
+// in turn (single dims, no outer dims, dst rows with varied sector offsets):
+// the tile before's 16 rows stay in a ring of src rows in shared memory, so a
+// strip loads 64 N + 16 rows, and the next tile's 64 new rows are loaded into
+// registers before this tile's stores (written to the ring after them: the
+// ring has room for a tile and the next one's new rows, so one barrier a
+// tile). The tiles that are not whole (either end along a or b) follow the
+// strips in the same grid, each as oddWordTileKernel moves it. Session 14's
+// strips (branch dev/odd-strips) ran every tile path in the loop and spilled.
+#ifndef INFINI_REARRANGE_ODD_STRIP
+#define INFINI_REARRANGE_ODD_STRIP 0
+#endif
+
+// The grid of strips and edge tiles of an odd word tiling (p.tiles_a / tiles_b
+// as launchOddWordTile gets them). Whole tiles: 1 <= ta <= whole_a, 1 <= tb <=
+// whole_b (a0 > 0, a0 + 64 <= len_a, b0 >= 16, b0 + 64 <= len_b).
+struct OddStrips {
+    uint32_t whole_a, whole_b, strips_b; // strips along b of a column of whole tiles
+    uint32_t strip_blocks, blocks;        // blocks of strips (first), all blocks
+};
+__host__ __device__ inline OddStrips oddStrips(const TileParams &p, uint32_t strip) {
+    OddStrips s;
+    s.whole_a = p.len_a >= (uint32_t)kTileEdge<2> ? (p.len_a - kTileEdge<2>) / kOddWordEdge : 0;
+    s.whole_b = p.len_b >= (uint32_t)kTileEdge<2> ? (p.len_b - kTileEdge<2>) / kTileEdge<2> : 0;
+    s.strips_b = (s.whole_b + strip - 1) / strip;
+    s.strip_blocks = s.whole_a * s.strips_b;
+    s.blocks = s.strip_blocks + p.tiles_a * p.tiles_b - s.whole_a * s.whole_b;
+    return s;
+}
+
+template <int STRIP>
+struct OddStrip {
+    using T = OddWordTile<1>;
+    static constexpr int kHalf = 96;                         // ring rows of one parity: 96 x 33 words, 0 mod 32 banks
+    static constexpr int kRingRows = 2 * kHalf;              // >= a tile's 80 rows + the next one's 64
+    static constexpr int kNewRows = T::kSpan / kTileThreadsY; // new src rows a thread loads a tile (8)
+    static constexpr int kStep = kTileThreadsY / 2;           // ring rows (of one parity) between a thread's rows
+    static_assert(kHalf % 32 == 0 && kRingRows >= T::kRows + T::kSpan, "the ring holds a tile and the next one's rows");
+    // Strip row R (tile t's row r is R = 64 t + r; parity of R = parity of r)
+    // at ring row ((R >> 1) mod kHalf) + (R & 1) kHalf: lane x's rows R + 2x
+    // are consecutive ring rows of one parity (32 distinct banks).
+    __device__ static int ringRow(int half_index, int parity) {
+        return (half_index >= kHalf ? half_index - kHalf : half_index) + parity * kHalf;
+    }
+};
+
+// A strip of `count` whole tiles from tile (ta, tb) along b, single dims.
+template <int STRIP>
+__device__ __forceinline__ void moveOddStrip(const TileParams &p,
+                                             uint16_t (&ring)[OddStrip<STRIP>::kRingRows][OddWordTile<1>::kRowUnits],
+                                             uint16_t *dst, const uint16_t *src, uint32_t ta, uint32_t tb, int count) {
+    using S = OddWordTile<1>;
+    using R = OddStrip<STRIP>;
+    const int x = threadIdx.x, y = threadIdx.y;
+    const uint32_t a0 = ta * S::kEdge;
+    uint32_t b0 = tb * S::kSpan;
+    const int64_t stride = p.b.dims[0].src_stride;
+    uint16_t *const row_a0 = dst + (int64_t)a0 * p.a.dims[0].dst_stride;
+    // The first tile's 80 rows, as a whole odd word tile loads them.
+    const uint16_t *row = src + a0 + ((int64_t)b0 - S::kSector + y) * stride;
+    uint32_t v[S::kLoadRows];
+    const int q = loadRowWords<S::kLoadRows, true>(row, stride, 0, S::kRows, v);
+    if (q) {
+#pragma unroll
+        for (int j = 0; j < S::kLoadRows; ++j) {
+            v[j] = shiftRowWord(v[j]);
+        }
+    }
+    const int parity = y & 1;
+#pragma unroll
+    for (int j = 0; j < S::kLoadRows; ++j) { // strip rows y + 8 j: half index (y >> 1) + 4 j < kHalf
+        reinterpret_cast<uint32_t *>(&ring[(y >> 1) + R::kStep * j + parity * R::kHalf][0])[x] = v[j];
+    }
+    __syncthreads();
+    tileLoaded(INFINI_REARRANGE_ODD_TRIGGER == 1);
+    row += (int64_t)S::kRows * stride; // strip row 80 + y: the next tile's row 16 + y
+    int half0 = 0;                     // (64 t) >> 1 mod kHalf: tile t's row 0
+    for (int t = 0;; ++t) {
+        const bool more = t + 1 < count;
+        uint32_t w[R::kNewRows];
+        if (more) { // loads in flight during this tile's stores
+            loadRowWords<R::kNewRows, true>(row, stride, 0, S::kSpan, w);
+        }
+        storeSkewRowsAt<S, true>(
+            p,
+            [&](int r, int c) { // tile row r + 2x: strip row 64 t + r + 2x
+                return &ring[R::ringRow(half0 + (r >> 1) + x, r & 1)][c];
+            },
+            row_a0, b0, S::kEdge, [](int) { return int2{0, 0}; });
+        if (!more) {
+            break;
+        }
+        if (q) {
+#pragma unroll
+            for (int j = 0; j < R::kNewRows; ++j) {
+                w[j] = shiftRowWord(w[j]);
+            }
+        }
+        // The next tile's rows 16 + y + 8 j: strip rows 64 t + 80 + y + 8 j, over
+        // the ring rows of tile t - 1, whose stores ended at the last barrier.
+        int h = half0 + (S::kRows >> 1) + (y >> 1);
+        h = h >= R::kHalf ? h - R::kHalf : h;
+#pragma unroll
+        for (int j = 0; j < R::kNewRows; ++j) {
+            reinterpret_cast<uint32_t *>(&ring[R::ringRow(h + R::kStep * j, parity)][0])[x] = w[j];
+        }
+        __syncthreads();
+        half0 += S::kSpan / 2;
+        half0 = half0 >= R::kHalf ? half0 - R::kHalf : half0;
+        b0 += S::kSpan;
+        row += (int64_t)S::kSpan * stride;
+    }
+}
+
+// The strips' kernel (launchOddWordTile, single dims, no outer dims): blocks
+// [0, strip_blocks) move strips (column ta = 1 + block / strips_b), the rest
+// one edge tile each (the columns ta = 0 and ta > whole_a whole, then tb = 0
+// and tb > whole_b of the other columns).
+template <int STRIP, int MIN_BLOCKS = OddWordTile<1>::kMinBlocks(true)>
+__global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY, MIN_BLOCKS)
+    oddStripKernel(const __grid_constant__ TileParams p, uint16_t *__restrict__ dst, const uint16_t *__restrict__ src) {
+    tileKernelEntry(INFINI_REARRANGE_ODD_TRIGGER == 0);
+    using S = OddWordTile<1>;
+    using R = OddStrip<STRIP>;
+    __shared__ __align__(16) uint16_t ring[R::kRingRows][S::kRowUnits];
+    const OddStrips s = oddStrips(p, STRIP);
+    uint32_t i = blockIdx.x;
+    if (i < s.strip_blocks) {
+        const uint32_t col = i / s.strips_b, k = i - col * s.strips_b;
+        moveOddStrip<STRIP>(p, ring, dst, src, 1 + col, 1 + k * STRIP, (int)min((uint32_t)STRIP, s.whole_b - k * STRIP));
+        return;
+    }
+    i -= s.strip_blocks;
+    uint32_t ta, tb;
+    const uint32_t side = (p.tiles_a - s.whole_a) * p.tiles_b; // tiles of the edge columns
+    if (i < side) {
+        const uint32_t c = i / p.tiles_b;
+        tb = i - c * p.tiles_b;
+        ta = c == 0 ? 0 : s.whole_a + c;
+    } else {
+        i -= side;
+        const uint32_t per = p.tiles_b - s.whole_b, c = i / per, j = i - c * per;
+        ta = 1 + c;
+        tb = j == 0 ? 0 : s.whole_b + j;
+    }
+    const uint32_t a0 = ta * S::kEdge, b0 = tb * S::kSpan;
+    auto &tile = *reinterpret_cast<uint16_t(*)[S::kRows][S::kRowUnits]>(&ring[0][0]);
+    moveOddWordTile<true, false, 1>(p, tile, dst, src + a0, a0, b0);
+}
+
 } // namespace infini::rearrange::nvidia
