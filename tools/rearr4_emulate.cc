@@ -12,7 +12,7 @@
 //       tools/rearr4_emulate.cc -o build/rearr4_emulate && build/rearr4_emulate [--small]
 // Views may have negative strides (the fixed cases include rows running backwards).
 // --small leaves out 4097 x 4097; --fuzz N: N random 2-D, batched and grouped
-// layouts with pointer shifts of 0..17 units; --kernel old|span1|span2|span3|odd1|odd2|odd3|strip2|strip3|strip5
+// layouts with pointer shifts of 0..17 units; --kernel old|span1|span2|span3|odd1|odd2|odd3
 // (default: old, span1, span2, odd2; odd N: the odd word tiles of span N) picks the kernel;
 // --sectors: the sector counts of the big transposes (rearr_trace.h says what is counted).
 #include <cuda_runtime.h>
@@ -69,9 +69,6 @@ using std::min;
 #define INFINI_REARRANGE_TRACE
 #include "rearr_trace.h"
 
-#ifndef INFINI_REARRANGE_ODD_STRIP
-#define INFINI_REARRANGE_ODD_STRIP 3 // oddStripKernel's STRIP is a template argument here
-#endif
 #include "ops/rearrange/odd_word_tile.cuh"
 #include "ops/rearrange/skew_word_tile.cuh"
 #include "ops/rearrange/word_tile.cuh"
@@ -176,7 +173,7 @@ void launch(unsigned grid, K kernel, unsigned begin = 0, emu::SectorCounts *sect
 // The kernels: session 5's skewed tile, skewed word tiles of 1, 2 and 3 tiles
 // along b, odd word tiles of 1, 2 and 3 tiles along b (63-unit tiles along a),
 // and (aligned layouts only) the word tile.
-enum class Kernel { Old, Span1, Span2, Span3, Odd1, Odd2, Odd3, Strip2, Strip3, Strip5, Word };
+enum class Kernel { Old, Span1, Span2, Span3, Odd1, Odd2, Odd3, Word };
 const char *kernelName(Kernel k) {
     switch (k) {
     case Kernel::Old: return "skewed (session 5)";
@@ -186,17 +183,13 @@ const char *kernelName(Kernel k) {
     case Kernel::Odd1: return "odd words, span 1";
     case Kernel::Odd2: return "odd words, span 2";
     case Kernel::Odd3: return "odd words, span 3";
-    case Kernel::Strip2: return "odd word strips of 2";
-    case Kernel::Strip3: return "odd word strips of 3";
-    case Kernel::Strip5: return "odd word strips of 5";
     default: return "word tile";
     }
 }
 int spanOf(Kernel k) {
     return k == Kernel::Span2 || k == Kernel::Odd2 ? 2 : k == Kernel::Span3 || k == Kernel::Odd3 ? 3 : 1;
 }
-int stripOf(Kernel k) { return k == Kernel::Strip2 ? 2 : k == Kernel::Strip3 ? 3 : k == Kernel::Strip5 ? 5 : 0; }
-bool isOdd(Kernel k) { return k == Kernel::Odd1 || k == Kernel::Odd2 || k == Kernel::Odd3 || stripOf(k) > 0; }
+bool isOdd(Kernel k) { return k == Kernel::Odd1 || k == Kernel::Odd2 || k == Kernel::Odd3; }
 uint64_t tilesA(Kernel k, uint64_t len_a) { return isOdd(k) ? oddWordTilesA(len_a) : (len_a + 63) / 64; }
 uint64_t tilesB(Kernel k, uint64_t len_b, bool broken) {
     if (broken || k == Kernel::Word) return (len_b + 63) / 64;
@@ -212,9 +205,6 @@ void runKernel(Kernel k, const TileParams &p, uint16_t *dst, const uint16_t *src
     case Kernel::Odd1: oddWordTileKernel<ONE, 1>(p, dst, src); break;
     case Kernel::Odd2: oddWordTileKernel<ONE, 2>(p, dst, src); break;
     case Kernel::Odd3: oddWordTileKernel<ONE, 3>(p, dst, src); break;
-    case Kernel::Strip2: oddStripKernel<2>(p, dst, src); break;
-    case Kernel::Strip3: oddStripKernel<3>(p, dst, src); break;
-    case Kernel::Strip5: oddStripKernel<5>(p, dst, src); break;
     case Kernel::Word: wordTileKernel<ONE>(p, dst, src); break;
     }
 }
@@ -253,16 +243,8 @@ bool run(Kernel kernel, const Case &c, std::mt19937 &rng, bool broken = false, b
     group(p.b, c.b);
     p.outer_ndim = (int)c.outer.size();
     for (size_t k = 0; k < c.outer.size(); ++k) p.outer[k] = dim(c.outer[k]);
-    unsigned grid = (unsigned)(p.tiles_a * p.tiles_b * prod(c.outer));
+    const unsigned grid = (unsigned)(p.tiles_a * p.tiles_b * prod(c.outer));
     const bool one = c.a.size() == 1 && c.b.size() == 1;
-    if (stripOf(kernel) > 0) { // launchOddWordTile's choice: strips, else the odd word tiles of span 1
-        const OddStrips st = oddStrips(p, (uint32_t)stripOf(kernel));
-        if (one && c.outer.empty() && p.a.dims[0].dst_stride % kSkewSector != 0 && st.strip_blocks > 0) {
-            grid = st.blocks;
-        } else {
-            kernel = Kernel::Odd1;
-        }
-    }
     auto body = [&](uint16_t *d) { one ? runKernel<true>(kernel, p, d, src) : runKernel<false>(kernel, p, d, src); };
     emu::load_lo = (uintptr_t)(src + firstOffset(c, false)); // every load inside the src view's extent
     emu::load_hi = (uintptr_t)(src + firstOffset(c, false) + extent(c, false));
@@ -329,9 +311,6 @@ int main(int argc, char **argv) {
                        : k == "odd1"  ? Kernel::Odd1
                        : k == "odd2"  ? Kernel::Odd2
                        : k == "odd3"  ? Kernel::Odd3
-                       : k == "strip2" ? Kernel::Strip2
-                       : k == "strip3" ? Kernel::Strip3
-                       : k == "strip5" ? Kernel::Strip5
                                       : Kernel::Span2};
         }
     }

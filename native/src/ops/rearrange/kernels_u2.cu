@@ -72,18 +72,6 @@ cudaError_t launchTmaTile(const TmaTiling &t, const CUtensorMap &dst_map, const 
 
 #if INFINI_REARRANGE_ODD_WORDS
 cudaError_t launchOddWordTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream, bool pdl) {
-#if INFINI_REARRANGE_ODD_STRIP > 1
-    static_assert(kOddWordSpan == 1, "strips are of one-tile spans");
-    // Strips where whole tiles need all 80 rows (dst rows with varied sector offsets).
-    if (p.a.ndim == 1 && p.b.ndim == 1 && p.outer_ndim == 0 && p.a.dims[0].dst_stride % kSkewSector != 0) {
-        const OddStrips s = oddStrips(p, INFINI_REARRANGE_ODD_STRIP);
-        if (s.strip_blocks > 0) {
-            return launchKernel(oddStripKernel<INFINI_REARRANGE_ODD_STRIP>, dim3(s.blocks),
-                                dim3(kTileThreadsX, kTileThreadsY), 0, stream, pdl, p, static_cast<uint16_t *>(dst),
-                                static_cast<const uint16_t *>(src));
-        }
-    }
-#endif
     return launchTwoByteTile(oddWordTileKernel<true>, oddWordTileKernel<false>, p, grid, dst, src, stream, pdl);
 }
 #endif

@@ -113,11 +113,9 @@ __device__ __forceinline__ void storeSkewPair(const TileParams &p, uint16_t *row
 #ifndef INFINI_REARRANGE_EDGE_LOADS
 #define INFINI_REARRANGE_EDGE_LOADS INFINI_REARRANGE_WHOLE_ROWS
 #endif
-// laneRow(r, c): unit c of tile row r + 2x (lane x's) in shared memory; a
-// tile's rows r + 2x + 64 k (segment k) lie k * kSegment units after it.
-template <class S, bool WHOLE, class Units, class LaneRow>
-__device__ __forceinline__ void storeSkewRowsAt(const TileParams &p, LaneRow laneRow, uint16_t *row_a0, uint32_t b0,
-                                                int cols, Units units) {
+template <class S, bool WHOLE, class Units>
+__device__ __forceinline__ void storeSkewRows(const TileParams &p, const uint16_t (&tile)[S::kRows][S::kRowUnits],
+                                              uint16_t *row_a0, uint32_t b0, int cols, Units units) {
     const int x = threadIdx.x, y = threadIdx.y;
     const int64_t s = p.a.dims[0].dst_stride;
     uint16_t *const row[2] = {row_a0 + y * s, row_a0 + (y + kTileThreadsY) * s}; // dst rows a0 + y, a0 + y + 8
@@ -128,8 +126,8 @@ __device__ __forceinline__ void storeSkewRowsAt(const TileParams &p, LaneRow lan
         const int e = (int)(((uintptr_t)row[h] >> 1) & (S::kSector - 1));
         const int2 u = units(e);
         // Unit b of segment k comes from tile rows r = 16 - e + 64 k + 2x and r + 1.
-        lo[h] = laneRow(S::kSector - e, y + u.x);
-        hi[h] = laneRow(S::kSector + 1 - e, y + u.y);
+        lo[h] = &tile[S::physRow(S::kSector - e) + x][y + u.x];
+        hi[h] = &tile[S::physRow(S::kSector + 1 - e) + x][y + u.y];
         b[h] = (int64_t)b0 - e + 2 * x;
     }
     const int64_t step = 2 * kTileThreadsY * s; // units from dst row c to c + 16
@@ -149,12 +147,6 @@ __device__ __forceinline__ void storeSkewRowsAt(const TileParams &p, LaneRow lan
                                  400 + S::kSpan / kTileEdge<2> * j + k);
         }
     }
-}
-template <class S, bool WHOLE, class Units>
-__device__ __forceinline__ void storeSkewRows(const TileParams &p, const uint16_t (&tile)[S::kRows][S::kRowUnits],
-                                              uint16_t *row_a0, uint32_t b0, int cols, Units units) {
-    const int x = threadIdx.x;
-    storeSkewRowsAt<S, WHOLE>(p, [&](int r, int c) { return &tile[S::physRow(r) + x][c]; }, row_a0, b0, cols, units);
 }
 
 // Where a skewed tile starts (skew_tile, skew_word_tile, odd_word_tile): its
