@@ -82,6 +82,18 @@ constexpr size_t kGridBarrierBytes = 8 * kGridMaxSlots; // the slots' barriers, 
 #ifndef INFINI_LP_NORM_GRID_PROBE_STAGGER
 #define INFINI_LP_NORM_GRID_PROBE_STAGGER 0
 #endif
+// With it, -DINFINI_LP_NORM_GRID_PROBE_NO_MERGE=1: the merger warp polls no
+// record (is its polling, up to 20 loads a lane a round trip in every block,
+// what slows the data movement?); _PROBE_NO_PUBLISH=1 as well: no record is
+// stored either (tools/verify_s25d.sh; notes/lp_norm.md, "Session 25").
+#ifndef INFINI_LP_NORM_GRID_PROBE_NO_MERGE
+#define INFINI_LP_NORM_GRID_PROBE_NO_MERGE 0
+#endif
+#ifndef INFINI_LP_NORM_GRID_PROBE_NO_PUBLISH
+#define INFINI_LP_NORM_GRID_PROBE_NO_PUBLISH 0
+#endif
+static_assert(INFINI_LP_NORM_GRID_PROBE_NO_WAIT || !(INFINI_LP_NORM_GRID_PROBE_NO_MERGE || INFINI_LP_NORM_GRID_PROBE_NO_PUBLISH),
+              "without the merger or the records, only the probe that never waits for factors ends");
 // -DINFINI_LP_NORM_GRID_PLAIN_STORES=1: y stored without the streaming hint
 // (st.global instead of st.global.cs), for the probe's A/B (92-115 µs: far slower).
 #ifndef INFINI_LP_NORM_GRID_PLAIN_STORES
@@ -266,6 +278,9 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
         return;
     }
     if (warp == kGridPublisher) {
+        if (INFINI_LP_NORM_GRID_PROBE_NO_PUBLISH) {
+            return;
+        }
         // Each row's parts (a slot's parts are rewritten only after the slot
         // is refilled, i.e. after this row's record was merged everywhere).
         for (int64_t k = 0; k < rows; ++k) {
@@ -296,6 +311,9 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
         return;
     }
     if (warp == kGridMerger) {
+        if (INFINI_LP_NORM_GRID_PROBE_NO_MERGE) {
+            return;
+        }
         // Rows base .. base + kAhead - 1 are pending. Each round trip loads
         // every record of them not seen yet (all at once, then checks them),
         // then merges and posts the complete rows at the front, in order, and
