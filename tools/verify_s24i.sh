@@ -8,9 +8,11 @@
 #   drop      the probe with x's copies under an L2 evict-first policy (DROP_HINT);
 #   realdrop  the real kernel with DROP_HINT;
 #   nomerge   the probe with no merger polling (PROBE_NO_MERGE);
-#   nopub     that, and no record stored either (PROBE_NO_PUBLISH).
+#   nopub     that, and no record stored either (PROBE_NO_PUBLISH);
+#   nosum     nopub, and the compute warps do not sum the chunks (PROBE_NO_SUM);
+#   noscale   nosum, and the packs stored as landed (PROBE_NO_SCALE): a copy through Grid's pipeline.
 # Calls: 5 VARIANTS="nowait real" (as verify_s24c.sh, since folded in here), 10 "nowait stagger",
-# 11 "nowait plain", 12 "drop realdrop", 13 "real"; session 25 (tools/verify_s25d.sh) "nowait nomerge nopub".
+# 11 "nowait plain", 12 "drop realdrop", 13 "real"; session 25 (tools/verify_s25d.sh) "nowait nomerge nopub", then "nopub nosum noscale".
 # Files under $OUT: s24i_log.txt, grid_<variant>.txt.
 NAME=${NAME:-s24i}
 END=${END:-330}
@@ -21,7 +23,9 @@ N=-DINFINI_LP_NORM_GRID_PROBE_NO_WAIT=1
 declare -A FLAGS=([nowait]="$N" [stagger]="$N -DINFINI_LP_NORM_GRID_PROBE_STAGGER=1"
     [plain]="$N -DINFINI_LP_NORM_GRID_PLAIN_STORES=1" [drop]="$N -DINFINI_LP_NORM_GRID_DROP_HINT=1"
     [real]="" [realdrop]="-DINFINI_LP_NORM_GRID_DROP_HINT=1" [nomerge]="$N -DINFINI_LP_NORM_GRID_PROBE_NO_MERGE=1"
-    [nopub]="$N -DINFINI_LP_NORM_GRID_PROBE_NO_MERGE=1 -DINFINI_LP_NORM_GRID_PROBE_NO_PUBLISH=1")
+    [nopub]="$N -DINFINI_LP_NORM_GRID_PROBE_NO_MERGE=1 -DINFINI_LP_NORM_GRID_PROBE_NO_PUBLISH=1"
+    [nosum]="$N -DINFINI_LP_NORM_GRID_PROBE_NO_MERGE=1 -DINFINI_LP_NORM_GRID_PROBE_NO_PUBLISH=1 -DINFINI_LP_NORM_GRID_PROBE_NO_SUM=1"
+    [noscale]="$N -DINFINI_LP_NORM_GRID_PROBE_NO_MERGE=1 -DINFINI_LP_NORM_GRID_PROBE_NO_PUBLISH=1 -DINFINI_LP_NORM_GRID_PROBE_NO_SUM=1 -DINFINI_LP_NORM_GRID_PROBE_NO_SCALE=1")
 for v in $VARIANTS; do
     BUILD_LOGS=build harness_build_bg tools/lpn7_bench.cu build/s24i_$v ${FLAGS[$v]}
 done

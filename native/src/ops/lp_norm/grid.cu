@@ -92,7 +92,17 @@ constexpr size_t kGridBarrierBytes = 8 * kGridMaxSlots; // the slots' barriers, 
 #ifndef INFINI_LP_NORM_GRID_PROBE_NO_PUBLISH
 #define INFINI_LP_NORM_GRID_PROBE_NO_PUBLISH 0
 #endif
-static_assert(INFINI_LP_NORM_GRID_PROBE_NO_WAIT || !(INFINI_LP_NORM_GRID_PROBE_NO_MERGE || INFINI_LP_NORM_GRID_PROBE_NO_PUBLISH),
+// _PROBE_NO_SUM=1: the compute warps do not sum the chunks (they still wait
+// for them and hand the publisher zeros); _PROBE_NO_SCALE=1: they store the
+// packs as landed (a copy), as tools/move_probe.cu's warps do.
+#ifndef INFINI_LP_NORM_GRID_PROBE_NO_SUM
+#define INFINI_LP_NORM_GRID_PROBE_NO_SUM 0
+#endif
+#ifndef INFINI_LP_NORM_GRID_PROBE_NO_SCALE
+#define INFINI_LP_NORM_GRID_PROBE_NO_SCALE 0
+#endif
+static_assert(INFINI_LP_NORM_GRID_PROBE_NO_WAIT || !(INFINI_LP_NORM_GRID_PROBE_NO_MERGE || INFINI_LP_NORM_GRID_PROBE_NO_PUBLISH ||
+                                                     INFINI_LP_NORM_GRID_PROBE_NO_SUM || INFINI_LP_NORM_GRID_PROBE_NO_SCALE),
               "without the merger or the records, only the probe that never waits for factors ends");
 // -DINFINI_LP_NORM_GRID_PLAIN_STORES=1: y stored without the streaming hint
 // (st.global instead of st.global.cs), for the probe's A/B (92-115 µs: far slower).
@@ -430,17 +440,19 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
             }
             gridTrace(b, k, 0);
             A m = 0, t = 0; // max |x| and the unscaled sum in one pass
-            withP(plan.p, [&](auto pc) {
-                constexpr int kP = decltype(pc)::value;
-                forPacks(k, [&](const P &pk, int) {
+            if (!INFINI_LP_NORM_GRID_PROBE_NO_SUM) {
+                withP(plan.p, [&](auto pc) {
+                    constexpr int kP = decltype(pc)::value;
+                    forPacks(k, [&](const P &pk, int) {
 #pragma unroll
-                    for (int e = 0; e < VEC; ++e) {
-                        const A a = absA<A>(widen(pk.v[e]));
-                        m = MaxNanOp{}(m, a);
-                        t += powP<kP>(a, plan.p);
-                    }
+                        for (int e = 0; e < VEC; ++e) {
+                            const A a = absA<A>(widen(pk.v[e]));
+                            m = MaxNanOp{}(m, a);
+                            t += powP<kP>(a, plan.p);
+                        }
+                    });
                 });
-            });
+            }
             m = warpReduce(m, MaxNanOp{});
             t = warpReduce(t, SumOp{});
             if (lane == 0) { // the publisher merges the parts
@@ -462,7 +474,9 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
         int64_t ox, oy;
         outerOffsets(plan.outer, physicalRow(j), ox, oy);
         T *yr = y + oy + first * VEC;
-        forPacks(j, [&](const P &pk, int v) { stPack<T, VEC>(yr + (int64_t)v * VEC, scalePack(pk, f), plan.cs); });
+        forPacks(j, [&](const P &pk, int v) {
+            stPack<T, VEC>(yr + (int64_t)v * VEC, INFINI_LP_NORM_GRID_PROBE_NO_SCALE ? pk : scalePack(pk, f), plan.cs);
+        });
         __syncwarp();
         if (lane == 0) {
             barrierArrive(&freed[j % slots]); // this warp's reads of the slot are done
