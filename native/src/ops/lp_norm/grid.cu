@@ -441,17 +441,38 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
             gridTrace(b, k, 0);
             A m = 0, t = 0; // max |x| and the unscaled sum in one pass
             if (!INFINI_LP_NORM_GRID_PROBE_NO_SUM) {
+                // One max and one sum per element place of a pack (VEC chains
+                // of a few packs each, merged at the end): one chain through
+                // every element made the compute warps, 13 an SM, latency
+                // bound (H100, 32x1M BF16, the probe: 63 µs, 50 without the
+                // sums; notes/lp_norm.md, "Session 25").
+                A me[VEC], te[VEC];
+#pragma unroll
+                for (int e = 0; e < VEC; ++e) {
+                    me[e] = 0;
+                    te[e] = 0;
+                }
                 withP(plan.p, [&](auto pc) {
                     constexpr int kP = decltype(pc)::value;
                     forPacks(k, [&](const P &pk, int) {
 #pragma unroll
                         for (int e = 0; e < VEC; ++e) {
                             const A a = absA<A>(widen(pk.v[e]));
-                            m = MaxNanOp{}(m, a);
-                            t += powP<kP>(a, plan.p);
+                            me[e] = MaxNanOp{}(me[e], a);
+                            te[e] += powP<kP>(a, plan.p);
                         }
                     });
                 });
+#pragma unroll
+                for (int w = VEC / 2; w > 0; w /= 2) { // pairwise: log2(VEC) steps
+#pragma unroll
+                    for (int e = 0; e < w; ++e) {
+                        me[e] = MaxNanOp{}(me[e], me[e + w]);
+                        te[e] += te[e + w];
+                    }
+                }
+                m = me[0];
+                t = te[0];
             }
             m = warpReduce(m, MaxNanOp{});
             t = warpReduce(t, SumOp{});
