@@ -441,38 +441,51 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
             gridTrace(b, k, 0);
             A m = 0, t = 0; // max |x| and the unscaled sum in one pass
             if (!INFINI_LP_NORM_GRID_PROBE_NO_SUM) {
-                // One max and one sum per element place of a pack (VEC chains
-                // of a few packs each, merged at the end): one chain through
-                // every element made the compute warps, 13 an SM, latency
-                // bound (H100, 32x1M BF16, the probe: 63 µs, 50 without the
-                // sums; notes/lp_norm.md, "Session 25").
-                A me[VEC], te[VEC];
-#pragma unroll
-                for (int e = 0; e < VEC; ++e) {
-                    me[e] = 0;
-                    te[e] = 0;
-                }
+                // The compute warps, 13 an SM, are bound by these sums' instructions
+                // and latency (H100, 32x1M BF16, the probe: 63 µs, 50 without the
+                // sums; notes/lp_norm.md, "Session 25"): 2-byte elements with p 1
+                // or 2 take Hold's packed form (16-bit maxima of the magnitudes'
+                // bits), the others one max and one sum per element place of a
+                // pack (VEC chains of a few packs each, merged at the end).
                 withP(plan.p, [&](auto pc) {
                     constexpr int kP = decltype(pc)::value;
-                    forPacks(k, [&](const P &pk, int) {
+                    if constexpr (sizeof(T) == 2 && kP != 0) {
+                        unsigned mw = 0;
+                        forPacks(k, [&](const P &pk, int) {
+                            uint4 w;
+                            memcpy(&w, &pk, 16);
+                            unsigned pm;
+                            t += packedStats<T, kP>(w, pm);
+                            mw = maxU16x2(mw, pm);
+                        });
+                        m = halvesMax<T>(mw);
+                    } else {
+                        A me[VEC], te[VEC];
 #pragma unroll
                         for (int e = 0; e < VEC; ++e) {
-                            const A a = absA<A>(widen(pk.v[e]));
-                            me[e] = MaxNanOp{}(me[e], a);
-                            te[e] += powP<kP>(a, plan.p);
+                            me[e] = 0;
+                            te[e] = 0;
                         }
-                    });
-                });
+                        forPacks(k, [&](const P &pk, int) {
 #pragma unroll
-                for (int w = VEC / 2; w > 0; w /= 2) { // pairwise: log2(VEC) steps
+                            for (int e = 0; e < VEC; ++e) {
+                                const A a = absA<A>(widen(pk.v[e]));
+                                me[e] = MaxNanOp{}(me[e], a);
+                                te[e] += powP<kP>(a, plan.p);
+                            }
+                        });
 #pragma unroll
-                    for (int e = 0; e < w; ++e) {
-                        me[e] = MaxNanOp{}(me[e], me[e + w]);
-                        te[e] += te[e + w];
+                        for (int w = VEC / 2; w > 0; w /= 2) { // pairwise: log2(VEC) steps
+#pragma unroll
+                            for (int e = 0; e < w; ++e) {
+                                me[e] = MaxNanOp{}(me[e], me[e + w]);
+                                te[e] += te[e + w];
+                            }
+                        }
+                        m = me[0];
+                        t = te[0];
                     }
-                }
-                m = me[0];
-                t = te[0];
+                });
             }
             m = warpReduce(m, MaxNanOp{});
             t = warpReduce(t, SumOp{});

@@ -341,55 +341,6 @@ __device__ __forceinline__ void forElems(const uint4 &w, F &&f) {
     }
 }
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-// Lane-wise unsigned maximum of two pairs of 16-bit lanes (sm_90's max.u16x2).
-__device__ __forceinline__ unsigned maxU16x2(unsigned a, unsigned b) {
-    unsigned d;
-    asm("max.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-}
-
-// A pack of 2-byte elements: returns the sum of |x|^P (P 1 or 2, two chains),
-// and sets mw to the lanes' max |x| as bits. With the sign cleared, F16 and
-// BF16 order as unsigned integers, NaN above infinity: the maximum keeps
-// NaN as MaxNanOp does.
-template <class T, int P>
-__device__ __forceinline__ float packedStats(const uint4 &w, unsigned &mw) {
-    const unsigned a[4] = {w.x & 0x7fff7fffu, w.y & 0x7fff7fffu, w.z & 0x7fff7fffu, w.w & 0x7fff7fffu};
-    mw = maxU16x2(maxU16x2(a[0], a[1]), maxU16x2(a[2], a[3]));
-    float lo = 0, hi = 0;
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-        float2 v;
-        if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-            v = make_float2(__uint_as_float(a[k] << 16), __uint_as_float(a[k] & 0xffff0000u));
-        } else {
-            __half2 h;
-            memcpy(&h, &a[k], 4);
-            v = __half22float2(h);
-        }
-        if constexpr (P == 2) {
-            lo = fmaf(v.x, v.x, lo);
-            hi = fmaf(v.y, v.y, hi);
-        } else {
-            lo += v.x;
-            hi += v.y;
-        }
-    }
-    return lo + hi;
-}
-
-// The larger of the two 16-bit lanes of packedStats' maxima, as a float.
-template <class T>
-__device__ __forceinline__ float halvesMax(unsigned mw) {
-    if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-        return __uint_as_float(max(mw & 0xffff0000u, mw << 16));
-    } else {
-        return __half2float(__ushort_as_half((unsigned short)max(mw & 0xffffu, mw >> 16)));
-    }
-}
-#endif
-
 // x * factor for a 16-byte pack of T (device.cuh's scalePack on the pack's words).
 template <class T, class A>
 __device__ __forceinline__ uint4 scaleWords(const uint4 &w, const Factor<A> &f) {
