@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Session 25: the stage trace of the Grid plan with its compute warps' packed sums (LPN7_ONLY=gridtrace:
+# per row the median over blocks of landed / published / all seen / stored), to see where the real
+# kernel (64.6 µs) waits beyond its probe (55.4-55.9). Files under $OUT: s25e_log.txt, grid_trace.txt.
+NAME=${NAME:-s25e}
+END=${END:-200}
+source "$(dirname "$0")/verify_common.sh"
+git log --oneline -1 >>"$LOG" 2>&1
+harness_build_bg tools/lpn7_bench.cu build/s25e_trace -DINFINI_LP_NORM_GRID_TRACE
+wait
+LPN7_ONLY=gridtrace harness_run build/s25e_trace "$OUT/grid_trace.txt" 60 "stage trace (LPN7_ONLY=gridtrace)"
+step "done"
