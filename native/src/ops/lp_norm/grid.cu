@@ -1,8 +1,10 @@
 // LPNorm, long rows on sm_90: the Grid plan (issue 13; notes/lp_norm.md,
 // "Session 10: the Grid plan"). Off in the library (INFINI_LP_NORM_GRID in
-// nvidia.cc): on the H100 it ran 32x1M BF16 at 88-106 µs against Pipe's 63,
-// bound by the records' round trip under a saturated memory system;
-// tools/lpn7_bench.cu (LPN7_ONLY=grid, gridtrace) measures it from any build.
+// nvidia.cc): on the H100 it runs 32x1M BF16 at 64.6 µs against Hold's 54.2
+// (session 25), bound first by the compute warps' sums, now by the records'
+// latency under a saturated memory system (~18 µs from a row's records to
+// its merge, against a lag of 10 rows); tools/lpn7_bench.cu (LPN7_ONLY=grid,
+// gridtrace) measures it from any build.
 //
 // One block an SM, all resident at once (a cooperative launch), and every
 // block owns chunk b of every row: the whole GPU reads each row, so no row
