@@ -9,6 +9,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <vector>
@@ -189,6 +190,83 @@ class StreamTimer {
 
     cudaStream_t st_;
     cudaEvent_t e0_, e1_;
+};
+
+// The copy probes' frame (copy_probe.cu, move_probe.cu): `sets` pairs of
+// buffers of `bytes` (x random words, the same in every set), one stream.
+// form(name, launch): y poisoned, launch(x, y) over the sets captured as one
+// graph of 2 * sets launches; prints graph µs a launch (median of 5 rounds of
+// 10 replays) and GB/s (bytes read + written), then checks every y against x.
+class CopyBench {
+  public:
+    CopyBench(size_t bytes, int sets, int name_width)
+        : bytes_(bytes), width_(name_width), xs_(sets), ys_(sets), st_(newStream()) {
+        host_.resize(bytes / 4);
+        Rng rng{7};
+        for (auto &w : host_) {
+            w = (unsigned)(rng.uniform() * 4294967296.0);
+        }
+        for (int s = 0; s < sets; ++s) {
+            CHECK_CUDA(cudaMalloc(&xs_[s], bytes));
+            CHECK_CUDA(cudaMalloc(&ys_[s], bytes));
+            CHECK_CUDA(cudaMemcpy(xs_[s], host_.data(), bytes, cudaMemcpyHostToDevice));
+        }
+        timer_ = std::make_unique<StreamTimer>(st_);
+        say("%-*s %12s %14s %20s\n", width_, "form", "µs a launch", "GB/s (r + w)", "check");
+    }
+    ~CopyBench() {
+        timer_.reset();
+        cudaStreamDestroy(st_);
+        for (size_t s = 0; s < xs_.size(); ++s) {
+            cudaFree(xs_[s]);
+            cudaFree(ys_[s]);
+        }
+    }
+    CopyBench(const CopyBench &) = delete;
+    CopyBench &operator=(const CopyBench &) = delete;
+
+    cudaStream_t stream() const { return st_; }
+
+    template <class F>
+    void form(const char *name, F &&launch) {
+        const int sets = (int)xs_.size(), calls = 2 * sets;
+        for (int s = 0; s < sets; ++s) {
+            CHECK_CUDA(cudaMemsetAsync(ys_[s], 0xa5, bytes_, st_)); // poison
+        }
+        cudaGraphExec_t ge = timer_->capture(calls, [&](int i) {
+            launch(xs_[i % sets], ys_[i % sets]);
+            CHECK_CUDA(cudaGetLastError());
+        });
+        std::vector<double> us;
+        for (int r = 0; r < 5; ++r) {
+            us.push_back(timer_->graphUs(ge, 10, calls));
+        }
+        CHECK_CUDA(cudaStreamSynchronize(st_));
+        CHECK_CUDA(cudaGraphExecDestroy(ge));
+        bool ok = true;
+        std::vector<unsigned> back(bytes_ / 4);
+        for (int s = 0; s < sets && ok; ++s) {
+            CHECK_CUDA(cudaMemcpy(back.data(), ys_[s], bytes_, cudaMemcpyDeviceToHost));
+            ok = back == host_;
+        }
+        g_failures += !ok;
+        const double t = median(us);
+        say("%-*s %12.2f %14.0f %20s\n", width_, name, t, 2.0 * bytes_ / 1e3 / t, ok ? "ok" : "FAILED");
+    }
+
+  private:
+    size_t bytes_;
+    int width_;
+    std::vector<unsigned char *> xs_, ys_;
+    std::vector<unsigned> host_;
+    cudaStream_t st_;
+    std::unique_ptr<StreamTimer> timer_;
+
+    static cudaStream_t newStream() {
+        cudaStream_t st;
+        CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+        return st;
+    }
 };
 
 } // namespace bench
