@@ -804,7 +804,7 @@ void gridTraceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int6
     for (int bb = 0; bb < nb; ++bb) {
         t0 = std::min(t0, tr[bb][0][0]);
     }
-    say("\ngridtrace %s %lldx%lld: %s\n  row | median over blocks: landed, published, all seen, stored (µs) | block 0 | max landed\n",
+    say("\ngridtrace %s %lldx%lld: %s\n  row | median over blocks: landed, published, past the factor wait, stored (µs) | block 0 | max landed\n",
         dtName(dt), (long long)rows, (long long)len, describe(plan).c_str());
     for (int r = 0; r < nr; ++r) {
         double med[4];

@@ -1,10 +1,9 @@
 // LPNorm, long rows on sm_90: the Grid plan (issue 13; notes/lp_norm.md,
 // "Session 10: the Grid plan"). Off in the library (INFINI_LP_NORM_GRID in
 // nvidia.cc): on the H100 it runs 32x1M BF16 at 64.6 µs against Hold's 54.2
-// (session 25), bound first by the compute warps' sums, now by the records'
-// latency under a saturated memory system (~18 µs from a row's records to
-// its merge, against a lag of 10 rows); tools/lpn7_bench.cu (LPN7_ONLY=grid,
-// gridtrace) measures it from any build.
+// (session 25; its data movement alone takes ~50 µs, its probe without
+// factor waits 55.5, the compute warps' sums being the rest);
+// tools/lpn7_bench.cu (LPN7_ONLY=grid, gridtrace) measures it from any build.
 //
 // One block an SM, all resident at once (a cooperative launch), and every
 // block owns chunk b of every row: the whole GPU reads each row, so no row
@@ -41,8 +40,8 @@ namespace infini::lp_norm::nvidia {
 
 #ifdef INFINI_LP_NORM_GRID_TRACE
 // tools/lpn7_bench.cu (LPN7_ONLY=gridtrace): %globaltimer per block and row at
-// four points: the chunk landed, the record stored, every record seen, the
-// chunk stored.
+// four points: the chunk landed, the record stored, compute warp 0 past the
+// row's factor wait (never before it has summed row r + lag), the chunk stored.
 constexpr int kGridTraceBlocks = 256, kGridTraceRows = 64;
 __device__ unsigned long long g_grid_trace[kGridTraceBlocks][kGridTraceRows][4];
 __device__ __forceinline__ void gridTrace(int64_t b, int64_t r, int point, bool writer = threadIdx.x == 0) {
