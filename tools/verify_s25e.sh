@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Session 25: the stage trace of the Grid plan with its compute warps' packed sums (LPN7_ONLY=gridtrace:
 # per row the median over blocks of landed / published / past the factor wait / stored), to see where
-# the real kernel (64.6 µs) waits beyond its probe (55.4-55.9). (One call after two warm-ups: it showed
-# no factor wait; notes/lp_norm.md, "Session 25".) Files under $OUT: s25e_log.txt, grid_trace.txt.
+# the real kernel (64.6 µs) waits beyond its probe (55.4-55.9). Call 8 traced the third of three calls
+# on one buffer set and showed no factor wait (notes/lp_norm.md, "Session 25"); since then the trace
+# takes the last of 6 calls over 3 buffer sets, as the graph timing does, and a fifth point, the
+# merger's factor posted, so a rerun shows whether the compute warps wait for factors there. Files under $OUT: s25e_log.txt, grid_trace.txt.
 NAME=${NAME:-s25e}
 END=${END:-200}
 source "$(dirname "$0")/verify_common.sh"

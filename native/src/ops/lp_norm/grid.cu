@@ -40,10 +40,11 @@ namespace infini::lp_norm::nvidia {
 
 #ifdef INFINI_LP_NORM_GRID_TRACE
 // tools/lpn7_bench.cu (LPN7_ONLY=gridtrace): %globaltimer per block and row at
-// four points: the chunk landed, the record stored, compute warp 0 past the
-// row's factor wait (never before it has summed row r + lag), the chunk stored.
-constexpr int kGridTraceBlocks = 256, kGridTraceRows = 64;
-__device__ unsigned long long g_grid_trace[kGridTraceBlocks][kGridTraceRows][4];
+// five points: the chunk landed, the record stored, compute warp 0 past the
+// row's factor wait (never before it has summed row r + lag), the chunk
+// stored, the merger's factor posted.
+constexpr int kGridTracePoints = 5, kGridTraceBlocks = 256, kGridTraceRows = 64;
+__device__ unsigned long long g_grid_trace[kGridTraceBlocks][kGridTraceRows][kGridTracePoints];
 __device__ __forceinline__ void gridTrace(int64_t b, int64_t r, int point, bool writer = threadIdx.x == 0) {
     if (writer && b < kGridTraceBlocks && r < kGridTraceRows) {
         unsigned long long t;
@@ -370,6 +371,7 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
                 factors[j % slots] = rowFactor(mx, total, plan.p, plan.eps);
                 barrierArrive(&posted[j % slots]); // release: the factor before the arrival
             }
+            gridTrace(b, j, 4, lane == 0);
         };
         for (int64_t base = 0; base < rows;) {
 #pragma unroll
