@@ -71,9 +71,9 @@ constexpr size_t kGridBarrierBytes = 8 * kGridMaxSlots; // the slots' barriers, 
 
 // -DINFINI_LP_NORM_GRID_PROBE_NO_WAIT=1, a probe with wrong results
 // (tools/verify_s24i.sh): the compute warps scale by 1 without waiting for the
-// factors, so the timing is the pipeline's data movement alone (H100, 32x1M
-// BF16, graph µs: 61-62 at any lag, against the real kernel's 75.5 and Hold's
-// 54.5; notes/lp_norm.md, "Session 24").
+// factors (H100, 32x1M BF16, graph µs: 61-62 at any lag in session 24, 55.5
+// with session 25's packed sums, and ~50 without the sums: the data movement
+// alone; notes/lp_norm.md, "Session 25").
 #ifndef INFINI_LP_NORM_GRID_PROBE_NO_WAIT
 #define INFINI_LP_NORM_GRID_PROBE_NO_WAIT 0
 #endif

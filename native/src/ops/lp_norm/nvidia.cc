@@ -31,8 +31,8 @@
 // statistics exchanged through the workspace) before Pipe and TwoPass,
 // wherever it plans; 0 (default) = not planned. H100, graph µs, 32x1M BF16:
 // Pipe 63.4, Grid 88-106 by tuning (notes/lp_norm.md, session 10); 75.5 with
-// session 24's merger and publisher, against Hold's 54.5, and its data
-// movement alone (no waits for the factors) takes 61.
+// session 24's merger and publisher; 64.6 with session 25's packed sums,
+// against Hold's 54.2 (its probe without factor waits: 55.5).
 // tools/lpn7_bench.cu (LPN7_ONLY=grid) times it against the others from any build.
 #ifndef INFINI_LP_NORM_GRID
 #define INFINI_LP_NORM_GRID 0
