@@ -812,7 +812,7 @@ void gridTraceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int6
         t0 = std::min(t0, tr[bb][0][0]);
     }
     say("\ngridtrace %s %lldx%lld: %s\n  row | median over blocks: landed, published, past the factor wait, stored, "
-        "factor posted (µs) | block 0's first four | max landed\n",
+        "factor posted (µs) | block 0's five | max landed\n",
         dtName(dt), (long long)rows, (long long)len, describe(plan).c_str());
     for (int r = 0; r < nr; ++r) {
         double med[kGridTracePoints];
@@ -828,8 +828,9 @@ void gridTraceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int6
                 mx = v.back();
             }
         }
-        say("  %3d | %7.2f %7.2f %7.2f %7.2f %7.2f | %7.2f %7.2f %7.2f %7.2f | %7.2f\n", r, med[0], med[1], med[2], med[3], med[4],
-            (tr[0][r][0] - t0) / 1e3, (tr[0][r][1] - t0) / 1e3, (tr[0][r][2] - t0) / 1e3, (tr[0][r][3] - t0) / 1e3, mx);
+        say("  %3d | %7.2f %7.2f %7.2f %7.2f %7.2f | %7.2f %7.2f %7.2f %7.2f %7.2f | %7.2f\n", r, med[0], med[1], med[2], med[3],
+            med[4], (tr[0][r][0] - t0) / 1e3, (tr[0][r][1] - t0) / 1e3, (tr[0][r][2] - t0) / 1e3, (tr[0][r][3] - t0) / 1e3,
+            (tr[0][r][4] - t0) / 1e3, mx);
     }
     for (int i = 0; i < kSets; ++i) {
         CHECK_CUDA(cudaFree(xs[i]));

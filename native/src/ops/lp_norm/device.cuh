@@ -112,14 +112,10 @@ __device__ __forceinline__ unsigned maxU16x2(unsigned a, unsigned b) {
     return d;
 }
 
-// A pack of 2-byte elements (hold.cu's workers, grid.cu's compute warps):
-// returns the sum of |x|^P (P 1 or 2, two chains), and sets mw to the lanes'
-// max |x| as bits. With the sign cleared, F16 and BF16 order as unsigned
-// integers, NaN above infinity: the maximum keeps NaN as MaxNanOp does.
+// The sum of x^P over the 2-byte elements of four words (for P 1 their sign
+// bits cleared), in two chains.
 template <class T, int P>
-__device__ __forceinline__ float packedStats(const uint4 &w, unsigned &mw) {
-    const unsigned a[4] = {w.x & 0x7fff7fffu, w.y & 0x7fff7fffu, w.z & 0x7fff7fffu, w.w & 0x7fff7fffu};
-    mw = maxU16x2(maxU16x2(a[0], a[1]), maxU16x2(a[2], a[3]));
+__device__ __forceinline__ float wordsPowSum(const unsigned (&a)[4]) {
     float lo = 0, hi = 0;
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
@@ -140,6 +136,26 @@ __device__ __forceinline__ float packedStats(const uint4 &w, unsigned &mw) {
         }
     }
     return lo + hi;
+}
+// A pack of 2-byte elements (grid.cu's compute warps; hold.cu's workers with
+// INFINI_LP_NORM_HOLD_PLAIN_SUMS=0): returns the sum of |x|^P (P 1 or 2), and
+// sets mw to the lanes' max |x| as bits. With the sign cleared, F16 and BF16
+// order as unsigned integers, NaN above infinity: the maximum keeps NaN as
+// MaxNanOp does.
+template <class T, int P>
+__device__ __forceinline__ float packedStats(const uint4 &w, unsigned &mw) {
+    const unsigned a[4] = {w.x & 0x7fff7fffu, w.y & 0x7fff7fffu, w.z & 0x7fff7fffu, w.w & 0x7fff7fffu};
+    mw = maxU16x2(maxU16x2(a[0], a[1]), maxU16x2(a[2], a[3]));
+    return wordsPowSum<T, P>(a);
+}
+
+// packedStats' sum alone (hold.cu's workers, which take no max: a third fewer
+// instructions; p 2 squares the words as they are).
+template <class T, int P>
+__device__ __forceinline__ float packedPowSum(const uint4 &w) {
+    constexpr unsigned kMask = P == 1 ? 0x7fff7fffu : 0xffffffffu;
+    const unsigned a[4] = {w.x & kMask, w.y & kMask, w.z & kMask, w.w & kMask};
+    return wordsPowSum<T, P>(a);
 }
 
 // The larger of the two 16-bit lanes of packedStats' maxima, as a float.

@@ -110,6 +110,23 @@ constexpr bool kHoldPerThread = INFINI_LP_NORM_HOLD_PER_THREAD != 0;
 #define INFINI_LP_NORM_HOLD_PREFETCH_TILES 2
 #endif
 constexpr int kHoldPrefetch = INFINI_LP_NORM_HOLD_PREFETCH_TILES * kHoldTileBytes;
+// Phase A for 2-byte elements with p 1 or 2 sums x^p alone (device.cuh's
+// packedPowSum), without the max (a third fewer instructions): a piece's row
+// whose plain sum t is in range is sent as (m, s) = (t^(1/p), 1), the same sum
+// m^p s (the exchange's merge needs no true max, only m^p s and s >= 1); any
+// other (inf, NaN, all zero, extreme magnitudes) is read again for its max,
+// then for its scaled sum. 0: packedStats' maxima and sums, as before session
+// 26 (notes/lp_norm.md, "Session 26").
+#ifndef INFINI_LP_NORM_HOLD_PLAIN_SUMS
+#define INFINI_LP_NORM_HOLD_PLAIN_SUMS 1
+#endif
+constexpr bool kHoldPlainSums = INFINI_LP_NORM_HOLD_PLAIN_SUMS != 0;
+// -DINFINI_LP_NORM_HOLD_PROBE_NO_SUM=1, a probe with wrong results: phase A
+// does not sum the tiles (what would faster sums give? notes/lp_norm.md,
+// "Session 26").
+#ifndef INFINI_LP_NORM_HOLD_PROBE_NO_SUM
+#define INFINI_LP_NORM_HOLD_PROBE_NO_SUM 0
+#endif
 
 // One block's statistics of one row, on its way to another block of the row.
 template <class A>
@@ -365,6 +382,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     using A = ComputeType<T>;
     constexpr int kWarps = kHoldWorkers / 32;
+    constexpr bool kPlain = kHoldPlainSums && sizeof(T) == 2 && P != 0; // phase A: packedPowSum, no max
     extern __shared__ __align__(128) unsigned char smem[];
     __shared__ HoldShared<A> sh;
     const int slots = plan.items;
@@ -399,27 +417,50 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
         holdBarrierAll(); // (1) the workers' sums are in
         Stats<A> mine[2];
         A plain[2];
+        bool rescan[2] = {false, false}; // the row's scaled sum is read again from x
         for (int r = 0; r < sides; ++r) { // in warp order: the same bits at every call
             const A m = warpReduce(lane < kWarps ? sh.part[lane][r][0] : A(0), MaxNanOp{});
             const A t = warpReduce(lane < kWarps ? sh.part[lane][r][1] : A(0), SumOp{});
-            mine[r].m = m;
             plain[r] = t;
-            const bool rescan = scaledSumNeeded(m) && !plainSumUsable(t);
+            if constexpr (kPlain) { // no max from phase A: see kHoldPlainSums
+                const bool usable = plainSumUsable(t);
+                mine[r].m = usable ? rootInt(t, plan.p) : A(0);
+                rescan[r] = !usable;
+            } else {
+                mine[r].m = m;
+                rescan[r] = scaledSumNeeded(m) && !plainSumUsable(t);
+            }
             if (lane == 0) {
-                sh.rescan[r] = rescan;
-                sh.scale[r] = rescan ? sumScale(m) : Factor<A>{A(1), A(1)};
+                sh.rescan[r] = rescan[r];
+                sh.scale[r] = rescan[r] && !kPlain ? sumScale(m) : Factor<A>{A(1), A(1)};
             }
         }
         if (lane == 0 && sides == 1) {
             sh.rescan[1] = 0;
         }
-        holdBarrierAll(); // (2) the fallback's scales are out
-        if (sh.rescan[0] || sh.rescan[1]) {
+        holdBarrierAll(); // (2) the fallback's scales (kPlain: which rows to read again) are out
+        if (rescan[0] || rescan[1]) {
+            if constexpr (kPlain) {
+                holdBarrierAll(); // (2a) the workers' maxima of those rows are in
+                for (int r = 0; r < sides; ++r) {
+                    if (rescan[r]) {
+                        mine[r].m = warpReduce(lane < kWarps ? sh.part[lane][r][0] : A(0), MaxNanOp{});
+                        rescan[r] = scaledSumNeeded(mine[r].m); // NaN, inf, all zero: decided by the max
+                        if (lane == 0) {
+                            sh.rescan[r] = rescan[r];
+                            sh.scale[r] = rescan[r] ? sumScale(mine[r].m) : Factor<A>{A(1), A(1)};
+                        }
+                    }
+                }
+                holdBarrierAll(); // (2b) their scales are out
+            }
             holdBarrierAll(); // (3) the workers' scaled sums are in
         }
         for (int r = 0; r < sides; ++r) {
-            if (sh.rescan[r]) {
+            if (rescan[r]) {
                 mine[r].s = warpReduce(lane < kWarps ? sh.part[lane][r][1] : A(0), SumOp{});
+            } else if constexpr (kPlain) {
+                mine[r].s = scaledSumNeeded(mine[r].m) ? A(1) : A(0);
             } else {
                 mine[r].s = scaledSumNeeded(mine[r].m) ? plain[r] / powInt(mine[r].m, plan.p) : A(0);
             }
@@ -478,12 +519,17 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     // 2-byte elements with p 1 or 2 take the packed form (magnitudes' bits,
     // maxima 16 bits at a time: a third of the instructions, which the read
     // phase was bound by); the others go element by element.
-    constexpr bool kPacked = sizeof(T) == 2 && P != 0;
+    constexpr bool kPacked = sizeof(T) == 2 && P != 0 && !kPlain;
     A m0 = 0, t0 = 0, m1 = 0, t1 = 0;
     unsigned mw0 = 0, mw1 = 0; // kPacked: the rows' max |x| bits, two 16-bit lanes
     auto add = [&](int i, const uint4 &w) {
+        if (INFINI_LP_NORM_HOLD_PROBE_NO_SUM) {
+            return;
+        }
         A pt = 0;
-        if constexpr (kPacked) {
+        if constexpr (kPlain) {
+            pt = packedPowSum<T, P>(w);
+        } else if constexpr (kPacked) {
             unsigned mw;
             pt = packedStats<T, P>(w, mw);
             if (i < pc.split) {
@@ -571,6 +617,25 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     INFINI_STAGE_STAMP(0, 1);
     holdBarrierAll(); // (2)
     if (sh.rescan[0] || sh.rescan[1]) { // rare: the scaled sums, read again from x (nothing written yet)
+        if constexpr (kPlain) { // first the maxima of those rows (phase A took none)
+            A mx[2] = {0, 0};
+            for (int r = 0; r < 2; ++r) {
+                if (sh.rescan[r]) {
+                    const int lo = r == 0 ? 0 : pc.split, hi = r == 0 ? pc.split : pc.count;
+                    for (int i = lo + (int)threadIdx.x; i < hi; i += kHoldWorkers) {
+                        forElems<T>(ldWords<Load::Plain>(x + (pc.start + i) * VEC),
+                                    [&](A e) { mx[r] = MaxNanOp{}(mx[r], absA<A>(e)); });
+                    }
+                    mx[r] = warpReduce(mx[r], MaxNanOp{});
+                }
+            }
+            if (lane == 0) {
+                sh.part[warp][0][0] = mx[0];
+                sh.part[warp][1][0] = mx[1];
+            }
+            holdBarrierAll(); // (2a)
+            holdBarrierAll(); // (2b)
+        }
         A part[2] = {0, 0};
         for (int r = 0; r < 2; ++r) {
             if (!sh.rescan[r]) {
