@@ -66,8 +66,11 @@ constexpr int kGridMaxPacks = 5; // packs a compute thread takes of a chunk
 // -DINFINI_LP_NORM_GRID_SUM_WARPS=S (1 .. kGridComputeWarps - 1): the compute
 // warps split into S that only sum each row as it lands and the rest that
 // only scale and store row k - lag, so that no sum sits between a row's
-// stores and its slot's refill (the probe: 55.5 µs with the sums, 50.0
-// without; notes/lp_norm.md, "Session 26"). 0: every compute warp does both.
+// stores and its slot's refill. Measured slower (H100, 32x1M BF16, graph µs:
+// S 4: 96.0, its probe 76.5; S 6: 88.6; against 64.6 / 55.5 with every warp
+// doing both): a few warps take 1.4-3 µs to sum a row, and the slowest
+// blocks fall ~15 µs behind (notes/lp_norm.md, "Session 26"). 0 (default):
+// every compute warp sums and stores.
 #ifndef INFINI_LP_NORM_GRID_SUM_WARPS
 #define INFINI_LP_NORM_GRID_SUM_WARPS 0
 #endif

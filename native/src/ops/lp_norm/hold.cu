@@ -13,9 +13,11 @@
 //     rest, the stream's last tiles stay in the ring, and the earlier ones (the
 //     "L2 part": what neither registers nor the ring hold) are read with an L2
 //     evict-last policy, summed as they pass and read again in phase B. Per
-//     row of the piece: max |x| and the one-pass sum, then the piece's scaled
-//     sum (math.h), as Sweep's statistics kernel does per chunk.
-//   exchange (warp 15, the manager): the block sends its (max, scaled sum) of
+//     row of the piece: the one-pass sum of |x|^p and, for the piece's (m, s)
+//     (the sum is m^p s, s >= 1), either m = its p-th root and s = 1 (2-byte
+//     elements with p 1 or 2, a sum in range: kHoldPlainSums) or max |x| and
+//     the scaled sum (math.h), as Sweep's statistics kernel does per chunk.
+//   exchange (warp 15, the manager): the block sends its (m, s) of
 //     each of its rows to every other block of that row through the workspace
 //     and waits for theirs; every block of a row merges the same records in
 //     block order (mergedFactorBy), so each gets the same factor bits.
@@ -515,10 +517,13 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     }
     holdBarrierWorkers();
     startRing<T, VEC>(x, pc, stream.ring, full, slots, stream.keep, stream.drop);
-    // Phase A. Per row of the piece (0: pc.row, 1: the next): max |x| and the one-pass sum.
-    // 2-byte elements with p 1 or 2 take the packed form (magnitudes' bits,
-    // maxima 16 bits at a time: a third of the instructions, which the read
-    // phase was bound by); the others go element by element.
+    // Phase A. Per row of the piece (0: pc.row, 1: the next): the one-pass sum
+    // and (but with kPlain) max |x|. 2-byte elements with p 1 or 2 take the
+    // packed forms, a word at a time: kPlain, the sums alone (~16
+    // instructions a pack; no sums at all would save ~1 µs more at 32x1M
+    // BF16); else packedStats (magnitudes' bits, maxima 16 bits at a time:
+    // a third of session 17's instructions, which the read phase was bound
+    // by). The others go element by element.
     constexpr bool kPacked = sizeof(T) == 2 && P != 0 && !kPlain;
     A m0 = 0, t0 = 0, m1 = 0, t1 = 0;
     unsigned mw0 = 0, mw1 = 0; // kPacked: the rows' max |x| bits, two 16-bit lanes
