@@ -812,11 +812,12 @@ void gridTraceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int6
         t0 = std::min(t0, tr[bb][0][0]);
     }
     say("\ngridtrace %s %lldx%lld: %s\n  row | median over blocks: landed, published, past the factor wait, stored, "
-        "factor posted (µs) | block 0's five | max landed\n",
+        "factor posted (µs) | block 0's five | max landed, max published | block 0's merger: poll round's end, "
+        "merge entered, max reduced, sum reduced, posted\n",
         dtName(dt), (long long)rows, (long long)len, describe(plan).c_str());
     for (int r = 0; r < nr; ++r) {
         double med[kGridTracePoints];
-        double mx = 0;
+        double mx = 0, mx_pub = 0;
         for (int pt = 0; pt < kGridTracePoints; ++pt) {
             std::vector<double> v;
             for (int bb = 0; bb < nb; ++bb) {
@@ -827,10 +828,15 @@ void gridTraceCase(const InfiniopHandle &h, infiniDtype_t dt, int64_t rows, int6
             if (pt == 0) {
                 mx = v.back();
             }
+            if (pt == 1) {
+                mx_pub = v.back();
+            }
         }
-        say("  %3d | %7.2f %7.2f %7.2f %7.2f %7.2f | %7.2f %7.2f %7.2f %7.2f %7.2f | %7.2f\n", r, med[0], med[1], med[2], med[3],
-            med[4], (tr[0][r][0] - t0) / 1e3, (tr[0][r][1] - t0) / 1e3, (tr[0][r][2] - t0) / 1e3, (tr[0][r][3] - t0) / 1e3,
-            (tr[0][r][4] - t0) / 1e3, mx);
+        auto at = [&](int pt) { return ((double)tr[0][r][pt] - (double)t0) / 1e3; };
+        say("  %3d | %7.2f %7.2f %7.2f %7.2f %7.2f | %7.2f %7.2f %7.2f %7.2f %7.2f | %7.2f %7.2f | %7.2f %7.2f %7.2f %7.2f "
+            "%7.2f\n",
+            r, med[0], med[1], med[2], med[3], med[4], at(0), at(1), at(2), at(3), at(4), mx, mx_pub, at(8), at(5), at(6),
+            at(7), at(4));
     }
     for (int i = 0; i < kSets; ++i) {
         CHECK_CUDA(cudaFree(xs[i]));

@@ -40,19 +40,30 @@ namespace infini::lp_norm::nvidia {
 
 #ifdef INFINI_LP_NORM_GRID_TRACE
 // tools/lpn7_bench.cu (LPN7_ONLY=gridtrace): %globaltimer per block and row at
-// five points: the chunk landed, the record stored, compute warp 0 past the
-// row's factor wait (never before it has summed row r + lag), the chunk
-// stored, the merger's factor posted.
-constexpr int kGridTracePoints = 5, kGridTraceBlocks = 256, kGridTraceRows = 64;
+// nine points: 0 the chunk landed, 1 the record stored, 2 compute warp 0 past
+// the row's factor wait (never before it has summed row r + lag), 3 the chunk
+// stored, 4 the merger's factor posted; the merger's steps for the row: 5 its
+// merge entered, 6 the max reduced, 7 the sum reduced, 8 the end of the poll
+// round before the merge (the one that saw the row's last record, or an
+// earlier one).
+constexpr int kGridTracePoints = 9, kGridTraceBlocks = 256, kGridTraceRows = 64;
 __device__ unsigned long long g_grid_trace[kGridTraceBlocks][kGridTraceRows][kGridTracePoints];
-__device__ __forceinline__ void gridTrace(int64_t b, int64_t r, int point, bool writer = threadIdx.x == 0) {
+__device__ __forceinline__ unsigned long long gridClock() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+__device__ __forceinline__ void gridTraceAt(int64_t b, int64_t r, int point, unsigned long long t, bool writer) {
     if (writer && b < kGridTraceBlocks && r < kGridTraceRows) {
-        unsigned long long t;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
         g_grid_trace[b][r][point] = t;
     }
 }
+__device__ __forceinline__ void gridTrace(int64_t b, int64_t r, int point, bool writer = threadIdx.x == 0) {
+    gridTraceAt(b, r, point, gridClock(), writer);
+}
 #else
+__device__ __forceinline__ unsigned long long gridClock() { return 0; }
+__device__ __forceinline__ void gridTraceAt(int64_t, int64_t, int, unsigned long long, bool) {}
 __device__ __forceinline__ void gridTrace(int64_t, int64_t, int, bool = false) {}
 #endif
 
@@ -364,7 +375,10 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
         for (int h = 0; h < kAhead; ++h) {
             seen |= past << (h * L);
         }
+        unsigned long long polled = 0; // (the stage trace: the last poll round's end)
         auto merge = [&](int64_t j) { // row j = base, every record seen (window place 0)
+            gridTrace(b, j, 5, lane == 0);
+            gridTraceAt(b, j, 8, polled, lane == 0);
             A ml = 0;
 #pragma unroll
             for (int i = 0; i < L; ++i) {
@@ -373,6 +387,7 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
                 }
             }
             const A mx = warpReduce(ml, MaxNanOp{});
+            gridTrace(b, j, 6, lane == 0);
             A tl = 0;
             if (scaledSumNeeded(mx)) {
 #pragma unroll
@@ -384,6 +399,7 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
                 }
             }
             const A total = warpReduce(tl, SumOp{});
+            gridTrace(b, j, 7, lane == 0);
             if (lane == 0) {
                 factors[j % slots] = rowFactor(mx, total, plan.p, plan.eps);
                 barrierArrive(&posted[j % slots]); // release: the factor before the arrival
@@ -410,6 +426,7 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
                     seen |= recordHas<A>(held[h][i], flag) ? 1u << (h * L + i) : 0u;
                 }
             }
+            polled = gridClock();
             bool moved = false;
             while (base < rows && __all_sync(0xffffffffu, (seen & kRowBits) == kRowBits)) {
                 merge(base);
