@@ -907,8 +907,20 @@ int main(int argc, char **argv) {
         {F16, 16, M, 2, 1e-12f, R, 1.0, true, false}, // Hold on F16
         {BF, 4096, 4096, 2, 1e-12f, R, 1.0, true, false},
         {F32, 32, M, 2, 1e-12f, R, 1.0, true, true},
+        // Session 26: where Hold overtakes Sweep / TwoPass / Pipe below 8 rows of 1M (4x1M and 1x16M
+        // above: Hold ahead; 2x1M and 1x1M: Sweep ahead).
+        {BF, 3, M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 2, 2 * M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 1, 4 * M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 6, M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 1, 8 * M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 8, M / 2, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 16, M / 2, 2, 1e-12f, R, 1.0, true, false},
+        {F16, 4, M, 1, 1e-12f, R, 1.0, true, false},
     };
     // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
+    // LPN7_ONLY=holdrule: the timed cases of fewer than 8 rows or rows shorter than 1M that Hold
+    // takes, against every other plan (where Hold should start);
     // LPN7_ONLY=variants: the cases with the variant sweep only; LPN7_ONLY=sweep: the cases the
     // Sweep plan (sweep.cu) takes, with all its variants; LPN7_ONLY=ncu: two cases
     // checked, untimed (for `ncu -k regex:twoPassKernel`: three launches each, 16x1M then 32x1M BF16).
@@ -963,6 +975,14 @@ int main(int argc, char **argv) {
     if (mode == "ncu") {
         runCase(h, {BF, 16, M, 2, 1e-12f, R, 1.0, false, false});
         runCase(h, {BF, 32, M, 2, 1e-12f, R, 1.0, false, false});
+    } else if (mode == "holdrule") { // Hold against the others on the timed cases below 8 rows of 1M
+        g_mode = "hold";
+        for (const Case &c : cases) {
+            Plan hold = basePlan(h, c.dt, c.rows, c.len, c.p, c.eps);
+            if (c.time && (c.rows < 8 || c.len < M) && planHold(h, hold)) {
+                runCase(h, c);
+            }
+        }
     } else {
         for (const Case &c : cases) {
             Plan pipe = basePlan(h, c.dt, c.rows, c.len, c.p, c.eps);
