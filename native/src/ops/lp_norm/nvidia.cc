@@ -50,15 +50,17 @@
 #define INFINI_LP_NORM_SWEEP 1
 #endif
 
+// 1: holdPays' session-26 region (fewer rows, 512K rows) besides 8+ rows of
+// 1M; 0: only the latter (the A/B of tools/verify_s26g.sh).
+#ifndef INFINI_LP_NORM_HOLD_WIDE
+#define INFINI_LP_NORM_HOLD_WIDE 1
+#endif
+
 // Long rows on sm_90 that fit on chip (every SM's registers and shared
-// memory, plus at most half of L2 for the rest), 2-byte elements, 8 rows or
-// more of at least 2^20 elements: 1 = the Hold plan (hold.cu: one resident grid, each element read from
-// DRAM once and held until its row's factor is known) before Pipe and
-// TwoPass; 0 = not planned. H100, graph µs, BF16 (tools/lpn7_bench.cu,
-// LPN7_ONLY=hold, notes/lp_norm.md "Session 18"): 32x1M Pipe 60.9 -> Hold
-// 58.1, 20x1M 39.1 -> 38.6, 16x1M 35.9 -> 32.5, 8x1M TwoPass 22.7 -> 20.8,
-// 16x2M TwoPass 75.5 -> 58.1; 12x1M TwoPass 26.5, Hold 26.8 (even). Fewer
-// rows stay with Sweep (4x1M: Sweep 16.0, Hold 17.3).
+// memory, plus at most half of L2 for the rest), 2-byte elements, where
+// holdPays (below): 1 = the Hold plan (hold.cu: one resident grid, each
+// element read from DRAM once and held until its row's factor is known)
+// before Pipe, TwoPass and Sweep; 0 = not planned.
 #ifndef INFINI_LP_NORM_HOLD
 #define INFINI_LP_NORM_HOLD 1
 #endif
@@ -129,6 +131,30 @@ bool stridesDivisible(const Info &in, size_t end, int vec) {
     return true;
 }
 
+// Where the Hold plan beats the others for 2-byte elements (H100, graph µs,
+// tools/lpn7_bench.cu LPN7_ONLY=hold / holdrule, notes/lp_norm.md "Session
+// 18" and "Session 26"): 8 or more rows of 1M or longer (32x1M Pipe 60.9 ->
+// 54.6; 8x1M TwoPass 22.3 -> 17.9); since session 26 also, for p 1 and 2
+// (the sums Hold's read phase takes without the max), 3 to 7 rows of 1M or
+// longer (3x1M Sweep 14.4 -> 13.6, 4x1M 15.8 -> 14.6, 6x1M Pipe 16.2 ->
+// 14.9), one row of 4M or longer (1x4M Sweep 15.9 -> 15.4, 1x8M 23.7 -> 21.4,
+// 1x16M 37.6 -> 32.4) and 8+ rows of 512K up to 8M elements in all (8x512K
+// TwoPass 14.8 -> 12.2, 16x512K Pipe 22.3 -> 17.8). Its fixed costs (a
+// resident grid, one exchange) lose below: 2x1M Sweep 11.8, Hold 14.4; 2x2M
+// 16.0 / 16.6; 8x128K TwoPass 8.0 / 9.5. Longer totals of shorter rows (64x512K)
+// stay with Pipe and TwoPass: not measured.
+bool holdPays(const Plan &plan) {
+    const int64_t rows = plan.rows, len = plan.len;
+    if (rows >= 8 && len >= (int64_t)1 << 20) {
+        return true;
+    }
+    if (!INFINI_LP_NORM_HOLD_WIDE || (plan.p != 1 && plan.p != 2)) {
+        return false;
+    }
+    return (rows >= 3 && len >= (int64_t)1 << 20) || (rows == 1 && len >= (int64_t)1 << 22) ||
+           (rows >= 8 && len >= (int64_t)1 << 19 && rows * len <= (int64_t)1 << 23);
+}
+
 // A row per group of threads, or the split form for rows too long to hold or
 // too few to fill the GPU.
 infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &plan,
@@ -148,9 +174,7 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
             return INFINI_STATUS_SUCCESS;
         }
         if (dtypeSize(plan.dtype) == 2) {
-            // Hold's fixed costs (a resident grid, one exchange) lose on
-            // shorter rows (8x128K: TwoPass 8.2 µs, Hold 10.2).
-            if (INFINI_LP_NORM_HOLD && plan.rows >= 8 && plan.len >= (int64_t)1 << 20 && planHold(h, plan)) {
+            if (INFINI_LP_NORM_HOLD && holdPays(plan) && planHold(h, plan)) {
                 return INFINI_STATUS_SUCCESS;
             }
             Plan pipe = plan;

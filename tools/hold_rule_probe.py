@@ -1,0 +1,27 @@
+"""Where the library plans Hold since session 26 (nvidia.cc's holdPays): LPNorm
+shapes of the new region and two controls, eager and in CUDA graphs, against
+PyTorch in the same process (bench_lp_norm's cases, each checked before it is
+timed). The library: INFINIOP_LIBRARY, or the default build;
+tools/verify_s26g.sh runs it on the library and on one built with
+-DINFINI_LP_NORM_HOLD_WIDE=0 (8+ rows of 1M only)."""
+from infiniop_py.bench import bench_lp_norm as b, harness
+
+M = 1 << 20
+SPECS = [
+    ("2x1M BF16 p 2 (control: Sweep)", (2, M), "bfloat16", 1, 2),
+    ("3x1M BF16 p 2", (3, M), "bfloat16", 1, 2),
+    ("4x1M BF16 p 2", (4, M), "bfloat16", 1, 2),
+    ("6x1M BF16 p 2", (6, M), "bfloat16", 1, 2),
+    ("4x1M F16 p 1", (4, M), "float16", 1, 1),
+    ("1x4M BF16 p 2", (1, 4 * M), "bfloat16", 1, 2),
+    ("1x16M BF16 p 2", (1, 16 * M), "bfloat16", 1, 2),
+    ("8x512K BF16 p 2", (8, M // 2), "bfloat16", 1, 2),
+    ("16x512K F16 p 2", (16, M // 2), "float16", 1, 2),
+    ("16x512K BF16 p 3 (control: not Hold)", (16, M // 2), "bfloat16", 1, 3),
+]
+
+for spec in SPECS:
+    case = b._gpu_case(*spec)
+    r, g = harness.run_case(case), b.graph_row(case)
+    print(f"{spec[0]}: eager {r.ours_us:.2f} us (torch {r.torch_us:.2f}), graph {g.ours_us:.2f} us "
+          f"(torch {g.torch_us:.2f}), ok {r.ok} {g.ok} {r.note}", flush=True)
