@@ -917,6 +917,15 @@ int main(int argc, char **argv) {
         {BF, 8, M / 2, 2, 1e-12f, R, 1.0, true, false},
         {BF, 16, M / 2, 2, 1e-12f, R, 1.0, true, false},
         {F16, 4, M, 1, 1e-12f, R, 1.0, true, false},
+        // Session 26, second round: longer totals of shorter rows, and p 3 (Hold's element loop).
+        {BF, 32, M / 2, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 64, M / 2, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 32, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 64, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 128, M / 8, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 4, M, 3, 1e-12f, R, 1.0, true, false},
+        {BF, 1, 16 * M, 3, 1e-12f, R, 1.0, true, false},
+        {BF, 16, M / 2, 3, 1e-12f, R, 1.0, true, false},
     };
     // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
     // LPN7_ONLY=holdrule: the timed cases of fewer than 8 rows or rows shorter than 1M that Hold
