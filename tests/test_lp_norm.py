@@ -441,8 +441,8 @@ def test_long_rows_many_gpu(rng, dtype, shape):
                                                ("bf16", 1e-30, (8, 1 << 19)), ("f32", 3e38, (8, 1 << 19))], ids=str)
 def test_extreme_magnitudes_long_rows_gpu(rng, dtype, scale, shape):
     # A few long rows (sm_90: TwoPass, clusters of 16, or for 2-byte elements
-    # with p 1 and 2 since session 26 Hold, whose out-of-range part sums are
-    # read again for their max; split elsewhere) whose one-pass sum over- or
+    # since session 26 Hold, whose out-of-range part sums are read again for
+    # their max; split elsewhere) whose one-pass sum over- or
     # underflows, so that the scaled statistics decide (in every block).
     x = extreme_input(rng, shape, DTYPES[dtype], scale)
     for p, eps in ((2, 0.0), (1, 1e-12), (3, 0.0)):
@@ -465,13 +465,13 @@ def test_two_pass_long_rows_gpu(rng, dtype, shape):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("dtype,shape", [("f16", (16, 1 << 19)), ("f64", (16, 1 << 18)), ("bf16", (13, 1 << 20))],
-                         ids=str)
+@pytest.mark.parametrize("dtype,shape", [("f16", (16, 1 << 19)), ("f16", (300, 65544)), ("f64", (16, 1 << 18)),
+                                         ("bf16", (13, 1 << 20))], ids=str)
 def test_two_pass_nonfinite_gpu(rng, dtype, shape):
     # NaN / inf / zero rows by torch's rule: the merged one-pass sum is not
     # usable, so the cluster's scaled statistics (two more reads) decide
-    # (since session 26, 16x512K F16 with p 1 and 2 is Hold's: its parts read
-    # again, for their max and then their scaled sums).
+    # (TwoPass: 300 rows of 65544 F16; since session 26, 16x512K F16 is
+    # Hold's, whose parts are read again for their max, then their scaled sums).
     dtype = DTYPES[dtype]
     x = nonfinite_input(rng, shape, 1, dtype)
     dx = ip.DeviceArray.from_numpy(x)
@@ -549,8 +549,8 @@ def check_chained_calls(x):
 def test_few_long_rows_gpu(rng, dtype, shape):
     # Too few long rows for a cluster plan (sm_90: the Sweep plan, each row
     # cut into chunks over every SM, statistics merged by a second kernel;
-    # since session 26 the Hold plan for p 1 and 2 on 1x16M and 3x1.5M 2-byte
-    # rows; Split elsewhere): uneven last chunks, p 1 / 2 / 3, in place,
+    # since session 26 the Hold plan on 1x16M and 3x1.5M 2-byte rows; Split
+    # elsewhere): uneven last chunks, p 1 / 2 / 3, in place,
     # non-finite rows, and three calls queued back to back each reading the
     # previous output (the workspace is written by every call before it is read).
     check_long_rows_gpu(rng, random_input(rng, shape, DTYPES[dtype]))
@@ -561,7 +561,7 @@ def test_few_long_rows_gpu(rng, dtype, shape):
                                          ("bf16", (10, 5 << 19))], ids=str)
 def test_rows_held_on_chip_gpu(rng, dtype, shape):
     # 8 or more rows of 2-byte elements, 1M or longer (sm_90: the Hold plan,
-    # which nvidia.cc's holdPays also gives fewer rows and 512K rows for p 1, 2;
+    # which nvidia.cc's holdPays also gives fewer rows and shorter ones;
     # one resident grid of one piece an SM, each piece in registers, the
     # shared-memory ring and, for 16 rows of 2M, L2; pieces spanning two rows,
     # the rows' statistics exchanged through the workspace's records): p 1 / 2

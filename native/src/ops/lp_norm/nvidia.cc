@@ -134,25 +134,33 @@ bool stridesDivisible(const Info &in, size_t end, int vec) {
 // Where the Hold plan beats the others for 2-byte elements (H100, graph µs,
 // tools/lpn7_bench.cu LPN7_ONLY=hold / holdrule, notes/lp_norm.md "Session
 // 18" and "Session 26"): 8 or more rows of 1M or longer (32x1M Pipe 60.9 ->
-// 54.6; 8x1M TwoPass 22.3 -> 17.9); since session 26 also, for p 1 and 2
-// (the sums Hold's read phase takes without the max), 3 to 7 rows of 1M or
+// 54.6; 8x1M TwoPass 22.3 -> 17.9); since session 26 also 3-7 rows of 1M or
 // longer (3x1M Sweep 14.4 -> 13.6, 4x1M 15.8 -> 14.6, 6x1M Pipe 16.2 ->
-// 14.9), one row of 4M or longer (1x4M Sweep 15.9 -> 15.4, 1x8M 23.7 -> 21.4,
-// 1x16M 37.6 -> 32.4) and 8+ rows of 512K up to 8M elements in all (8x512K
-// TwoPass 14.8 -> 12.2, 16x512K Pipe 22.3 -> 17.8). Its fixed costs (a
-// resident grid, one exchange) lose below: 2x1M Sweep 11.8, Hold 14.4; 2x2M
-// 16.0 / 16.6; 8x128K TwoPass 8.0 / 9.5. Longer totals of shorter rows (64x512K)
-// stay with Pipe and TwoPass: not measured.
+// 14.9), one row of 4M or longer (1x4M Sweep 15.9 -> 15.4, 1x16M 37.6 ->
+// 32.4), 3+ rows of 512K-1M of 3M-16M elements in all (8x512K TwoPass 14.8 ->
+// 12.2, 16x512K Pipe 22.3 -> 17.8, 32x512K 35.4 -> 28.8) and rows of 128K-512K
+// of 8M-16M elements in all (32x256K Pipe 22.4 -> 17.9, 64x256K 35.2 -> 29.0,
+// 128x128K 30.2 -> 29.8); p 3 too (4x1M Sweep 23.0 -> 20.7, 16x512K TwoPass
+// 41.7 -> 28.6). Its fixed costs (a resident grid, one exchange) lose below:
+// 2x1M Sweep 11.8, Hold 14.4; 2x2M 16.0 / 16.6; 8x128K TwoPass 8.0 / 9.5.
+// Larger totals of rows under 1M are not taken (64x512K: Hold 55.0, Pipe
+// 58.7 with PDL; left to Pipe, whose tests use that shape).
 bool holdPays(const Plan &plan) {
-    const int64_t rows = plan.rows, len = plan.len;
-    if (rows >= 8 && len >= (int64_t)1 << 20) {
+    constexpr int64_t K = 1024, M = K * K;
+    const int64_t rows = plan.rows, len = plan.len, total = rows * len;
+    if (rows >= 8 && len >= M) {
         return true;
     }
-    if (!INFINI_LP_NORM_HOLD_WIDE || (plan.p != 1 && plan.p != 2)) {
+    if (!INFINI_LP_NORM_HOLD_WIDE) {
         return false;
     }
-    return (rows >= 3 && len >= (int64_t)1 << 20) || (rows == 1 && len >= (int64_t)1 << 22) ||
-           (rows >= 8 && len >= (int64_t)1 << 19 && rows * len <= (int64_t)1 << 23);
+    if (len >= M) {
+        return rows >= 3 || (rows == 1 && len >= 4 * M);
+    }
+    if (rows < 3 || len < 128 * K || total > 16 * M) {
+        return false;
+    }
+    return total >= (len >= 512 * K ? 3 * M : 8 * M);
 }
 
 // A row per group of threads, or the split form for rows too long to hold or
