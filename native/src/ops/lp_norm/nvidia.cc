@@ -50,7 +50,7 @@
 #define INFINI_LP_NORM_SWEEP 1
 #endif
 
-// 1: holdPays' session-26 region (fewer rows, 512K rows) besides 8+ rows of
+// 1: holdPays' session-26 region (fewer rows, shorter rows) besides 8+ rows of
 // 1M; 0: only the latter (the A/B of tools/verify_s26g.sh).
 #ifndef INFINI_LP_NORM_HOLD_WIDE
 #define INFINI_LP_NORM_HOLD_WIDE 1
