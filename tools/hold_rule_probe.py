@@ -4,7 +4,8 @@ PyTorch in the same process (bench_lp_norm's cases, each checked before it is
 timed). The library: INFINIOP_LIBRARY, or the default build;
 tools/verify_s26g.sh runs it on the library and on one built with
 -DINFINI_LP_NORM_HOLD_WIDE=0 (8+ rows of 1M only).
-(Call 9 ran a first form: p 1 and 2 only, no 128K-512K rows; call 11 this one.)"""
+(Call 9 ran a first form: p 1 and 2 only, no 128K-512K rows; call 11 a second, 64x512K
+left to Pipe; call 12 this one.)"""
 from infiniop_py.bench import bench_lp_norm as b, harness
 
 M = 1 << 20
@@ -22,7 +23,8 @@ SPECS = [
     ("16x512K BF16 p 3", (16, M // 2), "bfloat16", 1, 3),
     ("32x512K BF16 p 2", (32, M // 2), "bfloat16", 1, 2),
     ("64x256K BF16 p 2", (64, M // 4), "bfloat16", 1, 2),
-    ("64x512K BF16 p 2 (control: Pipe)", (64, M // 2), "bfloat16", 1, 2),
+    ("64x512K BF16 p 2", (64, M // 2), "bfloat16", 1, 2),
+    ("48x1M BF16 p 2 (control: Pipe, beyond Hold's room)", (48, M), "bfloat16", 1, 2),
 ]
 
 for spec in SPECS:

@@ -141,10 +141,11 @@ bool stridesDivisible(const Info &in, size_t end, int vec) {
 // 12.2, 16x512K Pipe 22.3 -> 17.8, 32x512K 35.4 -> 28.8) and rows of 128K-512K
 // of 8M-16M elements in all (32x256K Pipe 22.4 -> 17.9, 64x256K 35.2 -> 29.0,
 // 128x128K 30.2 -> 29.8); p 3 too (4x1M Sweep 23.0 -> 20.7, 16x512K TwoPass
-// 41.7 -> 28.6). Its fixed costs (a resident grid, one exchange) lose below:
-// 2x1M Sweep 11.8, Hold 14.4; 2x2M 16.0 / 16.6; 8x128K TwoPass 8.0 / 9.5.
-// Larger totals of rows under 1M are not taken (64x512K: Hold 55.0, Pipe
-// 58.7 with PDL; left to Pipe, whose tests use that shape).
+// 41.7 -> 28.6). Rows of 512K-1M have no upper bound but planHold's (what
+// fits on chip and in half of L2: 64x512K Pipe 58.7 -> 55.0). Its fixed
+// costs (a resident grid, one exchange) lose below: 2x1M Sweep 11.8, Hold
+// 14.4; 2x2M 16.0 / 16.6; 8x128K TwoPass 8.0 / 9.5. Over 16M elements of
+// rows under 512K: not measured, left to Pipe / TwoPass.
 bool holdPays(const Plan &plan) {
     constexpr int64_t K = 1024, M = K * K;
     const int64_t rows = plan.rows, len = plan.len, total = rows * len;
@@ -157,10 +158,10 @@ bool holdPays(const Plan &plan) {
     if (len >= M) {
         return rows >= 3 || (rows == 1 && len >= 4 * M);
     }
-    if (rows < 3 || len < 128 * K || total > 16 * M) {
+    if (rows < 3 || len < 128 * K) {
         return false;
     }
-    return total >= (len >= 512 * K ? 3 * M : 8 * M);
+    return len >= 512 * K ? total >= 3 * M : total >= 8 * M && total <= 16 * M;
 }
 
 // A row per group of threads, or the split form for rows too long to hold or
