@@ -1,6 +1,6 @@
 #pragma once
 // Small pieces the standalone CUDA harnesses under tools/ share: printing to
-// stdout and an optional file, pass/fail lines, host conversions of the
+// stdout and an optional file (a probe's start: openReport), pass/fail lines, host conversions of the
 // device element types, a seeded generator, medians, the count of a graph's
 // programmatic edges, a kernel that knows nothing of PDL, and a timer for
 // graph replays and eager batches.
@@ -34,6 +34,18 @@ inline void say(const char *fmt, ...) {
         std::fputs(buf, g_out);
         std::fflush(g_out);
     }
+}
+
+// A standalone probe's start: its report also goes to argv[1] when given,
+// and the first line names device 0; returns that device's properties.
+inline cudaDeviceProp openReport(int argc, char **argv) {
+    if (argc > 1) {
+        g_out = std::fopen(argv[1], "w");
+    }
+    cudaDeviceProp prop{};
+    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    say("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
+    return prop;
 }
 
 inline void expect(bool ok, const char *what) {

@@ -90,12 +90,7 @@ __global__ void __launch_bounds__(256) tileCopy(const uint4 *__restrict__ x, uin
 
 int main(int argc, char **argv) {
     using namespace copyprobe;
-    if (argc > 1) {
-        g_out = std::fopen(argv[1], "w");
-    }
-    cudaDeviceProp prop{};
-    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-    say("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
+    const cudaDeviceProp prop = openReport(argc, argv);
     const int sms = prop.multiProcessorCount;
     const size_t bytes = (size_t)4096 * 4096 * 2, n = bytes / 16;
     const int sets = (int)(3 * (size_t)prop.l2CacheSize / bytes + 2);

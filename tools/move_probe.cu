@@ -102,12 +102,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 int main(int argc, char **argv) {
     using namespace copyprobe;
-    if (argc > 1) {
-        g_out = std::fopen(argv[1], "w");
-    }
-    cudaDeviceProp prop{};
-    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-    say("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
+    const cudaDeviceProp prop = openReport(argc, argv);
     const int sms = prop.multiProcessorCount;
     const size_t bytes = (size_t)32 << 21, n = bytes / 16; // 32 rows of 2 MiB (32x1M BF16)
     const int sets = 3;

@@ -198,12 +198,7 @@ void runCase(const cudaDeviceProp &prop, const char *name, size_t rows, size_t c
 
 int main(int argc, char **argv) {
     using namespace mulsched;
-    if (argc > 1) {
-        g_out = std::fopen(argv[1], "w");
-    }
-    cudaDeviceProp prop;
-    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-    say("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
+    const cudaDeviceProp prop = openReport(argc, argv);
     runCase<INFINI_DTYPE_F16>(prop, "f16", 4096, 4096);
     runCase<INFINI_DTYPE_BF16>(prop, "bf16", 4096, 4096);
     runCase<INFINI_DTYPE_F32>(prop, "f32", 8192, 8192);

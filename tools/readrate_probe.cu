@@ -155,12 +155,7 @@ __global__ void __launch_bounds__(kThreads, 1) asyncRead(const uint4 *x, int per
 
 int main(int argc, char **argv) {
     using namespace readrate;
-    if (argc > 1) {
-        g_out = std::fopen(argv[1], "w");
-    }
-    cudaDeviceProp prop{};
-    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-    say("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
+    const cudaDeviceProp prop = openReport(argc, argv);
     CHECK_CUDA(cudaFuncSetAttribute(bulkRead, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmem));
     CHECK_CUDA(cudaFuncSetAttribute(threadRead, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmem));
     const int sms = prop.multiProcessorCount;
