@@ -622,15 +622,18 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     INFINI_STAGE_STAMP(0, 1);
     holdBarrierAll(); // (2)
     if (sh.rescan[0] || sh.rescan[1]) { // rare: the scaled sums, read again from x (nothing written yet)
+        // f(e) for each of this worker's elements of the piece's row r (0: pc.row, 1: the next), from x.
+        auto rereadRow = [&](int r, auto &&f) {
+            const int lo = r == 0 ? 0 : pc.split, hi = r == 0 ? pc.split : pc.count;
+            for (int i = lo + (int)threadIdx.x; i < hi; i += kHoldWorkers) {
+                forElems<T>(ldWords<Load::Plain>(x + (pc.start + i) * VEC), f);
+            }
+        };
         if constexpr (kPlain) { // first the maxima of those rows (phase A took none)
             A mx[2] = {0, 0};
             for (int r = 0; r < 2; ++r) {
                 if (sh.rescan[r]) {
-                    const int lo = r == 0 ? 0 : pc.split, hi = r == 0 ? pc.split : pc.count;
-                    for (int i = lo + (int)threadIdx.x; i < hi; i += kHoldWorkers) {
-                        forElems<T>(ldWords<Load::Plain>(x + (pc.start + i) * VEC),
-                                    [&](A e) { mx[r] = MaxNanOp{}(mx[r], absA<A>(e)); });
-                    }
+                    rereadRow(r, [&](A e) { mx[r] = MaxNanOp{}(mx[r], absA<A>(e)); });
                     mx[r] = warpReduce(mx[r], MaxNanOp{});
                 }
             }
@@ -647,12 +650,8 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
                 continue;
             }
             const Factor<A> sc = sh.scale[r];
-            const int lo = r == 0 ? 0 : pc.split, hi = r == 0 ? pc.split : pc.count;
             A sum = 0;
-            for (int i = lo + (int)threadIdx.x; i < hi; i += kHoldWorkers) {
-                forElems<T>(ldWords<Load::Plain>(x + (pc.start + i) * VEC),
-                            [&](A e) { sum += powP<P, true>(sc.apply(absA<A>(e)), plan.p); });
-            }
+            rereadRow(r, [&](A e) { sum += powP<P, true>(sc.apply(absA<A>(e)), plan.p); });
             part[r] = warpReduce(sum, SumOp{});
         }
         if (lane == 0) {
