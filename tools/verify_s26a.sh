@@ -3,7 +3,8 @@
 # (-DINFINI_LP_NORM_GRID_SUM_WARPS=S), so that no sum sits between a row's stores and its slot's
 # refill. Builds of tools/lpn7_bench.cu, one a VARIANT "S:kind" (kind real, probe (PROBE_NO_WAIT:
 # wrong results by design) or trace (LPN7_ONLY=gridtrace)); each run in the order given.
-# Files under $OUT: s26a_log.txt, grid_<S>_<kind>.txt.
+# Files under $OUT: s26a_log.txt, grid_<S>_<kind>.txt. The knob was removed after call 2 (refuted;
+# notes/lp_norm.md, "Session 26"): to rerun, check out 7a64512.
 NAME=${NAME:-s26a}
 END=${END:-400}
 source "$(dirname "$0")/verify_common.sh"

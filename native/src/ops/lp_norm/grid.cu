@@ -74,23 +74,6 @@ constexpr int kGridThreads = 512, kGridWarps = kGridThreads / 32;
 constexpr int kGridComputeWarps = kGridWarps - 3, kGridComputeThreads = kGridComputeWarps * 32;
 constexpr int kGridPublisher = kGridComputeWarps, kGridMerger = kGridComputeWarps + 1;
 constexpr int kGridMaxPacks = 5; // packs a compute thread takes of a chunk
-// -DINFINI_LP_NORM_GRID_SUM_WARPS=S (1 .. kGridComputeWarps - 1): the compute
-// warps split into S that only sum each row as it lands and the rest that
-// only scale and store row k - lag, so that no sum sits between a row's
-// stores and its slot's refill. Measured slower (H100, 32x1M BF16, graph µs:
-// S 4: 96.0, its probe 76.5; S 6: 88.6; against 64.6 / 55.5 with every warp
-// doing both): a few warps take 1.4-3 µs to sum a row, and the slowest
-// blocks fall ~15 µs behind (notes/lp_norm.md, "Session 26"). 0 (default):
-// every compute warp sums and stores.
-#ifndef INFINI_LP_NORM_GRID_SUM_WARPS
-#define INFINI_LP_NORM_GRID_SUM_WARPS 0
-#endif
-constexpr int kGridSumWarps = INFINI_LP_NORM_GRID_SUM_WARPS;
-static_assert(kGridSumWarps >= 0 && kGridSumWarps < kGridComputeWarps, "some compute warps must store");
-constexpr bool kGridSplit = kGridSumWarps > 0;
-// Warps that sum (and hand their parts to the publisher), warps that store.
-constexpr int kGridSummers = kGridSplit ? kGridSumWarps : kGridComputeWarps;
-constexpr int kGridStorers = kGridSplit ? kGridComputeWarps - kGridSumWarps : kGridComputeWarps;
 constexpr int64_t kGridMaxChunk = (int64_t)kGridComputeThreads * kGridMaxPacks; // packs a block owns of a row (33 KB)
 constexpr int64_t kGridMinChunk = 128;                                   // 2 KB: shorter, the exchange dominates
 constexpr int kGridMaxSlots = 16;
@@ -246,7 +229,7 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
     using P = Pack<T, VEC>;
     constexpr int W = kRecordWords<A>;
     extern __shared__ __align__(128) unsigned char smem[];
-    __shared__ A parts[kGridMaxSlots][2][kGridSummers]; // [slot][max, sum][summing warp]
+    __shared__ A parts[kGridMaxSlots][2][kGridComputeWarps]; // [slot][max, sum][compute warp]
     __shared__ Factor<A> factors[kGridMaxSlots];
     __shared__ uint64_t summed[kGridMaxSlots], posted[kGridMaxSlots], freed[kGridMaxSlots];
     uint64_t *full = reinterpret_cast<uint64_t *>(smem);
@@ -290,7 +273,7 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
         call_flag = e + 1u;
         for (int i = 0; i < slots; ++i) {
             bulkBarrierInit(&full[i]);
-            barrierInit(&summed[i], kGridSummers);
+            barrierInit(&summed[i], kGridComputeWarps);
             barrierInit(&posted[i], 1);
             barrierInit(&freed[i], kGridComputeWarps);
         }
@@ -326,8 +309,8 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
         for (int64_t k = 0; k < rows; ++k) {
             const int sl = (int)(k % slots);
             bulkWait(&summed[sl], (uint32_t)((k / slots) & 1));
-            const A m = warpReduce(lane < kGridSummers ? parts[sl][0][lane] : A(0), MaxNanOp{});
-            const A t = warpReduce(lane < kGridSummers ? parts[sl][1][lane] : A(0), SumOp{});
+            const A m = warpReduce(lane < kGridComputeWarps ? parts[sl][0][lane] : A(0), MaxNanOp{});
+            const A t = warpReduce(lane < kGridComputeWarps ? parts[sl][1][lane] : A(0), SumOp{});
             const A s = scaledSumFrom(m, t, plan.p, [&](const Factor<A> &sc) {
                 const uint4 *slot = slotOf(k);
                 A part = 0;
@@ -457,16 +440,14 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
         return;
     }
 
-    // The compute warps: kGridSummers of them sum each row as it lands,
-    // kGridStorers scale and store row j once its factor is posted (the same
-    // warps unless kGridSplit). f(pack, v) for each of this thread's packs of
-    // row r's slot, the packs dealt over `kThreads` threads (tid: this one's place).
-    auto forPacks = [&](int64_t r, auto threads, int tid, auto &&f) {
-        constexpr int kThreads = decltype(threads)::value;
+    // The compute warps: each row summed as it lands, and stored lag rows
+    // later once its factor is posted. f(pack, v) for each of this thread's
+    // packs of row r's slot.
+    auto forPacks = [&](int64_t r, auto &&f) {
         const uint4 *slot = slotOf(r);
 #pragma unroll
-        for (int i = 0; i < (int)((kGridMaxChunk + kThreads - 1) / kThreads); ++i) {
-            const int v = i * kThreads + tid;
+        for (int i = 0; i < kGridMaxPacks; ++i) {
+            const int v = i * kGridComputeThreads + (int)threadIdx.x;
             if (v < count) {
                 P pk;
                 memcpy(&pk, &slot[v], 16);
@@ -474,11 +455,8 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
             }
         }
     };
-    using SumThreads = std::integral_constant<int, kGridSummers * 32>;
-    using StoreThreads = std::integral_constant<int, kGridStorers * 32>;
     // Row k's chunk summed: this warp's (max |x|, unscaled sum) to the publisher.
     auto sumRow = [&](int64_t k) {
-        const int tid = (int)threadIdx.x; // the summing warps come first
         A m = 0, t = 0; // max |x| and the unscaled sum in one pass
         if (!INFINI_LP_NORM_GRID_PROBE_NO_SUM) {
             // The compute warps, 13 an SM, are bound by these sums' instructions
@@ -491,7 +469,7 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
                 constexpr int kP = decltype(pc)::value;
                 if constexpr (sizeof(T) == 2 && kP != 0) {
                     unsigned mw = 0;
-                    forPacks(k, SumThreads{}, tid, [&](const P &pk, int) {
+                    forPacks(k, [&](const P &pk, int) {
                         uint4 w;
                         memcpy(&w, &pk, 16);
                         unsigned pm;
@@ -506,7 +484,7 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
                         me[e] = 0;
                         te[e] = 0;
                     }
-                    forPacks(k, SumThreads{}, tid, [&](const P &pk, int) {
+                    forPacks(k, [&](const P &pk, int) {
 #pragma unroll
                         for (int e = 0; e < VEC; ++e) {
                             const A a = absA<A>(widen(pk.v[e]));
@@ -535,65 +513,35 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
             barrierArrive(&summed[k % slots]); // release: the parts before the arrival
         }
     };
-    auto waitLanded = [&](int64_t r) {
-        if (count > 0) {
-            bulkWait(&full[r % slots], (uint32_t)((r / slots) & 1));
-        }
-    };
-    const int store_tid = (int)threadIdx.x - (kGridSplit ? kGridSumWarps * 32 : 0);
     // Row j scaled and stored once the merger has posted its factor; then this warp frees its slot.
     auto storeRow = [&](int64_t j) {
         if (!INFINI_LP_NORM_GRID_PROBE_NO_WAIT) {
             bulkWait(&posted[j % slots], (uint32_t)((j / slots) & 1));
         }
-        gridTrace(b, j, 2, store_tid == 0);
+        gridTrace(b, j, 2);
         const Factor<A> f = INFINI_LP_NORM_GRID_PROBE_NO_WAIT ? Factor<A>{A(1), A(1)} : factors[j % slots];
         int64_t ox, oy;
         outerOffsets(plan.outer, physicalRow(j), ox, oy);
         T *yr = y + oy + first * VEC;
-        forPacks(j, StoreThreads{}, store_tid, [&](const P &pk, int v) {
+        forPacks(j, [&](const P &pk, int v) {
             stPack<T, VEC>(yr + (int64_t)v * VEC, INFINI_LP_NORM_GRID_PROBE_NO_SCALE ? pk : scalePack(pk, f), plan.cs);
         });
         __syncwarp();
         if (lane == 0) {
             barrierArrive(&freed[j % slots]); // this warp's reads of the slot are done
         }
-        gridTrace(b, j, 3, store_tid == 0);
+        gridTrace(b, j, 3);
     };
-    if constexpr (kGridSplit) {
-        if (warp < kGridSumWarps) { // sum each row as it lands, and let its slot go
-            for (int64_t k = 0; k < rows; ++k) {
-                waitLanded(k);
-                gridTrace(b, k, 0);
-                sumRow(k);
-                __syncwarp();
-                if (lane == 0) {
-                    barrierArrive(&freed[k % slots]);
-                }
+    for (int64_t k = 0; k < rows + lag; ++k) {
+        if (k < rows) { // sum row k's chunk once it has landed
+            if (count > 0) {
+                bulkWait(&full[k % slots], (uint32_t)((k / slots) & 1));
             }
-        } else {
-            for (int64_t j = 0; j < rows; ++j) {
-                // The slot's bytes are this thread's to read once the copy has
-                // landed (the posted factor implies it, but not to the async proxy's
-                // writes); the probe stores row j once row j + lag has landed, as the
-                // real kernel's factors come ~lag rows after their row.
-                waitLanded(INFINI_LP_NORM_GRID_PROBE_NO_WAIT ? std::min<int64_t>(j + lag, rows - 1) : j);
-                if (INFINI_LP_NORM_GRID_PROBE_NO_WAIT) {
-                    waitLanded(j);
-                }
-                storeRow(j);
-            }
+            gridTrace(b, k, 0);
+            sumRow(k);
         }
-    } else {
-        for (int64_t k = 0; k < rows + lag; ++k) {
-            if (k < rows) { // sum row k's chunk
-                waitLanded(k);
-                gridTrace(b, k, 0);
-                sumRow(k);
-            }
-            if (k - lag >= 0) {
-                storeRow(k - lag);
-            }
+        if (k - lag >= 0) {
+            storeRow(k - lag);
         }
     }
 #else
