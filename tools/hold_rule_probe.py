@@ -6,7 +6,7 @@ tools/verify_s26g.sh runs it on the library and on one built with
 -DINFINI_LP_NORM_HOLD_WIDE=0 (8+ rows of 1M only).
 (Call 9 ran a first form: p 1 and 2 only, no 128K-512K rows; call 11 a second, 64x512K
 left to Pipe; call 12 this one.)"""
-from infiniop_py.bench import bench_lp_norm as b, harness
+from split_eager import report  # (tools/, this script's directory)
 
 M = 1 << 20
 SPECS = [
@@ -27,8 +27,4 @@ SPECS = [
     ("48x1M BF16 p 2 (control: Pipe, beyond Hold's room)", (48, M), "bfloat16", 1, 2),
 ]
 
-for spec in SPECS:
-    case = b._gpu_case(*spec)
-    r, g = harness.run_case(case), b.graph_row(case)
-    print(f"{spec[0]}: eager {r.ours_us:.2f} us (torch {r.torch_us:.2f}), graph {g.ours_us:.2f} us "
-          f"(torch {g.torch_us:.2f}), ok {r.ok} {g.ok} {r.note}", flush=True)
+report(SPECS)

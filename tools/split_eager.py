@@ -11,8 +11,15 @@ SPECS = [
     ("2x2M F32 axis 1 p 2", (2, 2 << 20), "float32", 1, 2),
 ]
 
-for spec in SPECS:
-    case = b._gpu_case(*spec)
-    r, g = harness.run_case(case), b.graph_row(case)
-    print(f"{spec[0]}: eager {r.ours_us:.2f} us (torch {r.torch_us:.2f}), graph {g.ours_us:.2f} us "
-          f"(torch {g.torch_us:.2f}), ok {r.ok} {g.ok} {r.note}", flush=True)
+
+def report(specs):
+    """Each (name, shape, dtype name, axis, p): checked, then eager and graph µs beside PyTorch's, a line each."""
+    for spec in specs:
+        case = b._gpu_case(*spec)
+        r, g = harness.run_case(case), b.graph_row(case)
+        print(f"{spec[0]}: eager {r.ours_us:.2f} us (torch {r.torch_us:.2f}), graph {g.ours_us:.2f} us "
+              f"(torch {g.torch_us:.2f}), ok {r.ok} {g.ok} {r.note}", flush=True)
+
+
+if __name__ == "__main__":
+    report(SPECS)
