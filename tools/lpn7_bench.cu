@@ -927,9 +927,36 @@ int main(int argc, char **argv) {
         {BF, 1, 16 * M, 3, 1e-12f, R, 1.0, true, false},
         {BF, 16, M / 2, 3, 1e-12f, R, 1.0, true, false},
     };
+    // Session 27 (LPN7_ONLY=holdwide): Hold against the library's plan and every other plan where
+    // holdPays has no measurement: 4- and 8-byte elements (Cluster / Split in the library) and 2-byte
+    // rows outside the session-26 region (Hold's pieces span at most two rows: <= ~132 rows).
+    const Case wide_cases[] = {
+        {F32, 2, 2 * M, 2, 1e-12f, R, 1.0, true, false}, // session 26: Hold 21.7, Split 19.3
+        {F32, 1, 4 * M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 1, 8 * M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 4, M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 8, M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 12, M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 16, M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 16, M, 1, 1e-12f, R, 1.0, true, false},
+        {F32, 8, M, 3, 1e-12f, R, 1.0, true, false},
+        {F32, 8, M / 2, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 32, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 64, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 2, M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 4, M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 8, M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 1, 4 * M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 128, M / 16, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 100, M / 10, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 96, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 128, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 2, 4 * M, 2, 1e-12f, R, 1.0, true, false},
+    };
     // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
     // LPN7_ONLY=holdrule: the timed cases of fewer than 8 rows or rows shorter than 1M that Hold
-    // takes, against every other plan (where Hold should start);
+    // takes, against every other plan (where Hold should start); LPN7_ONLY=holdwide: the same for
+    // wide_cases (4- and 8-byte elements, 2-byte rows beyond holdPays' measured region);
     // LPN7_ONLY=variants: the cases with the variant sweep only; LPN7_ONLY=sweep: the cases the
     // Sweep plan (sweep.cu) takes, with all its variants; LPN7_ONLY=ncu: two cases
     // checked, untimed (for `ncu -k regex:twoPassKernel`: three launches each, 16x1M then 32x1M BF16).
@@ -984,6 +1011,17 @@ int main(int argc, char **argv) {
     if (mode == "ncu") {
         runCase(h, {BF, 16, M, 2, 1e-12f, R, 1.0, false, false});
         runCase(h, {BF, 32, M, 2, 1e-12f, R, 1.0, false, false});
+    } else if (mode == "holdwide") { // Hold against the others where holdPays has no measurement
+        g_mode = "hold";
+        for (const Case &c : wide_cases) {
+            Plan hold = basePlan(h, c.dt, c.rows, c.len, c.p, c.eps);
+            if (planHold(h, hold)) {
+                runCase(h, c);
+            } else {
+                say("\n%s %lldx%lld p %d: Hold refused by its planner\n", dtName(c.dt), (long long)c.rows,
+                    (long long)c.len, c.p);
+            }
+        }
     } else if (mode == "holdrule") { // Hold against the others on the timed cases below 8 rows of 1M
         g_mode = "hold";
         for (const Case &c : cases) {
