@@ -458,7 +458,8 @@ def test_extreme_magnitudes_long_rows_gpu(rng, dtype, scale, shape):
 def test_two_pass_long_rows_gpu(rng, dtype, shape):
     # The issue's case; rows not a multiple of the clusters, with uneven
     # chunks; many long rows (clusters of 1-2). The library takes TwoPass for
-    # 2-byte elements only: the F32 and F64 rows check the Cluster plan beside it.
+    # 2-byte elements only: the F64 rows check the Cluster plan beside it, the
+    # F32 rows (14M elements) since session 27 the Hold plan.
     x = random_input(rng, shape, DTYPES[dtype])
     for p in (2,) if shape[0] * shape[1] > 1 << 24 else (2, 1, 3):  # p = 1, 3 on the smaller ones
         run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
@@ -558,18 +559,21 @@ def test_few_long_rows_gpu(rng, dtype, shape):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype,shape", [("bf16", (16, 2 << 20)), ("f16", (8, (2 << 20) + 8)),
-                                         ("bf16", (10, 5 << 19))], ids=str)
+                                         ("bf16", (10, 5 << 19)), ("f32", (8, (1 << 20) + 4)),
+                                         ("f64", (4, 1 << 20))], ids=str)
 def test_rows_held_on_chip_gpu(rng, dtype, shape):
     # 8 or more rows of 2-byte elements, 1M or longer (sm_90: the Hold plan,
-    # which nvidia.cc's holdPays also gives fewer rows and shorter ones;
-    # one resident grid of one piece an SM, each piece in registers, the
+    # which nvidia.cc's holdPays also gives fewer rows and shorter ones, and
+    # since session 27 F32 rows of 8M+ elements and F64 rows of 2M+; one
+    # resident grid of one piece an SM, each piece in registers, the
     # shared-memory ring and, for 16 rows of 2M, L2; pieces spanning two rows,
     # the rows' statistics exchanged through the workspace's records): p 1 / 2
     # / 3, in place, extreme magnitudes (the scaled sums), non-finite rows, and
     # calls queued back to back (the records are cleared by the call that
     # reads them).
+    name = dtype
     dtype = DTYPES[dtype]
-    xe = extreme_input(rng, shape, dtype, 1e30 if dtype == DTYPES["bf16"] else 1e-6)
+    xe = extreme_input(rng, shape, dtype, {"bf16": 1e30, "f16": 1e-6, "f32": 1e30, "f64": 1e300}[name])
     run_case("nvidia", rng, xe, 1, 2, eps=0.0, inplace=False)
     check_long_rows_gpu(rng, random_input(rng, shape, dtype))
 

@@ -5,7 +5,8 @@ files take minutes a shard under racecheck; this runs each plan once on a small 
     compute-sanitizer --tool memcheck  --error-exitcode 99 python3 tools/sanitize_lpn.py [PLAN ...]
 
 Plans (H100 planner): Pipe (32 x 1M BF16: clusters of 16 blocks, bulk copies into 32 KB slots,
-distributed shared memory merge), Hold (16 x 2M BF16, and 8 x (2M + 8) F16 with non-finite rows:
+distributed shared memory merge), Hold (16 x 2M BF16, 8 x (2M + 8) F16 and 8 x (1M + 4) F32 with
+non-finite rows, 4 x 1M F64 p 3:
 one resident grid, pieces held in registers, a shared-memory ring and L2, a manager warp and named
 barriers, records exchanged through the workspace), TwoPass (6 x 1M BF16), Sweep (2 x 1M BF16, 3 x (1M - 40) F16:
 two kernels over every SM, the second a programmatic dependent), Split (2 x 1M F32), Stream (2200 x 4096 F16: a warp's
@@ -21,7 +22,7 @@ import numpy as np
 
 import infiniop_py as ip
 
-TOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 1e-5, np.dtype(ip.bfloat16): 1e-2}
+TOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12, np.dtype(ip.bfloat16): 1e-2}
 
 
 def reference(x: np.ndarray, axis: int, p: int, eps: float) -> np.ndarray:
@@ -87,6 +88,12 @@ def main() -> int:
     h[2, 7] = np.nan
     h[3, :] = 0
     ok &= check("hold, non-finite rows", h)
+    f = rows((8, (1 << 20) + 4), np.float32)
+    f[1, 5] = -np.inf
+    f[2, 7] = np.nan
+    f[3, :] = 0
+    ok &= check("hold, F32, non-finite rows", f)
+    ok &= check("hold, F64", rows((4, 1 << 20), np.float64), p=3)
     y = rows((2200, 4096), np.float16)
     y[0, 0] = -np.inf
     y[9, 100] = np.nan

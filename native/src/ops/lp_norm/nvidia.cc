@@ -56,11 +56,18 @@
 #define INFINI_LP_NORM_HOLD_WIDE 1
 #endif
 
+// 1: holdPays' session-27 region too (4- and 8-byte elements; 2-byte: two
+// rows of 4M+, rows of 128K-512K past 16M elements); 0: not (the A/B of
+// tools/verify_s27b.sh).
+#ifndef INFINI_LP_NORM_HOLD_WIDER
+#define INFINI_LP_NORM_HOLD_WIDER 1
+#endif
+
 // Long rows on sm_90 that fit on chip (every SM's registers and shared
-// memory, plus at most half of L2 for the rest), 2-byte elements, where
-// holdPays (below): 1 = the Hold plan (hold.cu: one resident grid, each
-// element read from DRAM once and held until its row's factor is known)
-// before Pipe, TwoPass and Sweep; 0 = not planned.
+// memory, plus at most half of L2 for the rest), where holdPays (below): 1 =
+// the Hold plan (hold.cu: one resident grid, each element read from DRAM once
+// and held until its row's factor is known) before Pipe, TwoPass, Cluster and
+// Sweep; 0 = not planned.
 #ifndef INFINI_LP_NORM_HOLD
 #define INFINI_LP_NORM_HOLD 1
 #endif
@@ -131,24 +138,35 @@ bool stridesDivisible(const Info &in, size_t end, int vec) {
     return true;
 }
 
-// Where the Hold plan beats the others for 2-byte elements (H100, graph µs,
-// tools/lpn7_bench.cu LPN7_ONLY=hold / holdrule, notes/lp_norm.md "Session
-// 18" and "Session 26"): 8 or more rows of 1M or longer (32x1M Pipe 60.9 ->
-// 54.6; 8x1M TwoPass 22.3 -> 17.9); since session 26 also 3-7 rows of 1M or
-// longer (3x1M Sweep 14.4 -> 13.6, 4x1M 15.8 -> 14.6, 6x1M Pipe 16.2 ->
-// 14.9), one row of 4M or longer (1x4M Sweep 15.9 -> 15.4, 1x16M 37.6 ->
-// 32.4), 3+ rows of 512K-1M of 3M-16M elements in all (8x512K TwoPass 14.8 ->
-// 12.2, 16x512K Pipe 22.3 -> 17.8, 32x512K 35.4 -> 28.8) and rows of 128K-512K
-// of 8M-16M elements in all (32x256K Pipe 22.4 -> 17.9, 64x256K 35.2 -> 29.0,
-// 128x128K 30.2 -> 29.8); p 3 too (4x1M Sweep 23.0 -> 20.7, 16x512K TwoPass
-// 41.7 -> 28.6). Rows of 512K-1M have no upper bound but planHold's (what
-// fits on chip and in half of L2: 64x512K Pipe 58.7 -> 55.0). Its fixed
-// costs (a resident grid, one exchange) lose below: 2x1M Sweep 11.8, Hold
-// 14.4; 2x2M 16.0 / 16.6; 8x128K TwoPass 8.0 / 9.5. Over 16M elements of
-// rows under 512K: not measured, left to Pipe / TwoPass.
+// Where the Hold plan beats the others (H100, graph µs, tools/lpn7_bench.cu
+// LPN7_ONLY=hold / holdrule / holdwide, notes/lp_norm.md "Session 18", "Session
+// 26" and "Session 27"). 2-byte elements: 8 or more rows of 1M or longer (32x1M
+// Pipe 60.9 -> 54.6; 8x1M TwoPass 22.3 -> 17.9); since session 26 also 3-7 rows
+// of 1M or longer (3x1M Sweep 14.4 -> 13.6, 4x1M 15.8 -> 14.6, 6x1M Pipe 16.2 ->
+// 14.9), one row of 4M or longer (1x4M Sweep 15.9 -> 15.4, 1x16M 37.6 -> 32.4),
+// 3+ rows of 512K-1M of 3M+ elements in all (8x512K TwoPass 14.8 -> 12.2,
+// 16x512K Pipe 22.3 -> 17.8, 32x512K 35.4 -> 28.8, 64x512K 58.7 -> 55.0) and
+// rows of 128K-512K of 8M+ elements (32x256K Pipe 22.4 -> 17.9, 64x256K 35.2 ->
+// 29.0, 128x128K 30.2 -> 29.8; session 27: 96x256K 47.6 -> 42.0, 128x256K 60.3
+// -> 55.7); p 3 too (4x1M Sweep 23.0 -> 20.7, 16x512K TwoPass 41.7 -> 28.6);
+// session 27: two rows of 4M (Sweep 23.0 -> 21.7). Its fixed costs (a resident
+// grid, one exchange) lose below: 2x1M Sweep 11.8, Hold 14.4; 2x2M 16.0 / 16.6;
+// 8x128K TwoPass 8.0 / 9.5; 128x64K TwoPass 17.1 / 19.3. 4-byte elements
+// (session 27; the library's other plans for them are Cluster and Split):
+// 8M+ elements of rows of 256K+ (8x1M Split 35.2 -> 29.7, 16x1M Cluster 65.4
+// -> 55.1, p 1 65.8 -> 54.9, 8x1M p 3 42.3 -> 37.9, 1x8M Split 38.6 -> 33.3,
+// 32x256K Cluster 35.1 -> 29.6); 4M elements lose (4x1M Split 18.8 / 19.6,
+// 2x2M 18.9 / 22.0, 1x4M 20.3 / 21.8). 8-byte elements: 2M+ elements of rows
+// of 1M+ (2x1M Split 25.7 -> 23.3, 4x1M 48.2 -> 31.5, 8x1M 91.1 -> 55.6, 1x4M
+// 50.6 -> 34.1). Past these (what planHold accepts aside), not measured.
 bool holdPays(const Plan &plan) {
     constexpr int64_t K = 1024, M = K * K;
     const int64_t rows = plan.rows, len = plan.len, total = rows * len;
+    const size_t es = dtypeSize(plan.dtype);
+    const bool wider = INFINI_LP_NORM_HOLD_WIDE && INFINI_LP_NORM_HOLD_WIDER;
+    if (es != 2) {
+        return wider && (es == 4 ? len >= 256 * K && total >= 8 * M : len >= M && total >= 2 * M);
+    }
     if (rows >= 8 && len >= M) {
         return true;
     }
@@ -156,12 +174,12 @@ bool holdPays(const Plan &plan) {
         return false;
     }
     if (len >= M) {
-        return rows >= 3 || (rows == 1 && len >= 4 * M);
+        return rows >= 3 || (len >= 4 * M && (rows == 1 || wider));
     }
     if (rows < 3 || len < 128 * K) {
         return false;
     }
-    return len >= 512 * K ? total >= 3 * M : total >= 8 * M && total <= 16 * M;
+    return len >= 512 * K ? total >= 3 * M : total >= 8 * M && (wider || total <= 16 * M);
 }
 
 // A row per group of threads, or the split form for rows too long to hold or
@@ -182,10 +200,10 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         if (INFINI_LP_NORM_GRID && planGrid(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
+        if (INFINI_LP_NORM_HOLD && holdPays(plan) && planHold(h, plan)) {
+            return INFINI_STATUS_SUCCESS;
+        }
         if (dtypeSize(plan.dtype) == 2) {
-            if (INFINI_LP_NORM_HOLD && holdPays(plan) && planHold(h, plan)) {
-                return INFINI_STATUS_SUCCESS;
-            }
             Plan pipe = plan;
             if (INFINI_LP_NORM_PIPE && planPipe(h, pipe) && pipe.chunks >= 8 &&
                 pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
