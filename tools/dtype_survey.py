@@ -1,0 +1,24 @@
+"""LPNorm shapes of every float dtype beyond the bench's list, against PyTorch in the same process
+(bench_lp_norm's cases, checked, then eager and graph µs): issue 13 asks never to be behind PyTorch,
+and the bench times no F64 and few F32 shapes. Session 27: F32 / F64 long rows beyond what Hold holds,
+square matrices, many short rows, and the bench's 4-D shape in F64. The library: INFINIOP_LIBRARY,
+or the default build."""
+from split_eager import report  # (tools/, this script's directory)
+
+M = 1 << 20
+SPECS = [
+    ("16x1M F64 p 2 (beyond Hold's room)", (16, M), "float64", 1, 2),
+    ("32x1M F64 p 2", (32, M), "float64", 1, 2),
+    ("32x1M F32 p 2", (32, M), "float32", 1, 2),
+    ("16x256K F64 p 2", (16, M // 4), "float64", 1, 2),
+    ("4096x4096 F64 axis 1 p 2", (4096, 4096), "float64", 1, 2),
+    ("4096x4096 F32 axis 1 p 2", (4096, 4096), "float32", 1, 2),
+    ("4096x4096 BF16 axis 0 p 2", (4096, 4096), "bfloat16", 0, 2),
+    ("1Mx64 F64 axis 1 p 2", (M, 64), "float64", 1, 2),
+    ("(12,16,512,512) F64 axis 3 p 2", (12, 16, 512, 512), "float64", 3, 2),
+    ("(12,16,512,512) F64 axis 1 p 2", (12, 16, 512, 512), "float64", 1, 2),
+    ("(12,16,512,512) F64 axis 0 p 1", (12, 16, 512, 512), "float64", 0, 1),
+    ("(12,16,512,512) BF16 axis 3 p 2", (12, 16, 512, 512), "bfloat16", 3, 2),
+]
+
+report(SPECS)
