@@ -579,6 +579,45 @@ def test_rows_held_on_chip_gpu(rng, dtype, shape):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape,axis", [("bf16", (4096, 4096), 0), ("f32", (6000, 300), 0),
+                                              ("f16", (3, 20000, 48), 1), ("f64", (10007, 7), 0),
+                                              ("bf16", (2, 9000, 33), 1)], ids=str)
+def test_cols_cut_axis_gpu(rng, dtype, shape, axis):
+    # Few columns along a long reduced axis that is not innermost: the Cols
+    # plan cuts the axis into chunks (since session 27; before, 4096x4096
+    # axis 0 ran on 4 blocks for 4.6 ms): each chunk's per-column statistics
+    # into the workspace, then a second kernel merges a column's chunks and
+    # scales its own. Vector packs and single elements (7 and 33 columns),
+    # chunks cut unevenly, p 2 (also in place) / 1 / 3, a padded layout,
+    # non-finite columns by torch's rule, extreme magnitudes, and three calls
+    # queued back to back, each reading the previous output.
+    name, dt = dtype, DTYPES[dtype]
+    x = random_input(rng, shape, dt)
+    with ip.TensorDescriptor.from_array(x) as tx, \
+            ip.LPNorm(ip.ops._base.default_handle("nvidia", 0), tx, tx, axis=axis, p=2, eps=1e-12) as op:
+        assert op.workspace_size > 0, "the axis was not cut (no workspace for the chunk records)"
+    for p in (2, 1, 3):
+        run_case("nvidia", rng, x, axis, p, inplace=(p == 2))
+    run_case("nvidia", rng, x, axis, 2, layout="padded", y_layout="padded", inplace=False)
+    xn = nonfinite_input(rng, shape, axis, dt)
+    for p, eps in ((2, 1e-12), (1, 0.0)):
+        ya, _ = poisoned(shape, dt, "nvidia")
+        ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=axis, p=p, eps=eps, out=ya)
+        assert_nonfinite(to_host(ya), reference(xn, axis, p, eps), axis, dt)
+    scale = {"bf16": 1e30, "f16": 1e-6, "f32": 1e30, "f64": 1e300}[name]
+    run_case("nvidia", rng, extreme_input(rng, shape, dt, scale), axis, 2, eps=0.0, inplace=False)
+    dx = ip.DeviceArray.from_numpy(x)
+    y1, _ = poisoned(shape, dt, "nvidia")
+    y2, _ = poisoned(shape, dt, "nvidia")
+    ip.lp_norm(dx, axis=axis, out=y1)
+    ip.lp_norm(y1, axis=axis, out=y2)
+    ip.lp_norm(y2, axis=axis, out=y2)
+    h1 = to_host(y1)
+    assert_close(h1, reference(x, axis, 2, 1e-12), axis, dt)
+    assert_close(to_host(y2), reference(h1, axis, 2, 1e-12), axis, dt)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_many_rows_streamed_gpu(rng, dtype):
     # Many rows of 4-14 KB (sm_90: each warp streams its rows through shared

@@ -10,7 +10,8 @@ non-finite rows, 4 x 1M F64 p 3:
 one resident grid, pieces held in registers, a shared-memory ring and L2, a manager warp and named
 barriers, records exchanged through the workspace), TwoPass (6 x 1M BF16), Sweep (2 x 1M BF16, 3 x (1M - 40) F16:
 two kernels over every SM, the second a programmatic dependent), Split (2 x 1M F32), Stream (2200 x 4096 F16: a warp's
-cp.async ring), Rows (1024 x 64 F16), Cols (axis 0 of 512 x 300 F32), and non-finite rows on
+cp.async ring), Rows (1024 x 64 F16), Cols (axis 0 of 512 x 300 F32; cut into chunks: axis 0 of 4096 x 4096
+BF16 with non-finite columns, of 10007 x 7 F64), and non-finite rows on
 Pipe, Hold, Stream and Sweep. Each result is compared with a float64 NumPy reference under the test suite's
 bounds (F.normalize's rule for NaN and inf); exits 1 on a mismatch.
 """
@@ -71,6 +72,12 @@ def main() -> int:
     ok &= check("stream", rows((2200, 4096), np.float16))
     ok &= check("rows", rows((1024, 64), np.float16))
     ok &= check("cols", rows((512, 300), np.float32), axis=0)
+    c = rows((4096, 4096), ip.bfloat16)
+    c[5, 9] = np.inf
+    c[:, 17] = 0
+    c[100, 300] = np.nan
+    ok &= check("cols, cut axis, non-finite columns", c, axis=0)
+    ok &= check("cols, cut axis, single elements", rows((10007, 7), np.float64), axis=0, p=3)
     ok &= check("sweep", rows((2, 1 << 20), ip.bfloat16))
     ok &= check("split", rows((2, 1 << 20), np.float32))
     z = rows((3, (1 << 20) - 40), np.float16)

@@ -4,6 +4,15 @@
 // With ITEMS > 0 the thread holds its rows in registers (each element read
 // once, every load issued before any math); with ITEMS == 0 it streams them
 // (three reads). The by partial statistics of a column merge in shared memory.
+//
+// Few columns along a long axis (4096x4096 axis 0: 1024 packs of columns)
+// give too few threads for a whole column each (session 27: 4 blocks, 4.6 ms
+// against PyTorch's 77 µs), so the planner may cut the axis into plan.chunks
+// chunks of plan.chunk_vecs rows, as the Split plan cuts long rows: the
+// Stats kernel writes each chunk's per-column statistics into the workspace,
+// and the Apply kernel (its programmatic dependent) merges a column's chunks
+// in chunk order and scales its own chunk, read again (from L2 where it fits).
+#include "../../common/cuda/pdl.cuh"
 #include "device.cuh"
 
 namespace infini::lp_norm::nvidia {
@@ -12,19 +21,42 @@ namespace {
 
 constexpr int kColsThreads = 256;
 
-template <class T, int VEC, int ITEMS>
-__global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, const T *__restrict__ x, T *y) {
+// Whole: a column per thread column of the block (the axis uncut); Stats and
+// Apply: the two kernels of a cut axis (above).
+enum class ColsMode { Whole, Stats, Apply };
+
+// The Apply kernel's PDL policy (a PdlPolicy knob: 0 never, 1 eager calls only,
+// 2 in graphs too), as INFINI_LP_NORM_SPLIT_PDL for the Split plan.
+#ifndef INFINI_LP_NORM_COLS_SPLIT_PDL
+#define INFINI_LP_NORM_COLS_SPLIT_PDL 2
+#endif
+
+template <class T, int VEC, int ITEMS, ColsMode MODE>
+__global__ void __launch_bounds__(kColsThreads)
+    colsKernel(const Plan plan, const T *__restrict__ x, T *y, Stats<ComputeType<T>> *records) {
     using A = ComputeType<T>;
     using P = Pack<T, VEC>;
     __shared__ A sh_m[kColsThreads * VEC], sh_s[kColsThreads * VEC];
+    if constexpr (MODE == ColsMode::Stats) {
+        pdlAllowNext(); // the Apply kernel may be scheduled (it waits for our records)
+    } else if constexpr (MODE == ColsMode::Apply) {
+        pdlWaitPrevious(); // nothing global before: the Stats kernel is still writing the records
+    }
     const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
     const int64_t col = (int64_t)blockIdx.x * bx + tx; // in packs
     const bool valid = col < plan.inner;
-    const int64_t len = plan.len;
     A *my_m = sh_m + (ty * bx + tx) * VEC;
     A *my_s = sh_s + (ty * bx + tx) * VEC;
+    // Whole: q is the outer index; Stats / Apply: q = outer index * chunks + chunk.
+    const int64_t chunks = MODE == ColsMode::Whole ? 1 : plan.chunks;
+    const int64_t count = plan.rows * chunks;
 
-    for (int64_t o = blockIdx.y; o < plan.rows; o += gridDim.y) {
+    for (int64_t i = blockIdx.y; i < count; i += gridDim.y) {
+        // Apply visits the chunks in the reverse order of Stats: those read last there are still in L2.
+        const int64_t q = MODE == ColsMode::Apply ? count - 1 - i : i;
+        const int64_t o = q / chunks, c = q - o * chunks;
+        const int64_t r0 = MODE == ColsMode::Whole ? 0 : c * plan.chunk_vecs; // rows [r0, r1) of the axis
+        const int64_t r1 = MODE == ColsMode::Whole ? plan.len : min(plan.len, r0 + plan.chunk_vecs);
         int64_t ox, oy;
         outerOffsets(plan.outer, o, ox, oy);
         const T *xc = x + ox + col * VEC * plan.sxi;
@@ -59,50 +91,67 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
             // past the end count for nothing.
 #pragma unroll
             for (int k = 0; k < ITEMS; ++k) {
-                const int64_t r = ty + (int64_t)k * by;
-                buf[k] = valid && r < len ? load(r) : P{};
-            }
-#pragma unroll
-            for (int k = 0; k < ITEMS; ++k) {
-#pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    m[j] = absMax(m[j], widen(buf[k].v[j]));
-                }
-            }
-        } else if (valid) {
-            for (int64_t r = ty; r < len; r += by) {
-                const P v = load(r);
-#pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    m[j] = absMax(m[j], widen(v.v[j]));
-                }
+                const int64_t r = r0 + ty + (int64_t)k * by;
+                buf[k] = valid && r < r1 ? load(r) : P{};
             }
         }
-        Factor<A> f[VEC];
+        if constexpr (MODE == ColsMode::Apply) {
+            // This thread's share of the column's chunk records (chunks ty, ty + by, ...), merged in order.
+            if (valid) {
+                const Stats<A> *rec = records + (o * chunks * plan.inner + col) * VEC;
+                for (int64_t k = ty; k < chunks; k += by) {
+                    const Stats<A> *rk = rec + k * plan.inner * VEC;
 #pragma unroll
-        for (int j = 0; j < VEC; ++j) {
-            f[j] = scaledSumNeeded(m[j]) ? sumScale(m[j]) : Factor<A>{A(0), A(0)}; // else s is not read
-        }
-        withP(plan.p, [&](auto pc) {
-            constexpr int kP = decltype(pc)::value;
+                    for (int j = 0; j < VEC; ++j) {
+                        mergeStats(m[j], s[j], rk[j].m, rk[j].s, plan.p);
+                    }
+                }
+            }
+        } else {
             if constexpr (ITEMS > 0) {
 #pragma unroll
                 for (int k = 0; k < ITEMS; ++k) {
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
-                        s[j] += powP<kP>(f[j].apply(absA<A>(widen(buf[k].v[j]))), plan.p);
+                        m[j] = absMax(m[j], widen(buf[k].v[j]));
                     }
                 }
             } else if (valid) {
-                for (int64_t r = ty; r < len; r += by) {
+                for (int64_t r = r0 + ty; r < r1; r += by) {
                     const P v = load(r);
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
-                        s[j] += powP<kP>(f[j].apply(absA<A>(widen(v.v[j]))), plan.p);
+                        m[j] = absMax(m[j], widen(v.v[j]));
                     }
                 }
             }
-        });
+            Factor<A> f[VEC];
+#pragma unroll
+            for (int j = 0; j < VEC; ++j) {
+                f[j] = scaledSumNeeded(m[j]) ? sumScale(m[j]) : Factor<A>{A(0), A(0)}; // else s is not read
+            }
+            withP(plan.p, [&](auto pc) {
+                constexpr int kP = decltype(pc)::value;
+                if constexpr (ITEMS > 0) {
+#pragma unroll
+                    for (int k = 0; k < ITEMS; ++k) {
+#pragma unroll
+                        for (int j = 0; j < VEC; ++j) {
+                            s[j] += powP<kP>(f[j].apply(absA<A>(widen(buf[k].v[j]))), plan.p);
+                        }
+                    }
+                } else if (valid) {
+                    for (int64_t r = r0 + ty; r < r1; r += by) {
+                        const P v = load(r);
+#pragma unroll
+                        for (int j = 0; j < VEC; ++j) {
+                            s[j] += powP<kP>(f[j].apply(absA<A>(widen(v.v[j]))), plan.p);
+                        }
+                    }
+                }
+            });
+        }
+        // The by partial statistics of each column, merged into thread row 0 in ty order.
         if (by > 1) {
 #pragma unroll
             for (int j = 0; j < VEC; ++j) {
@@ -119,6 +168,24 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
                         mergeStats(m[j], s[j], om[j], os[j], plan.p);
                     }
                 }
+            }
+        }
+        if constexpr (MODE == ColsMode::Stats) {
+            if (ty == 0 && valid) {
+                Stats<A> *rec = records + (q * plan.inner + col) * VEC;
+#pragma unroll
+                for (int j = 0; j < VEC; ++j) {
+                    rec[j] = {m[j], s[j]};
+                }
+            }
+            if (by > 1) {
+                __syncthreads(); // the next chunk reuses the shared arrays
+            }
+            continue;
+        }
+        Factor<A> f[VEC];
+        if (by > 1) {
+            if (ty == 0) {
 #pragma unroll
                 for (int j = 0; j < VEC; ++j) {
                     const Factor<A> g = rowFactor(m[j], s[j], plan.p, plan.eps);
@@ -146,8 +213,8 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
         if constexpr (ITEMS > 0) {
 #pragma unroll
             for (int k = 0; k < ITEMS; ++k) {
-                const int64_t r = ty + (int64_t)k * by;
-                if (r < len) {
+                const int64_t r = r0 + ty + (int64_t)k * by;
+                if (r < r1) {
                     P out;
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
@@ -157,7 +224,7 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
                 }
             }
         } else {
-            for (int64_t r = ty; r < len; r += by) {
+            for (int64_t r = r0 + ty; r < r1; r += by) {
                 const P v = load(r);
                 P out;
 #pragma unroll
@@ -170,30 +237,29 @@ __global__ void __launch_bounds__(kColsThreads) colsKernel(const Plan plan, cons
     }
 }
 
-template <class T, int VEC, int ITEMS>
-infiniStatus_t launchColsT(const Plan &plan, const void *x, void *y, cudaStream_t stream) {
-    dim3 block(plan.bx, plan.by), grid(plan.grid_x, plan.grid_y);
-    colsKernel<T, VEC, ITEMS><<<grid, block, 0, stream>>>(plan, (const T *)x, (T *)y);
-    CUDA_TRY_LAUNCH();
+template <class T, int VEC, int ITEMS, ColsMode MODE>
+infiniStatus_t launchColsT(const Plan &plan, const void *x, void *y, void *workspace, cudaStream_t stream,
+                           bool pdl = false) {
+    auto *records = static_cast<Stats<ComputeType<T>> *>(workspace);
+    CUDA_TRY(launchKernel(colsKernel<T, VEC, ITEMS, MODE>, dim3(plan.grid_x, plan.grid_y), dim3(plan.bx, plan.by), 0,
+                          stream, pdl, plan, (const T *)x, (T *)y, records));
     return INFINI_STATUS_SUCCESS;
 }
 
-} // namespace
-
-infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *, void *stream) {
-    auto s = (cudaStream_t)stream;
+// f(T{}, VEC constant, ITEMS constant) for the plan's element type, pack and rows held.
+template <class F>
+infiniStatus_t withColsShape(const Plan &plan, F &&f) {
     return dispatchDtype<INFINI_FLOAT_DTYPES>(plan.dtype, [&](auto tag) {
         using T = DeviceType<decltype(tag)>;
         // 16-bit types hold 4 elements per pack here (8 bytes): 8 would cost
         // too many registers with 16 rows held.
         constexpr int kVec = sizeof(T) == 2 ? 4 : 16 / sizeof(T);
         auto go = [&](auto vec) {
-            constexpr int V = decltype(vec)::value;
             switch (plan.items) {
-            case 0: return launchColsT<T, V, 0>(plan, x, y, s);
-            case 4: return launchColsT<T, V, 4>(plan, x, y, s);
-            case 8: return launchColsT<T, V, 8>(plan, x, y, s);
-            case 16: return launchColsT<T, V, 16>(plan, x, y, s);
+            case 0: return f(T{}, vec, std::integral_constant<int, 0>{});
+            case 4: return f(T{}, vec, std::integral_constant<int, 4>{});
+            case 8: return f(T{}, vec, std::integral_constant<int, 8>{});
+            case 16: return f(T{}, vec, std::integral_constant<int, 16>{});
             default: return INFINI_STATUS_INTERNAL_ERROR;
             }
         };
@@ -202,6 +268,31 @@ infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *, void
         }
         return go(std::integral_constant<int, 1>{});
     });
+}
+
+} // namespace
+
+infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *workspace, void *stream) {
+    auto s = (cudaStream_t)stream;
+    return withColsShape(plan, [&](auto t, auto vec, auto items) {
+        using T = decltype(t);
+        constexpr int V = decltype(vec)::value, I = decltype(items)::value;
+        if (plan.chunks <= 1) {
+            return launchColsT<T, V, I, ColsMode::Whole>(plan, x, y, workspace, s);
+        }
+        INFINI_TRY((launchColsT<T, V, I, ColsMode::Stats>(plan, x, y, workspace, s)));
+        return launchColsT<T, V, I, ColsMode::Apply>(plan, x, y, workspace, s, plan.pdl_ok && pdlWanted(plan.pdl, s));
+    });
+}
+
+void planColsPdl(Plan &plan) {
+    withColsShape(plan, [&](auto t, auto vec, auto items) {
+        using T = decltype(t);
+        constexpr int V = decltype(vec)::value, I = decltype(items)::value;
+        plan.pdl_ok = kernelHonoursPdl(colsKernel<T, V, I, ColsMode::Apply>);
+        return INFINI_STATUS_SUCCESS;
+    });
+    plan.pdl = pdlPolicyOfKnob(INFINI_LP_NORM_COLS_SPLIT_PDL);
 }
 
 } // namespace infini::lp_norm::nvidia

@@ -63,6 +63,12 @@
 #define INFINI_LP_NORM_HOLD_WIDER 1
 #endif
 
+// 1: the Cols plan may cut a long axis of few columns into chunks (cols.cu's
+// Stats and Apply kernels; session 27); 0: never (the A/B of tools/verify_s27d.sh).
+#ifndef INFINI_LP_NORM_COLS_SPLIT
+#define INFINI_LP_NORM_COLS_SPLIT 1
+#endif
+
 // Long rows on sm_90 that fit on chip (every SM's registers and shared
 // memory, plus at most half of L2 for the rest), where holdPays (below): 1 =
 // the Hold plan (hold.cu: one resident grid, each element read from DRAM once
@@ -286,6 +292,34 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     INFINI_REQUIRE(gx < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
     plan.grid_x = (unsigned)gx;
     plan.grid_y = (unsigned)std::min<int64_t>(plan.rows, 65535);
+    if (!INFINI_LP_NORM_COLS_SPLIT || columns * by >= target || held <= 16) {
+        return INFINI_STATUS_SUCCESS;
+    }
+    // Too few columns to fill the GPU with a whole column each, and columns too
+    // long to hold (4096x4096 axis 0: 4 blocks streaming 3 reads, 4.6 ms):
+    // cut the axis into chunks (cols.cu's Stats and Apply kernels), enough
+    // for about two target's worth of threads, each holding 4-16 rows, warps
+    // of 32 inner packs (8-16 bytes each: whole sectors).
+    const int64_t cbx = std::min<int64_t>(32, nextPow2(plan.inner));
+    const int64_t cby = kThreads / cbx;
+    const int64_t layer = plan.rows * ceilDiv(plan.inner, cbx) * cbx * cby; // threads a chunk of every column
+    int64_t chunks = std::min<int64_t>({ceilDiv(2 * target, layer), ceilDiv(plan.len, 4 * cby), 1024});
+    if (chunks < 2) {
+        return INFINI_STATUS_SUCCESS;
+    }
+    const int64_t rows_per_chunk = ceilDiv(ceilDiv(plan.len, chunks), cby) * cby;
+    chunks = ceilDiv(plan.len, rows_per_chunk);
+    const int64_t per_thread = rows_per_chunk / cby;
+    plan.bx = (int)cbx;
+    plan.by = (int)cby;
+    plan.items = per_thread <= 4 ? 4 : per_thread <= 8 ? 8 : per_thread <= 16 ? 16 : 0;
+    plan.chunks = chunks;
+    plan.chunk_vecs = rows_per_chunk;
+    plan.grid_x = (unsigned)ceilDiv(plan.inner, cbx);
+    plan.grid_y = (unsigned)std::min<int64_t>(plan.rows * chunks, 65535);
+    const size_t record = in.dtype == INFINI_DTYPE_F64 ? 16 : 8; // Stats<double> / Stats<float>
+    plan.workspace = (size_t)(plan.rows * chunks) * (size_t)plan.inner * (size_t)vec * record;
+    planColsPdl(plan);
     return INFINI_STATUS_SUCCESS;
 }
 

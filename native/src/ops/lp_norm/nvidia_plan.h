@@ -51,8 +51,8 @@ struct Plan {
     int tpr = 1;        // threads per row (power of two; Grid: the lag, GridTuning)
     int items = 1;      // vectors held per thread (Pipe: ring slots a block)
     int threads = 256;  // block size
-    int64_t chunks = 1; // Split / Cluster: chunks per row (Cluster: blocks per cluster)
-    int64_t chunk_vecs = 0;
+    int64_t chunks = 1; // Split / Cluster: chunks per row (Cluster: blocks per cluster); Cols: of the axis
+    int64_t chunk_vecs = 0; // Split: packs a chunk; Cols: rows of the axis a chunk
     // Cols
     int64_t inner = 0; // inner positions, in vectors
     int64_t sxi = 0, syi = 0;
@@ -80,6 +80,9 @@ infiniStatus_t launchGrid(const Plan &plan, const void *x, void *y, void *worksp
 infiniStatus_t launchSweep(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
+// A Cols plan with a cut axis (chunks > 1): its Apply kernel's PDL fields, as
+// planSplitPdl's (INFINI_LP_NORM_COLS_SPLIT_PDL, cols.cu).
+void planColsPdl(Plan &plan);
 // A Split plan's PDL fields: whether its apply kernel waits for real on this
 // device (pdl_ok), and the build's policy (INFINI_LP_NORM_SPLIT_PDL, rows.cu).
 void planSplitPdl(Plan &plan);
