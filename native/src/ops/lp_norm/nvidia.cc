@@ -297,13 +297,14 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     }
     // Too few columns to fill the GPU with a whole column each, and columns too
     // long to hold (4096x4096 axis 0: 4 blocks streaming 3 reads, 4.6 ms):
-    // cut the axis into chunks (cols.cu's Stats and Apply kernels), enough
-    // for about two target's worth of threads, each holding 4-16 rows, warps
-    // of 32 inner packs (8-16 bytes each: whole sectors).
+    // cut the axis into chunks (cols.cu's Stats, Factor and Apply kernels),
+    // enough for about two target's worth of threads, each holding 4-16 rows,
+    // warps of 32 inner packs (8-16 bytes each: whole sectors); at most 256
+    // chunks, so that the Factor kernel's merge of a column stays short.
     const int64_t cbx = std::min<int64_t>(32, nextPow2(plan.inner));
     const int64_t cby = kThreads / cbx;
     const int64_t layer = plan.rows * ceilDiv(plan.inner, cbx) * cbx * cby; // threads a chunk of every column
-    int64_t chunks = std::min<int64_t>({ceilDiv(2 * target, layer), ceilDiv(plan.len, 4 * cby), 1024});
+    int64_t chunks = std::min<int64_t>({ceilDiv(2 * target, layer), ceilDiv(plan.len, 4 * cby), 256});
     if (chunks < 2) {
         return INFINI_STATUS_SUCCESS;
     }
@@ -318,7 +319,8 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     plan.grid_x = (unsigned)ceilDiv(plan.inner, cbx);
     plan.grid_y = (unsigned)std::min<int64_t>(plan.rows * chunks, 65535);
     const size_t record = in.dtype == INFINI_DTYPE_F64 ? 16 : 8; // Stats<double> / Stats<float>
-    plan.workspace = (size_t)(plan.rows * chunks) * (size_t)plan.inner * (size_t)vec * record;
+    // A record a chunk of a column, then a factor a column.
+    plan.workspace = (size_t)(plan.rows * (chunks + 1)) * (size_t)plan.inner * (size_t)vec * record;
     planColsPdl(plan);
     return INFINI_STATUS_SUCCESS;
 }
