@@ -69,6 +69,13 @@
 #define INFINI_LP_NORM_COLS_SPLIT 1
 #endif
 
+// A measuring knob: > 0 caps the rows a thread holds in a cut axis (more
+// chunks, fewer registers); 0 (the default): as many chunks as two target's
+// worth of threads need (4096x4096 axis 0: 16 rows a thread).
+#ifndef INFINI_LP_NORM_COLS_SPLIT_ROWS
+#define INFINI_LP_NORM_COLS_SPLIT_ROWS 0
+#endif
+
 // Long rows on sm_90 that fit on chip (every SM's registers and shared
 // memory, plus at most half of L2 for the rest), where holdPays (below): 1 =
 // the Hold plan (hold.cu: one resident grid, each element read from DRAM once
@@ -304,7 +311,11 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const int64_t cbx = std::min<int64_t>(32, nextPow2(plan.inner));
     const int64_t cby = kThreads / cbx;
     const int64_t layer = plan.rows * ceilDiv(plan.inner, cbx) * cbx * cby; // threads a chunk of every column
-    int64_t chunks = std::min<int64_t>({ceilDiv(2 * target, layer), ceilDiv(plan.len, 4 * cby), 256});
+    int64_t chunks = ceilDiv(2 * target, layer);
+    if (INFINI_LP_NORM_COLS_SPLIT_ROWS > 0) {
+        chunks = std::max<int64_t>(chunks, ceilDiv(plan.len, (int64_t)INFINI_LP_NORM_COLS_SPLIT_ROWS * cby));
+    }
+    chunks = std::min<int64_t>({chunks, ceilDiv(plan.len, 4 * cby), 256});
     if (chunks < 2) {
         return INFINI_STATUS_SUCCESS;
     }
