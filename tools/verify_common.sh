@@ -48,22 +48,22 @@ end_to_end_bench() {
     timeout -k 3 "$(cap "$limit")" $PY -m infiniop_py bench --device nvidia --json "$prefix.json" "$@" >"$prefix.txt" 2>&1
     echo "bench rc=$? (124: stopped at its cap)" | tee -a "$LOG" "$prefix.txt"
 }
-# lpnorm_gpu_tests FILE CAP: LPNorm's GPU tests (tools/gpu_suite.sh's lp_gpu shard) into FILE, the
-# summary line in the log.
-lpnorm_gpu_tests() {
-    step "LPNorm GPU tests"
-    timeout -k 3 "$(cap "$2")" $PY -m pytest -q -p no:cacheprovider -rfEs tests/test_lp_norm.py \
-        -k "_gpu and not reference_cases_large" >"$1" 2>&1
-    echo "lp gpu rc=$?" | tee -a "$LOG"
-    tail -n 2 "$1" >>"$LOG"
-}
-# hold_gpu_tests FILE CAP: LPNorm's GPU tests of the Hold plan into FILE, the summary line in the log.
-hold_gpu_tests() {
-    step "Hold GPU tests"
-    timeout -k 3 "$(cap "$2")" $PY -m pytest -q -p no:cacheprovider -rfEs --durations=4 tests/test_lp_norm.py \
-        -k "held_on_chip or dependent_long_rows or long_rows_chained or two_held" >"$1" 2>&1
+# lp_tests FILE CAP WHAT SELECTION: tests/test_lp_norm.py's tests matching -k SELECTION into FILE (the
+# slowest five listed), the summary line in the log.
+lp_tests() {
+    step "$3"
+    timeout -k 3 "$(cap "$2")" $PY -m pytest -q -p no:cacheprovider -rfEs --durations=5 tests/test_lp_norm.py \
+        -k "$4" >"$1" 2>&1
     echo "tests rc=$?" | tee -a "$LOG"
     tail -n 2 "$1" >>"$LOG"
+}
+# lpnorm_gpu_tests FILE CAP: LPNorm's GPU tests (tools/gpu_suite.sh's lp_gpu shards).
+lpnorm_gpu_tests() { lp_tests "$1" "$2" "LPNorm GPU tests" "_gpu and not reference_cases_large"; }
+# cols_gpu_tests FILE CAP: the Cols plan's cut axis and every layout and axis on the GPU device.
+cols_gpu_tests() { lp_tests "$1" "$2" "LPNorm tests on the GPU: cut axis, layouts, axes" "nvidia or cols_cut"; }
+# hold_gpu_tests FILE CAP: LPNorm's GPU tests of the Hold plan.
+hold_gpu_tests() {
+    lp_tests "$1" "$2" "Hold GPU tests" "held_on_chip or dependent_long_rows or long_rows_chained or two_held"
 }
 # harness_build SOURCE BINARY CAP: a standalone sm_90 harness against the library's headers.
 harness_build() {

@@ -11,9 +11,5 @@ echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
 VARIANT_CXXFLAGS=-DINFINI_LP_NORM_COLS_SPLIT=0 build_variant_pair build/uncut "" native/src/ops/lp_norm/nvidia.cc
 probe_rounds "$OUT/probe.txt" tools/cols_probe.py build/lib build/uncut/lib
 lpn_sanitize memcheck "$OUT/memcheck.txt" cols
-step "LPNorm tests on the GPU: cut axis, layouts, axes"
-timeout -k 3 "$(cap 200)" $PY -m pytest -q -p no:cacheprovider -rfEs --durations=5 tests/test_lp_norm.py \
-    -k "nvidia or cols_cut" >"$OUT/cols_tests.txt" 2>&1
-echo "tests rc=$?" | tee -a "$LOG"
-tail -n 2 "$OUT/cols_tests.txt" >>"$LOG"
+cols_gpu_tests "$OUT/cols_tests.txt" 200
 step "done"

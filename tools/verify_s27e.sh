@@ -12,9 +12,5 @@ step "tools/cols_probe.py"
 timeout -k 3 "$(cap 60)" $PY tools/cols_probe.py >"$OUT/probe.txt" 2>&1
 echo "probe rc=$?" | tee -a "$LOG" "$OUT/probe.txt"
 lpn_sanitize memcheck "$OUT/memcheck.txt" cols
-step "LPNorm tests on the GPU: cut axis, layouts, axes"
-timeout -k 3 "$(cap 200)" $PY -m pytest -q -p no:cacheprovider -rfEs --durations=5 tests/test_lp_norm.py \
-    -k "nvidia or cols_cut" >"$OUT/cols_tests.txt" 2>&1
-echo "tests rc=$?" | tee -a "$LOG"
-tail -n 2 "$OUT/cols_tests.txt" >>"$LOG"
+cols_gpu_tests "$OUT/cols_tests.txt" 200
 step "done"
