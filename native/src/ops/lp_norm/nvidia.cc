@@ -64,14 +64,16 @@
 #endif
 
 // 1: the Cols plan may cut a long axis of few columns into chunks (cols.cu's
-// Stats and Apply kernels; session 27); 0: never (the A/B of tools/verify_s27d.sh).
+// Stats, Factor and Apply kernels; session 27); 0: never (the A/B of
+// tools/verify_s27d.sh).
 #ifndef INFINI_LP_NORM_COLS_SPLIT
 #define INFINI_LP_NORM_COLS_SPLIT 1
 #endif
 
 // A measuring knob: > 0 caps the rows a thread holds in a cut axis (more
 // chunks, fewer registers); 0 (the default): as many chunks as two target's
-// worth of threads need (4096x4096 axis 0: 16 rows a thread).
+// worth of threads need, and at most 8 rows a thread where they are held
+// (planCols).
 #ifndef INFINI_LP_NORM_COLS_SPLIT_ROWS
 #define INFINI_LP_NORM_COLS_SPLIT_ROWS 0
 #endif
@@ -305,7 +307,8 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     // Too few columns to fill the GPU with a whole column each, and columns too
     // long to hold (4096x4096 axis 0: 4 blocks streaming 3 reads, 4.6 ms):
     // cut the axis into chunks (cols.cu's Stats, Factor and Apply kernels),
-    // enough for about two target's worth of threads, each holding 4-16 rows,
+    // enough for about two target's worth of threads, each holding 4-8 rows
+    // (or streaming its chunk where fewer chunks leave it more than 16),
     // warps of 32 inner packs (8-16 bytes each: whole sectors); at most 256
     // chunks, so that the Factor kernel's merge of a column stays short.
     const int64_t cbx = std::min<int64_t>(32, nextPow2(plan.inner));
@@ -314,6 +317,12 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     int64_t chunks = ceilDiv(2 * target, layer);
     if (INFINI_LP_NORM_COLS_SPLIT_ROWS > 0) {
         chunks = std::max<int64_t>(chunks, ceilDiv(plan.len, (int64_t)INFINI_LP_NORM_COLS_SPLIT_ROWS * cby));
+    } else if (ceilDiv(plan.len, chunks) <= 16 * cby) {
+        // Held columns: at most 8 rows a thread (H100 graph µs, 16 -> 8 rows:
+        // 4096x4096 axis 0 BF16 103.9 -> 88.1, F16 p 1 89.7 -> 79.6, F32 88.7 ->
+        // 87.3). Streamed ones keep their chunks ((32,4096,512) BF16 axis 1:
+        // 57 rows streamed 254.6, 8 held 296.1).
+        chunks = std::max<int64_t>(chunks, ceilDiv(plan.len, 8 * cby));
     }
     chunks = std::min<int64_t>({chunks, ceilDiv(plan.len, 4 * cby), 256});
     if (chunks < 2) {
