@@ -28,7 +28,7 @@ constexpr int kColsThreads = 256;
 // Factor and Apply: the three kernels of a cut axis (above).
 enum class ColsMode { Whole, Stats, Factor, Apply };
 
-// The Apply kernel's PDL policy (a PdlPolicy knob: 0 never, 1 eager calls only,
+// The Factor and Apply kernels' PDL policy (a PdlPolicy knob: 0 never, 1 eager calls only,
 // 2 in graphs too), as INFINI_LP_NORM_SPLIT_PDL for the Split plan.
 #ifndef INFINI_LP_NORM_COLS_SPLIT_PDL
 #define INFINI_LP_NORM_COLS_SPLIT_PDL 2
