@@ -636,6 +636,23 @@ def test_many_rows_streamed_gpu(rng, dtype):
         run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
 
 
+@pytest.mark.parametrize("shape,axis", [((2100, 1030), 1), ((1030, 2100), 0)], ids=str)
+def test_large_f64_streamed_cpu(rng, shape, axis):
+    # F64 outputs of 16 MB or more on the CPU are stored past the caches
+    # (non-temporal stores from each row's first 16-byte boundary; since
+    # session 27): rows (axis 1) and column tiles (axis 0), y rows on 8-byte
+    # offsets (padded: every other row starts off 16 bytes), p 2 (also in
+    # place) / 1 / 3, and non-finite rows by torch's rule.
+    dt = DTYPES["f64"]
+    x = random_input(rng, shape, dt)
+    for p in (2, 1, 3):
+        run_case("cpu", rng, x, axis, p, inplace=(p == 2))
+    run_case("cpu", rng, x, axis, 2, y_layout="padded", inplace=False)
+    xn = nonfinite_input(rng, shape, axis, dt)
+    got = ip.lp_norm(xn, axis=axis, p=2, eps=1e-12)
+    assert_nonfinite(got, reference(xn, axis, 2, 1e-12), axis, dt)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", ["f32", "f16", "f64"])
 def test_eps_larger_than_the_norm(device, rng, dtype):
