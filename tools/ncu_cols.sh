@@ -17,7 +17,7 @@ x = ip.DeviceArray.from_numpy((np.random.default_rng(1).standard_normal(shape) *
 y = ip.DeviceArray.from_numpy(np.zeros(shape, dtype))
 for _ in range(3):
     ip.lp_norm(x, axis=0, out=y)
-ip.runtime.device_synchronize() if hasattr(ip, "runtime") and hasattr(ip.runtime, "device_synchronize") else None
+ip.runtime.synchronize("nvidia")
 print("done")
 PY
 for c in bf16 f32; do

@@ -271,6 +271,10 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
     return INFINI_STATUS_SUCCESS;
 }
 
+// The Cols kernels' ITEMS for a thread's `rows` of a column: held in
+// registers (4, 8 or 16 slots) up to 16, else 0 (streamed).
+int colsItems(int64_t rows) { return rows <= 4 ? 4 : rows <= 8 ? 8 : rows <= 16 ? 16 : 0; }
+
 // Threads own inner positions (the last outer dim) and walk the axis.
 infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &plan,
                         std::vector<int64_t> &table) {
@@ -294,7 +298,7 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     }
     bx = std::min<int64_t>(bx, kThreads / by);
     const int64_t held = ceilDiv(plan.len, by);
-    plan.items = held <= 4 ? 4 : held <= 8 ? 8 : held <= 16 ? 16 : 0;
+    plan.items = colsItems(held);
     plan.bx = (int)bx;
     plan.by = (int)by;
     const int64_t gx = ceilDiv(plan.inner, bx);
@@ -333,14 +337,13 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const int64_t per_thread = rows_per_chunk / cby;
     plan.bx = (int)cbx;
     plan.by = (int)cby;
-    plan.items = per_thread <= 4 ? 4 : per_thread <= 8 ? 8 : per_thread <= 16 ? 16 : 0;
+    plan.items = colsItems(per_thread);
     plan.chunks = chunks;
     plan.chunk_vecs = rows_per_chunk;
     plan.grid_x = (unsigned)ceilDiv(plan.inner, cbx);
     plan.grid_y = (unsigned)std::min<int64_t>(plan.rows * chunks, 65535);
-    const size_t record = in.dtype == INFINI_DTYPE_F64 ? 16 : 8; // Stats<double> / Stats<float>
-    // A record a chunk of a column, then a factor a column.
-    plan.workspace = (size_t)(plan.rows * (chunks + 1)) * (size_t)plan.inner * (size_t)vec * record;
+    // A record (Stats: two compute-type values) a chunk of a column, then a factor a column.
+    plan.workspace = (size_t)(plan.rows * (chunks + 1)) * (size_t)plan.inner * (size_t)vec * 2 * computeSize(in.dtype);
     planColsPdl(plan);
     return INFINI_STATUS_SUCCESS;
 }

@@ -80,8 +80,8 @@ infiniStatus_t launchGrid(const Plan &plan, const void *x, void *y, void *worksp
 infiniStatus_t launchSweep(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
-// A Cols plan with a cut axis (chunks > 1): its Apply kernel's PDL fields, as
-// planSplitPdl's (INFINI_LP_NORM_COLS_SPLIT_PDL, cols.cu).
+// A Cols plan with a cut axis (chunks > 1): its Factor and Apply kernels' PDL
+// fields, as planSplitPdl's (INFINI_LP_NORM_COLS_SPLIT_PDL, cols.cu).
 void planColsPdl(Plan &plan);
 // A Split plan's PDL fields: whether its apply kernel waits for real on this
 // device (pdl_ok), and the build's policy (INFINI_LP_NORM_SPLIT_PDL, rows.cu).
