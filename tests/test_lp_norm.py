@@ -618,6 +618,36 @@ def test_cols_cut_axis_gpu(rng, dtype, shape, axis):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape,axis", [("f64", (6, 16, 96, 256), 1), ("f64", (12, 3, 64, 256), 0),
+                                              ("f32", (40, 8192), 0), ("bf16", (3, 24, 20000), 1)], ids=str)
+def test_columns_split_over_thread_rows_gpu(rng, dtype, shape, axis):
+    # Whole columns whose rows a block's thread rows share and merge in
+    # shared memory (session 28: F64 threads hold at most 8 rows, and blocks
+    # may narrow to a warp of columns for it; each thread's statistics in
+    # one pass, redone scaled where its plain sum leaves the range): p 1 / 2
+    # / 3, in place, non-finite columns by torch's rule, columns of extreme
+    # magnitudes beside ordinary ones.
+    name, dt = dtype, DTYPES[dtype]
+    x = random_input(rng, shape, dt)
+    for p in (2, 1, 3):
+        run_case("nvidia", rng, x, axis, p, inplace=(p == 2))
+    xn = nonfinite_input(rng, shape, axis, dt)
+    for p, eps in ((2, 1e-12), (1, 0.0)):
+        ya, _ = poisoned(shape, dt, "nvidia")
+        ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=axis, p=p, eps=eps, out=ya)
+        assert_nonfinite(to_host(ya), reference(xn, axis, p, eps), axis, dt)
+    big, tiny = {"bf16": (1e30, 1e-30), "f32": (1e30, 1e-30), "f64": (1e300, 1e-300)}[name]
+    xm = x.astype(np.float64)
+    index = [slice(None)] * len(shape)
+    index[-1 if axis != len(shape) - 1 else 0] = slice(0, None, 3)
+    xm[tuple(index)] *= big
+    index[-1 if axis != len(shape) - 1 else 0] = slice(1, None, 3)
+    xm[tuple(index)] *= tiny
+    for p in (2, 3):
+        run_case("nvidia", rng, xm.astype(dt), axis, p, eps=0.0, inplace=False)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_many_rows_streamed_gpu(rng, dtype):
     # Many rows of 4-14 KB (sm_90: each warp streams its rows through shared

@@ -78,6 +78,7 @@ def main() -> int:
     c[100, 300] = np.nan
     ok &= check("cols, cut axis, non-finite columns", c, axis=0)
     ok &= check("cols, cut axis, single elements", rows((10007, 7), np.float64), axis=0, p=3)
+    ok &= check("cols, F64 rows shared by thread rows", rows((6, 16, 96, 256), np.float64), axis=1, p=3)
     ok &= check("sweep", rows((2, 1 << 20), ip.bfloat16))
     ok &= check("split", rows((2, 1 << 20), np.float32))
     z = rows((3, (1 << 20) - 40), np.float16)

@@ -60,7 +60,7 @@ lp_tests() {
 # lpnorm_gpu_tests FILE CAP: LPNorm's GPU tests (tools/gpu_suite.sh's lp_gpu shards).
 lpnorm_gpu_tests() { lp_tests "$1" "$2" "LPNorm GPU tests" "_gpu and not reference_cases_large"; }
 # cols_gpu_tests FILE CAP: the Cols plan's cut axis and every layout and axis on the GPU device.
-cols_gpu_tests() { lp_tests "$1" "$2" "LPNorm tests on the GPU: cut axis, layouts, axes" "nvidia or cols_cut"; }
+cols_gpu_tests() { lp_tests "$1" "$2" "LPNorm tests on the GPU: cut axis, layouts, axes" "nvidia or cols_cut or split_over"; }
 # hold_gpu_tests FILE CAP: LPNorm's GPU tests of the Hold plan.
 hold_gpu_tests() {
     lp_tests "$1" "$2" "Hold GPU tests" "held_on_chip or dependent_long_rows or long_rows_chained or two_held"

@@ -34,6 +34,79 @@ enum class ColsMode { Whole, Stats, Factor, Apply };
 #define INFINI_LP_NORM_COLS_SPLIT_PDL 2
 #endif
 
+// 1: a column's statistics in one pass over its rows (the max and the unscaled sum together; session
+// 28); 0: the max, then the scaled sum (a second read of streamed rows; the A/B of verify_s28b.sh).
+#ifndef INFINI_LP_NORM_COLS_ONE_PASS
+#define INFINI_LP_NORM_COLS_ONE_PASS 1
+#endif
+
+// This thread's share of a column's chunk records rec[k * stride] (k = ty, ty + by, ... < chunks)
+// merged into (m, s): the max first, then each record's sum rescaled to it, so that no division
+// waits for another (Factor mode).
+template <class A, int VEC>
+__device__ __forceinline__ void chunkRecordsPart(A (&m)[VEC], A (&s)[VEC], const Stats<A> *rec, int64_t chunks,
+                                                 int64_t stride, int p) {
+    for (int64_t k = threadIdx.y; k < chunks; k += blockDim.y) {
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+            m[j] = maxNan(m[j], rec[k * stride + j].m);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        if (!scaledSumNeeded(m[j])) { // NaN, inf or zeros: the factor reads no sum
+            continue;
+        }
+        for (int64_t k = threadIdx.y; k < chunks; k += blockDim.y) {
+            const Stats<A> r = rec[k * stride + j];
+            s[j] += r.m > A(0) ? r.s * powInt(r.m / m[j], p) : A(0);
+        }
+    }
+}
+
+// The blockDim.y partial statistics (m, s) of each column merged, in thread-row order, into thread
+// row 0's m and s: the max through shared memory first, then each part's sum rescaled to it (no
+// chain of dependent divisions). Every thread of the block calls it.
+template <class A, int VEC>
+__device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p, A *sh_m, A *sh_s) {
+    const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        sh_m[(ty * bx + tx) * VEC + j] = m[j];
+    }
+    __syncthreads();
+    A top[VEC];
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        top[j] = 0;
+    }
+    for (int t = 0; t < by; ++t) {
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+            top[j] = maxNan(top[j], sh_m[(t * bx + tx) * VEC + j]);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        sh_s[(ty * bx + tx) * VEC + j] =
+            scaledSumNeeded(top[j]) && m[j] > A(0) ? s[j] * powInt(m[j] / top[j], p) : A(0);
+        m[j] = top[j];
+    }
+    __syncthreads();
+    if (ty == 0) {
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+            s[j] = 0;
+        }
+        for (int t = 0; t < by; ++t) {
+#pragma unroll
+            for (int j = 0; j < VEC; ++j) {
+                s[j] += sh_s[(t * bx + tx) * VEC + j];
+            }
+        }
+    }
+}
+
 template <class T, int VEC, int ITEMS, ColsMode MODE>
 __global__ void __launch_bounds__(kColsThreads)
     colsKernel(const Plan plan, const T *__restrict__ x, T *y, Stats<ComputeType<T>> *records) {
@@ -116,14 +189,67 @@ __global__ void __launch_bounds__(kColsThreads)
             }
         } else { // Whole, Stats, Factor: the statistics
             if constexpr (MODE == ColsMode::Factor) {
-                // This thread's share of the column's chunk records (chunks ty, ty + by, ...), merged in order.
+                // This thread's share of the column's chunk records (chunks ty, ty + by, ...).
                 if (valid) {
-                    const Stats<A> *rec = records + (o * plan.chunks * plan.inner + col) * VEC;
-                    for (int64_t k = ty; k < plan.chunks; k += by) {
-                        const Stats<A> *rk = rec + k * plan.inner * VEC;
+                    chunkRecordsPart<A, VEC>(m, s, records + (o * plan.chunks * plan.inner + col) * VEC, plan.chunks,
+                                             plan.inner * VEC, plan.p);
+                }
+            } else if constexpr (INFINI_LP_NORM_COLS_ONE_PASS) {
+                // One pass: the max and the unscaled sum of |x|^p (math.h's one-pass form), then the
+                // scaled sum from them; a thread whose sum left the plain range redoes it scaled.
+                A t[VEC];
+#pragma unroll
+                for (int j = 0; j < VEC; ++j) {
+                    t[j] = 0;
+                }
+                withP(plan.p, [&](auto pc) {
+                    constexpr int kP = decltype(pc)::value;
+                    auto add = [&](const P &v) {
 #pragma unroll
                         for (int j = 0; j < VEC; ++j) {
-                            mergeStats(m[j], s[j], rk[j].m, rk[j].s, plan.p);
+                            const A a = absA<A>(widen(v.v[j]));
+                            m[j] = maxNan(m[j], a);
+                            t[j] += powP<kP>(a, plan.p);
+                        }
+                    };
+                    if constexpr (ITEMS > 0) {
+#pragma unroll
+                        for (int k = 0; k < ITEMS; ++k) {
+                            add(buf[k]);
+                        }
+                    } else if (valid) {
+                        for (int64_t r = r0 + ty; r < r1; r += by) {
+                            add(load(r));
+                        }
+                    }
+                });
+                bool rare = false;
+#pragma unroll
+                for (int j = 0; j < VEC; ++j) {
+                    const bool needed = scaledSumNeeded(m[j]);
+                    rare |= needed && !plainSumUsable(t[j]);
+                    s[j] = needed ? t[j] / powInt(m[j], plan.p) : A(0);
+                }
+                if (rare) { // zeros, extreme magnitudes: the two-step form, compiled once for any p
+#pragma unroll
+                    for (int j = 0; j < VEC; ++j) {
+                        f[j] = scaledSumNeeded(m[j]) ? sumScale(m[j]) : Factor<A>{A(0), A(0)};
+                        s[j] = 0;
+                    }
+                    auto addScaled = [&](const P &v) {
+#pragma unroll
+                        for (int j = 0; j < VEC; ++j) {
+                            s[j] += powP<0>(f[j].apply(absA<A>(widen(v.v[j]))), plan.p);
+                        }
+                    };
+                    if constexpr (ITEMS > 0) {
+#pragma unroll
+                        for (int k = 0; k < ITEMS; ++k) {
+                            addScaled(buf[k]);
+                        }
+                    } else {
+                        for (int64_t r = r0 + ty; r < r1; r += by) {
+                            addScaled(load(r));
                         }
                     }
                 }
@@ -170,24 +296,8 @@ __global__ void __launch_bounds__(kColsThreads)
                     }
                 });
             }
-            // The by partial statistics of each column, merged into thread row 0 in ty order.
             if (by > 1) {
-#pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    my_m[j] = m[j];
-                    my_s[j] = s[j];
-                }
-                __syncthreads();
-                if (ty == 0) {
-                    for (int t = 1; t < by; ++t) {
-                        const A *om = sh_m + (t * bx + tx) * VEC;
-                        const A *os = sh_s + (t * bx + tx) * VEC;
-#pragma unroll
-                        for (int j = 0; j < VEC; ++j) {
-                            mergeStats(m[j], s[j], om[j], os[j], plan.p);
-                        }
-                    }
-                }
+                mergeThreadRows<A, VEC>(m, s, plan.p, sh_m, sh_s);
             }
             if constexpr (MODE == ColsMode::Stats) {
                 if (ty == 0 && valid) {
