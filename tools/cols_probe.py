@@ -7,7 +7,9 @@ from split_eager import report  # (tools/, this script's directory)
 
 SPECS = [
     ("4096x4096 BF16 axis 0 p 2", (4096, 4096), "bfloat16", 0, 2),
+    ("4096x4096 BF16 axis 0 p 1", (4096, 4096), "bfloat16", 0, 1),
     ("4096x4096 F16 axis 0 p 1", (4096, 4096), "float16", 0, 1),
+    ("4096x4096 F16 axis 0 p 2", (4096, 4096), "float16", 0, 2),
     ("4096x4096 F32 axis 0 p 2", (4096, 4096), "float32", 0, 2),
     ("4096x4096 F64 axis 0 p 2", (4096, 4096), "float64", 0, 2),
     ("8192x1024 F32 axis 0 p 2", (8192, 1024), "float32", 0, 2),
@@ -19,4 +21,8 @@ SPECS = [
     ("(12,16,512,512) F32 axis 1 p 2 (control: uncut)", (12, 16, 512, 512), "float32", 1, 2),
 ]
 
-report(SPECS)
+if __name__ == "__main__":
+    # Arguments: keep the cases whose name contains any of them.
+    import sys
+    words = sys.argv[1:]
+    report([s for s in SPECS if not words or any(w in s[0] for w in words)])

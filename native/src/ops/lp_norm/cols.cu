@@ -3,7 +3,10 @@
 // ty + by, ... of the reduced axis, so that each warp's loads are contiguous.
 // With ITEMS > 0 the thread holds its rows in registers (each element read
 // once, every load issued before any math); with ITEMS == 0 it streams them
-// (three reads). The by partial statistics of a column merge in shared memory.
+// in batches of loads (two reads: the statistics, then the scaling). Either
+// way its statistics take one pass: the max and the unscaled sum of |x|^p
+// together (math.h's one-pass form; redone scaled where the sum leaves the
+// plain range). The by partial statistics of a column merge in shared memory.
 //
 // Few columns along a long axis (4096x4096 axis 0: 1024 packs of columns)
 // give too few threads for a whole column each (session 27: 4 blocks, 4.6 ms
@@ -24,6 +27,7 @@ namespace {
 
 constexpr int kColsThreads = 256;
 
+
 // Whole: a column per thread column of the block (the axis uncut); Stats,
 // Factor and Apply: the three kernels of a cut axis (above).
 enum class ColsMode { Whole, Stats, Factor, Apply };
@@ -32,12 +36,6 @@ enum class ColsMode { Whole, Stats, Factor, Apply };
 // 2 in graphs too), as INFINI_LP_NORM_SPLIT_PDL for the Split plan.
 #ifndef INFINI_LP_NORM_COLS_SPLIT_PDL
 #define INFINI_LP_NORM_COLS_SPLIT_PDL 2
-#endif
-
-// 1: a column's statistics in one pass over its rows (the max and the unscaled sum together; session
-// 28); 0: the max, then the scaled sum (a second read of streamed rows; the A/B of verify_s28b.sh).
-#ifndef INFINI_LP_NORM_COLS_ONE_PASS
-#define INFINI_LP_NORM_COLS_ONE_PASS 1
 #endif
 
 // This thread's share of a column's chunk records rec[k * stride] (k = ty, ty + by, ... < chunks)
@@ -107,8 +105,17 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
     }
 }
 
+// The least blocks an SM a kernel is compiled for (its registers capped to match; 0: the compiler's
+// choice). The cut axis's kernels at 4 (64 registers; 2 where a thread holds 16 rows): at the
+// compiler's choice (73-139 registers) 4096x4096 axis 0 took H100 graph µs BF16 90-126, F16 p 1
+// 73-95; at 4, 81.0 and 71.6 (session 28, tools/verify_s28b.sh).
+template <ColsMode MODE, int ITEMS>
+constexpr int colsMinBlocks() {
+    return MODE == ColsMode::Whole ? 0 : ITEMS == 16 ? 2 : 4;
+}
+
 template <class T, int VEC, int ITEMS, ColsMode MODE>
-__global__ void __launch_bounds__(kColsThreads)
+__global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
     colsKernel(const Plan plan, const T *__restrict__ x, T *y, Stats<ComputeType<T>> *records) {
     using A = ComputeType<T>;
     using P = Pack<T, VEC>;
@@ -160,6 +167,27 @@ __global__ void __launch_bounds__(kColsThreads)
                 yc[r * plan.syr] = p.v[0];
             }
         };
+        // use(r, pack) for the streamed rows r0 + ty, r0 + ty + by, ... < r1, in order, kBatch loads
+        // issued before their uses (Apply stores between batches, and y may be x: the compiler could
+        // not move a later load above a store on its own).
+        auto streamRows = [&](auto &&use) {
+            constexpr int kBatch = sizeof(P) >= 16 ? 4 : 8;
+            int64_t r = r0 + ty;
+            for (; r + (kBatch - 1) * by < r1; r += kBatch * by) {
+                P v[kBatch];
+#pragma unroll
+                for (int k = 0; k < kBatch; ++k) {
+                    v[k] = load(r + k * by);
+                }
+#pragma unroll
+                for (int k = 0; k < kBatch; ++k) {
+                    use(r + k * by, v[k]);
+                }
+            }
+            for (; r < r1; r += by) {
+                use(r, load(r));
+            }
+        };
 
         A m[VEC], s[VEC];
 #pragma unroll
@@ -194,7 +222,7 @@ __global__ void __launch_bounds__(kColsThreads)
                     chunkRecordsPart<A, VEC>(m, s, records + (o * plan.chunks * plan.inner + col) * VEC, plan.chunks,
                                              plan.inner * VEC, plan.p);
                 }
-            } else if constexpr (INFINI_LP_NORM_COLS_ONE_PASS) {
+            } else {
                 // One pass: the max and the unscaled sum of |x|^p (math.h's one-pass form), then the
                 // scaled sum from them; a thread whose sum left the plain range redoes it scaled.
                 A t[VEC];
@@ -218,9 +246,7 @@ __global__ void __launch_bounds__(kColsThreads)
                             add(buf[k]);
                         }
                     } else if (valid) {
-                        for (int64_t r = r0 + ty; r < r1; r += by) {
-                            add(load(r));
-                        }
+                        streamRows([&](int64_t, const P &v) { add(v); });
                     }
                 });
                 bool rare = false;
@@ -230,7 +256,7 @@ __global__ void __launch_bounds__(kColsThreads)
                     rare |= needed && !plainSumUsable(t[j]);
                     s[j] = needed ? t[j] / powInt(m[j], plan.p) : A(0);
                 }
-                if (rare) { // zeros, extreme magnitudes: the two-step form, compiled once for any p
+                if (rare) { // tiny or huge magnitudes: the two-step form, compiled once for any p
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
                         f[j] = scaledSumNeeded(m[j]) ? sumScale(m[j]) : Factor<A>{A(0), A(0)};
@@ -248,53 +274,9 @@ __global__ void __launch_bounds__(kColsThreads)
                             addScaled(buf[k]);
                         }
                     } else {
-                        for (int64_t r = r0 + ty; r < r1; r += by) {
-                            addScaled(load(r));
-                        }
+                        streamRows([&](int64_t, const P &v) { addScaled(v); });
                     }
                 }
-            } else {
-                if constexpr (ITEMS > 0) {
-#pragma unroll
-                    for (int k = 0; k < ITEMS; ++k) {
-#pragma unroll
-                        for (int j = 0; j < VEC; ++j) {
-                            m[j] = absMax(m[j], widen(buf[k].v[j]));
-                        }
-                    }
-                } else if (valid) {
-                    for (int64_t r = r0 + ty; r < r1; r += by) {
-                        const P v = load(r);
-#pragma unroll
-                        for (int j = 0; j < VEC; ++j) {
-                            m[j] = absMax(m[j], widen(v.v[j]));
-                        }
-                    }
-                }
-#pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    f[j] = scaledSumNeeded(m[j]) ? sumScale(m[j]) : Factor<A>{A(0), A(0)}; // else s is not read
-                }
-                withP(plan.p, [&](auto pc) {
-                    constexpr int kP = decltype(pc)::value;
-                    if constexpr (ITEMS > 0) {
-#pragma unroll
-                        for (int k = 0; k < ITEMS; ++k) {
-#pragma unroll
-                            for (int j = 0; j < VEC; ++j) {
-                                s[j] += powP<kP>(f[j].apply(absA<A>(widen(buf[k].v[j]))), plan.p);
-                            }
-                        }
-                    } else if (valid) {
-                        for (int64_t r = r0 + ty; r < r1; r += by) {
-                            const P v = load(r);
-#pragma unroll
-                            for (int j = 0; j < VEC; ++j) {
-                                s[j] += powP<kP>(f[j].apply(absA<A>(widen(v.v[j]))), plan.p);
-                            }
-                        }
-                    }
-                });
             }
             if (by > 1) {
                 mergeThreadRows<A, VEC>(m, s, plan.p, sh_m, sh_s);
@@ -363,15 +345,14 @@ __global__ void __launch_bounds__(kColsThreads)
                 }
             }
         } else {
-            for (int64_t r = r0 + ty; r < r1; r += by) {
-                const P v = load(r);
+            streamRows([&](int64_t r, const P &v) {
                 P out;
 #pragma unroll
                 for (int j = 0; j < VEC; ++j) {
                     out.v[j] = narrow<T>(f[j].apply(widen(v.v[j])));
                 }
                 store(r, out);
-            }
+            });
         }
     }
 }
@@ -392,7 +373,7 @@ infiniStatus_t withColsShape(const Plan &plan, F &&f) {
         using T = DeviceType<decltype(tag)>;
         // 16-bit types hold 4 elements per pack here (8 bytes): 8 would cost
         // too many registers with 16 rows held.
-        constexpr int kVec = sizeof(T) == 2 ? 4 : 16 / sizeof(T);
+        constexpr int kVec = sizeof(T) == 2 ? INFINI_LP_NORM_COLS_VEC_2B : 16 / sizeof(T);
         auto go = [&](auto vec) {
             switch (plan.items) {
             case 0: return f(T{}, vec, std::integral_constant<int, 0>{});
