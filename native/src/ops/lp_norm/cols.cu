@@ -13,7 +13,7 @@
 // against PyTorch's 77 µs), so the planner may cut the axis into plan.chunks
 // chunks of plan.chunk_vecs rows, as the Split plan cuts long rows: the
 // Stats kernel writes each chunk's per-column statistics into the workspace,
-// the Factor kernel merges a column's chunks in chunk order into its factor,
+// the Factor kernel merges a column's chunks (in a fixed order) into its factor,
 // and the Apply kernel scales the chunks, read again (from L2 where it fits);
 // each of the last two is its predecessor's programmatic dependent. (Merging
 // in Apply, every chunk's block merged every record of its columns: 217 µs of
@@ -28,39 +28,16 @@ namespace {
 constexpr int kColsThreads = 256;
 
 
-// Whole: a column per thread column of the block (the axis uncut); Stats,
-// Factor and Apply: the three kernels of a cut axis (above).
-enum class ColsMode { Whole, Stats, Factor, Apply };
+// Whole: a column per thread column of the block (the axis uncut); Stats and
+// Apply: the first and last kernels of a cut axis (above; colsFactorKernel
+// between them).
+enum class ColsMode { Whole, Stats, Apply };
 
 // The Factor and Apply kernels' PDL policy (a PdlPolicy knob: 0 never, 1 eager calls only,
 // 2 in graphs too), as INFINI_LP_NORM_SPLIT_PDL for the Split plan.
 #ifndef INFINI_LP_NORM_COLS_SPLIT_PDL
 #define INFINI_LP_NORM_COLS_SPLIT_PDL 2
 #endif
-
-// This thread's share of a column's chunk records rec[k * stride] (k = ty, ty + by, ... < chunks)
-// merged into (m, s): the max first, then each record's sum rescaled to it, so that no division
-// waits for another (Factor mode).
-template <class A, int VEC>
-__device__ __forceinline__ void chunkRecordsPart(A (&m)[VEC], A (&s)[VEC], const Stats<A> *rec, int64_t chunks,
-                                                 int64_t stride, int p) {
-    for (int64_t k = threadIdx.y; k < chunks; k += blockDim.y) {
-#pragma unroll
-        for (int j = 0; j < VEC; ++j) {
-            m[j] = maxNan(m[j], rec[k * stride + j].m);
-        }
-    }
-#pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-        if (!scaledSumNeeded(m[j])) { // NaN, inf or zeros: the factor reads no sum
-            continue;
-        }
-        for (int64_t k = threadIdx.y; k < chunks; k += blockDim.y) {
-            const Stats<A> r = rec[k * stride + j];
-            s[j] += r.m > A(0) ? r.s * powInt(r.m / m[j], p) : A(0);
-        }
-    }
-}
 
 // The blockDim.y partial statistics (m, s) of each column merged, in thread-row order, into thread
 // row 0's m and s: the max through shared memory first, then each part's sum rescaled to it (no
@@ -122,9 +99,6 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
     __shared__ A sh_m[kColsThreads * VEC], sh_s[kColsThreads * VEC];
     if constexpr (MODE == ColsMode::Stats) {
         pdlAllowNext(); // the Factor kernel may be scheduled (it waits for our records)
-    } else if constexpr (MODE == ColsMode::Factor) {
-        pdlWaitPrevious(); // nothing global before: the Stats kernel is still writing the records
-        pdlAllowNext();    // the Apply kernel waits for our factors (and so for the records' kernel too)
     } else if constexpr (MODE == ColsMode::Apply) {
         pdlWaitPrevious(); // nothing global before: the Factor kernel is still writing the factors
     }
@@ -133,8 +107,8 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
     const bool valid = col < plan.inner;
     A *my_m = sh_m + (ty * bx + tx) * VEC;
     A *my_s = sh_s + (ty * bx + tx) * VEC;
-    // Whole, Factor: q is the outer index; Stats / Apply: q = outer index * chunks + chunk.
-    const int64_t chunks = MODE == ColsMode::Whole || MODE == ColsMode::Factor ? 1 : plan.chunks;
+    // Whole: q is the outer index; Stats / Apply: q = outer index * chunks + chunk.
+    const int64_t chunks = MODE == ColsMode::Whole ? 1 : plan.chunks;
     const int64_t count = plan.rows * chunks;
     // The factors follow the records in the workspace (a Factor<A> a column, as large as a Stats<A>).
     Factor<A> *factors = reinterpret_cast<Factor<A> *>(records + plan.rows * plan.chunks * plan.inner * VEC);
@@ -143,7 +117,7 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
         // Apply visits the chunks in the reverse order of Stats: those read last there are still in L2.
         const int64_t q = MODE == ColsMode::Apply ? count - 1 - i : i;
         const int64_t o = q / chunks, c = q - o * chunks;
-        const bool whole = MODE == ColsMode::Whole || MODE == ColsMode::Factor;
+        const bool whole = MODE == ColsMode::Whole;
         const int64_t r0 = whole ? 0 : c * plan.chunk_vecs; // rows [r0, r1) of the axis
         const int64_t r1 = whole ? plan.len : min(plan.len, r0 + plan.chunk_vecs);
         int64_t ox, oy;
@@ -195,8 +169,8 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
             m[j] = 0;
             s[j] = 0;
         }
-        P buf[ITEMS > 0 && MODE != ColsMode::Factor ? ITEMS : 1];
-        if constexpr (ITEMS > 0 && MODE != ColsMode::Factor) {
+        P buf[ITEMS > 0 ? ITEMS : 1];
+        if constexpr (ITEMS > 0) {
             // Every load issued before any math (more bytes in flight); zeros
             // past the end count for nothing.
 #pragma unroll
@@ -215,67 +189,59 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
             for (int j = 0; j < VEC; ++j) {
                 f[j] = fc[j];
             }
-        } else { // Whole, Stats, Factor: the statistics
-            if constexpr (MODE == ColsMode::Factor) {
-                // This thread's share of the column's chunk records (chunks ty, ty + by, ...).
-                if (valid) {
-                    chunkRecordsPart<A, VEC>(m, s, records + (o * plan.chunks * plan.inner + col) * VEC, plan.chunks,
-                                             plan.inner * VEC, plan.p);
-                }
-            } else {
-                // One pass: the max and the unscaled sum of |x|^p (math.h's one-pass form), then the
-                // scaled sum from them; a thread whose sum left the plain range redoes it scaled.
-                A t[VEC];
+        } else { // Whole, Stats: the statistics
+            // One pass: the max and the unscaled sum of |x|^p (math.h's one-pass form), then the
+            // scaled sum from them; a thread whose sum left the plain range redoes it scaled.
+            A t[VEC];
 #pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    t[j] = 0;
-                }
-                withP(plan.p, [&](auto pc) {
-                    constexpr int kP = decltype(pc)::value;
-                    auto add = [&](const P &v) {
-#pragma unroll
-                        for (int j = 0; j < VEC; ++j) {
-                            const A a = absA<A>(widen(v.v[j]));
-                            m[j] = maxNan(m[j], a);
-                            t[j] += powP<kP>(a, plan.p);
-                        }
-                    };
-                    if constexpr (ITEMS > 0) {
-#pragma unroll
-                        for (int k = 0; k < ITEMS; ++k) {
-                            add(buf[k]);
-                        }
-                    } else if (valid) {
-                        streamRows([&](int64_t, const P &v) { add(v); });
-                    }
-                });
-                bool rare = false;
-#pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    const bool needed = scaledSumNeeded(m[j]);
-                    rare |= needed && !plainSumUsable(t[j]);
-                    s[j] = needed ? t[j] / powInt(m[j], plan.p) : A(0);
-                }
-                if (rare) { // tiny or huge magnitudes: the two-step form, compiled once for any p
+            for (int j = 0; j < VEC; ++j) {
+                t[j] = 0;
+            }
+            withP(plan.p, [&](auto pc) {
+                constexpr int kP = decltype(pc)::value;
+                auto add = [&](const P &v) {
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
-                        f[j] = scaledSumNeeded(m[j]) ? sumScale(m[j]) : Factor<A>{A(0), A(0)};
-                        s[j] = 0;
+                        const A a = absA<A>(widen(v.v[j]));
+                        m[j] = maxNan(m[j], a);
+                        t[j] += powP<kP>(a, plan.p);
                     }
-                    auto addScaled = [&](const P &v) {
+                };
+                if constexpr (ITEMS > 0) {
 #pragma unroll
-                        for (int j = 0; j < VEC; ++j) {
-                            s[j] += powP<0>(f[j].apply(absA<A>(widen(v.v[j]))), plan.p);
-                        }
-                    };
-                    if constexpr (ITEMS > 0) {
-#pragma unroll
-                        for (int k = 0; k < ITEMS; ++k) {
-                            addScaled(buf[k]);
-                        }
-                    } else {
-                        streamRows([&](int64_t, const P &v) { addScaled(v); });
+                    for (int k = 0; k < ITEMS; ++k) {
+                        add(buf[k]);
                     }
+                } else if (valid) {
+                    streamRows([&](int64_t, const P &v) { add(v); });
+                }
+            });
+            bool rare = false;
+#pragma unroll
+            for (int j = 0; j < VEC; ++j) {
+                const bool needed = scaledSumNeeded(m[j]);
+                rare |= needed && !plainSumUsable(t[j]);
+                s[j] = needed ? t[j] / powInt(m[j], plan.p) : A(0);
+            }
+            if (rare) { // tiny or huge magnitudes: the two-step form, compiled once for any p
+#pragma unroll
+                for (int j = 0; j < VEC; ++j) {
+                    f[j] = scaledSumNeeded(m[j]) ? sumScale(m[j]) : Factor<A>{A(0), A(0)};
+                    s[j] = 0;
+                }
+                auto addScaled = [&](const P &v) {
+#pragma unroll
+                    for (int j = 0; j < VEC; ++j) {
+                        s[j] += powP<0>(f[j].apply(absA<A>(widen(v.v[j]))), plan.p);
+                    }
+                };
+                if constexpr (ITEMS > 0) {
+#pragma unroll
+                    for (int k = 0; k < ITEMS; ++k) {
+                        addScaled(buf[k]);
+                    }
+                } else {
+                    streamRows([&](int64_t, const P &v) { addScaled(v); });
                 }
             }
             if (by > 1) {
@@ -317,16 +283,6 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
                     f[j] = rowFactor(m[j], s[j], plan.p, plan.eps);
                 }
             }
-            if constexpr (MODE == ColsMode::Factor) {
-                if (ty == 0 && valid) {
-                    Factor<A> *fc = factors + (o * plan.inner + col) * VEC;
-#pragma unroll
-                    for (int j = 0; j < VEC; ++j) {
-                        fc[j] = f[j];
-                    }
-                }
-                continue;
-            }
             if (!valid) {
                 continue;
             }
@@ -354,6 +310,70 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
                 store(r, out);
             });
         }
+    }
+}
+
+// The Factor kernel of a cut axis: an element column a thread column (tx) of a
+// (32, kFactorRows) block, the chunks ty, ty + kFactorRows, ... a thread
+// row: the max of their records, then each record's sum rescaled to it, the
+// loads of kBatch records issued together; the thread rows merged through
+// shared memory in ty order (the same bits every call). Threads per element,
+// not per pack, and batched loads: its predecessor (a thread a pack of
+// columns walking its records one at a time) took 10-16 µs of a call. Small
+// blocks (64 registers): launched early, they wait beside the Stats kernel's
+// last blocks.
+constexpr int kFactorRows = 8;
+
+template <class A>
+__global__ void __launch_bounds__(32 * kFactorRows, 4) colsFactorKernel(const Plan plan, Stats<A> *records) {
+    pdlWaitPrevious(); // nothing global before: the Stats kernel is still writing the records
+    pdlAllowNext();    // the Apply kernel waits for our factors (and so for the records' kernel too)
+    constexpr int kBatch = sizeof(A) == 8 ? 4 : 8; // (8 F64 records spill at 64 registers)
+    __shared__ A sh[kFactorRows][32];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int64_t width = plan.inner * plan.vec; // element columns an outer index
+    const int64_t e = (int64_t)blockIdx.x * 32 + tx;
+    const bool valid = e < width;
+    Factor<A> *factors = reinterpret_cast<Factor<A> *>(records + plan.rows * plan.chunks * width);
+    for (int64_t o = blockIdx.y; o < plan.rows; o += gridDim.y) {
+        const Stats<A> *rec = records + o * plan.chunks * width + e;
+        // rec[c * width] for the chunks c of this thread row, kBatch loads at a time.
+        auto forRecords = [&](auto &&use) {
+            for (int64_t c0 = ty; c0 < plan.chunks; c0 += kBatch * kFactorRows) {
+                Stats<A> r[kBatch];
+#pragma unroll
+                for (int k = 0; k < kBatch; ++k) {
+                    const int64_t c = c0 + (int64_t)k * kFactorRows;
+                    r[k] = valid && c < plan.chunks ? rec[c * width] : Stats<A>{A(0), A(0)};
+                }
+#pragma unroll
+                for (int k = 0; k < kBatch; ++k) {
+                    use(r[k]);
+                }
+            }
+        };
+        A m = 0;
+        forRecords([&](const Stats<A> &r) { m = maxNan(m, r.m); });
+        sh[ty][tx] = m;
+        __syncthreads();
+        for (int t = 0; t < kFactorRows; ++t) {
+            m = maxNan(m, sh[t][tx]);
+        }
+        __syncthreads(); // every thread has read the maxima
+        A s = 0;
+        if (scaledSumNeeded(m)) { // else (NaN, inf, zeros) the factor reads no sum
+            forRecords([&](const Stats<A> &r) { s += r.m > A(0) ? r.s * powInt(r.m / m, plan.p) : A(0); });
+        }
+        sh[ty][tx] = s;
+        __syncthreads();
+        if (ty == 0 && valid) {
+            s = 0;
+            for (int t = 0; t < kFactorRows; ++t) {
+                s += sh[t][tx];
+            }
+            factors[o * width + e] = rowFactor(m, s, plan.p, plan.eps);
+        }
+        __syncthreads(); // the next outer index reuses the shared array
     }
 }
 
@@ -402,9 +422,10 @@ infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *worksp
         }
         const bool pdl = plan.pdl_ok && pdlWanted(plan.pdl, s);
         INFINI_TRY((launchColsT<T, V, I, ColsMode::Stats>(plan, x, y, workspace, s)));
-        Plan factor = plan; // one block row an outer index
-        factor.grid_y = (unsigned)std::min<int64_t>(plan.rows, 65535);
-        INFINI_TRY((launchColsT<T, V, I, ColsMode::Factor>(factor, x, y, workspace, s, pdl)));
+        using A = ComputeType<T>;
+        const dim3 grid((unsigned)ceilDiv(plan.inner * V, int64_t(32)), (unsigned)std::min<int64_t>(plan.rows, 65535));
+        CUDA_TRY(launchKernel(colsFactorKernel<A>, grid, dim3(32, kFactorRows), 0, s, pdl, plan,
+                              static_cast<Stats<A> *>(workspace)));
         return launchColsT<T, V, I, ColsMode::Apply>(plan, x, y, workspace, s, pdl);
     });
 }
@@ -414,7 +435,7 @@ void planColsPdl(Plan &plan) {
         using T = decltype(t);
         constexpr int V = decltype(vec)::value, I = decltype(items)::value;
         plan.pdl_ok = kernelHonoursPdl(colsKernel<T, V, I, ColsMode::Apply>) &&
-                      kernelHonoursPdl(colsKernel<T, V, I, ColsMode::Factor>);
+                      kernelHonoursPdl(colsFactorKernel<ComputeType<T>>);
         return INFINI_STATUS_SUCCESS;
     });
     plan.pdl = pdlPolicyOfKnob(INFINI_LP_NORM_COLS_SPLIT_PDL);
