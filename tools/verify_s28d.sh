@@ -4,7 +4,8 @@
 # share of a call) on the library and on one with 16-byte 2-byte packs (-DINFINI_LP_NORM_COLS_VEC_2B=8,
 # a measuring knob); tools/cols_probe.py on the library and build/base_lib, two rounds; the LPNorm tests
 # of other axes on the GPU; memcheck on tools/sanitize_lpn.py's Cols cases. Files under $OUT:
-# s28d_log.txt, trace.txt, probe.txt, cols_tests.txt, memcheck.txt.
+# s28d_log.txt, trace.txt, probe.txt, cols_tests.txt, memcheck.txt. (The knob was removed after this call:
+# main no longer has it.)
 NAME=${NAME:-s28d}
 END=${END:-520}
 source "$(dirname "$0")/verify_common.sh"

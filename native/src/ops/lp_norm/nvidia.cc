@@ -396,7 +396,7 @@ struct NvidiaDescriptor final : Descriptor {
         vec_plan = base;
         std::vector<int64_t> table;
         if (cols) {
-            vec = es == 2 ? INFINI_LP_NORM_COLS_VEC_2B : vec;
+            vec = es == 2 ? 4 : vec;
             INFINI_TRY(planCols(h, in, 1, scalar_plan, table));
             has_vec = in.outer_x[nd - 1] == 1 && in.outer_y[nd - 1] == 1 && in.outer_shape[nd - 1] % vec == 0 &&
                       in.x_red % vec == 0 && in.y_red % vec == 0 && stridesDivisible(in, nd - 1, vec);

@@ -7,12 +7,6 @@
 #include <cstddef>
 #include <cstdint>
 
-// Elements of a 2-byte pack in the Cols plan (cols.cu's packs, planned in nvidia.cc): 4 (8 bytes:
-// 8 would cost too many registers with 16 rows held), or 8 (16 bytes; a measuring knob, session 28).
-#ifndef INFINI_LP_NORM_COLS_VEC_2B
-#define INFINI_LP_NORM_COLS_VEC_2B 4
-#endif
-
 namespace infini::lp_norm::nvidia {
 
 // ceil(a / b) for a >= 0, b > 0 (the planners' counts of chunks, tiles, blocks).
