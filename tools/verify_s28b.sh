@@ -3,7 +3,8 @@
 # library against three measuring builds (cols.cu compiled for 4 blocks an SM; 2-byte packs of 16
 # bytes; at most 8 rows a thread in any cut axis), tools/cols_probe.py's 4096x4096 rows on each, two
 # rounds; the Cols kernels' SASS (tools/sass_cols.sh). Files under $OUT: s28b_log.txt, probe.txt,
-# sass_cols.txt.
+# sass_cols.txt. (Both cols.cu knobs were removed after this call: main compiles the cut axis's
+# kernels for 4 blocks an SM, and 16-byte 2-byte packs lost.)
 NAME=${NAME:-s28b}
 END=${END:-500}
 source "$(dirname "$0")/verify_common.sh"
