@@ -41,9 +41,11 @@ def kernels(run):
 
 
 def short(name):
+    if "colsFactorKernel" in name:
+        return "Factor"
     m = re.search(r"ColsMode\)(\d)", name)
     if m:
-        return ["Whole", "Stats", "Factor", "Apply"][int(m.group(1))]
+        return ["Whole", "Stats", "Apply"][int(m.group(1))]
     return name.split("<")[0].split("(")[0][-28:]
 
 
