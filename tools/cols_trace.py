@@ -4,19 +4,16 @@ buffer sets; with programmatic dependent launch a kernel may start before its pr
 each kernel's share is measured end to end: from the previous kernel's end to its own. Prints, per
 case, the median share of each kernel, their sum (a call), and PyTorch's kernels the same way.
 
-  PYTHONPATH=. python3 tools/cols_trace.py [NAME-SUBSTRING...]
+  PYTHONPATH=.:tools python3 tools/cols_trace.py [NAME-SUBSTRING...]
 """
-import json
-import os
 import re
 import statistics
 import sys
-import tempfile
 
 import torch
-from torch.profiler import ProfilerActivity, profile
 
 from infiniop_py.bench import bench_lp_norm as b
+from kernel_gaps import kernels  # tools/, beside this script: CUPTI's kernel records of run()
 
 CALLS = 60
 SPECS = [
@@ -26,18 +23,6 @@ SPECS = [
     ("8192x1024 F32 axis 0 p 2", (8192, 1024), "float32", 0, 2),
     ("4096x4096 F64 axis 0 p 2", (4096, 4096), "float64", 0, 2),
 ]
-
-
-def kernels(run):
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        run()
-        torch.cuda.synchronize()
-    path = os.path.join(tempfile.mkdtemp(), "trace.json")
-    prof.export_chrome_trace(path)
-    with open(path) as f:
-        events = json.load(f)["traceEvents"]
-    ks = [e for e in events if e.get("cat") == "kernel"]
-    return sorted(((float(e["ts"]), float(e["dur"]), e["name"]) for e in ks))
 
 
 def short(name):
