@@ -1,7 +1,8 @@
 // LPNorm on the CPU: parallelFor over rows, or over tiles of inner positions
 // when the reduced axis is not the innermost one (so that reads stay
 // contiguous); p = 1 and 2 on F32/F16/BF16 through the vector kernels of
-// cpu_kernels.inc (one copy per vector path), the rest on the scalar code here.
+// cpu_kernels.inc (one copy per vector path), contiguous F64 through that
+// file's copies of the scalar code here, the rest on the scalar code itself.
 #include "../../common/cpu/isa.h"
 #include "../../common/cpu/parallel.h"
 #include "../../common/cpu/simd.h"
@@ -294,6 +295,12 @@ struct CpuDescriptor final : Descriptor {
                         return;
                     }
                 }
+                if constexpr (std::is_same_v<T, double>) { // the scalar kernel, built for the vector path
+                    if (in.x_red == 1 && in.y_red == 1) {
+                        INFINI_CPU_DISPATCH(normRowTarget<P>(x + off[0], y + off[1], in.len, in.p, in.eps, w, stream));
+                        return;
+                    }
+                }
                 if (in.x_red == 1 && in.y_red == 1) { // contiguous: unit-stride loops vectorise
                     normRow<P, true>(x + off[0], 1, y + off[1], 1, in.len, in.p, in.eps, w, stream);
                 } else {
@@ -336,6 +343,11 @@ struct CpuDescriptor final : Descriptor {
                 if constexpr (kVector<P, T>) {
                     done = INFINI_CPU_DISPATCH(
                         vectorColumns<P>(xt, in.x_red, yt, in.y_red, in.len, cols, in.p, in.eps, stream));
+                }
+                if constexpr (std::is_same_v<T, double>) {
+                    INFINI_CPU_DISPATCH(normColumnsTarget<P>(xt, in.x_red, yt, in.y_red, in.len, cols, in.p, in.eps, w,
+                                                             stream));
+                    done = cols;
                 }
                 if (done < cols) {
                     normColumns<P, true>(xt + done, in.x_red, 1, yt + done, in.y_red, 1, in.len, cols - done, in.p,
