@@ -186,6 +186,20 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
 constexpr size_t kTile = 128;
 constexpr size_t kColumnRows = 128; // rows of a tile the vector kernels reduce at once (64 KB of F32: in L2)
 
+// Rows read ahead in a pass over a tile of columns: a tile row is a few cache
+// lines 4-32 KB away from the previous one, where the hardware prefetchers do
+// not go.
+constexpr size_t kColumnAhead = 8;
+
+// Prefetches the `cols` contiguous elements of a tile row.
+template <class T>
+inline void prefetchTileRow(const T *row, size_t cols) {
+    const char *p = reinterpret_cast<const char *>(row);
+    for (size_t l = 0; l < cols * sizeof(T); l += 64) {
+        __builtin_prefetch(p + l, 0, 3);
+    }
+}
+
 // `cols` columns (inner positions, x stride sxi, y stride syi) reduced over n
 // rows at once: each pass reads the rows in order.
 template <int P, bool UNIT, class T>
@@ -197,27 +211,45 @@ void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, 
         syi = 1;
     }
     A m[kTile], s[kTile], q1[kTile], c[kTile], nan[kTile];
-    double total[kTile];
+    double total[kTile], plain[kTile];
     for (size_t j = 0; j < cols; ++j) {
         m[j] = 0;
         s[j] = 0;
         nan[j] = 0;
         total[j] = 0;
+        plain[j] = 0;
     }
-    for (size_t r = 0; r < n; ++r) {
-        const T *row = x + (ptrdiff_t)r * sxr;
+    // One pass for the max and math.h's one-pass sum (|x|^p unscaled) together:
+    // where every column's sum is in the plain range, no second read of the
+    // tile (session 28: F64 tiles of 128 columns are MBs, past the caches).
+    for (size_t b = 0; b < n; b += kBlock) {
+        const size_t e = std::min(n, b + kBlock);
+        for (size_t r = b; r < e; ++r) {
+            const T *row = x + (ptrdiff_t)r * sxr;
+            if (UNIT && r + kColumnAhead < n) {
+                prefetchTileRow(row + kColumnAhead * sxr, cols);
+            }
+            for (size_t j = 0; j < cols; ++j) {
+                const A a = std::abs(w(row[(ptrdiff_t)j * sxi]));
+                maxApart(m[j], nan[j], a);
+                s[j] += powP<P>(a, p);
+            }
+        }
         for (size_t j = 0; j < cols; ++j) {
-            maxApart(m[j], nan[j], std::abs(w(row[(ptrdiff_t)j * sxi])));
+            plain[j] += (double)s[j];
+            s[j] = 0;
         }
     }
+    bool scaled = false; // some column needs the two-step sum
     for (size_t j = 0; j < cols; ++j) {
         m[j] = nan[j] > A(0) ? A(NAN) : m[j];
         const bool finite = m[j] > 0 && m[j] < A(INFINITY);
+        scaled |= finite && !plainSumUsable((A)plain[j]);
         const Factor<A> f = finite ? sumScale(m[j]) : Factor<A>{A(0), A(0)};
         q1[j] = f.q1;
         c[j] = f.c;
     }
-    for (size_t b = 0; b < n; b += kBlock) {
+    for (size_t b = 0; scaled && b < n; b += kBlock) {
         const size_t e = std::min(n, b + kBlock);
         for (size_t r = b; r < e; ++r) {
             const T *row = x + (ptrdiff_t)r * sxr;
@@ -231,7 +263,8 @@ void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, 
         }
     }
     for (size_t j = 0; j < cols; ++j) {
-        const Factor<A> f = rowFactor(m[j], (A)total[j], p, eps);
+        const A t = (A)plain[j];
+        const Factor<A> f = plainSumUsable(t) ? plainFactor(t, p, eps) : rowFactor(m[j], (A)total[j], p, eps);
         q1[j] = f.q1;
         c[j] = f.c;
     }
@@ -239,6 +272,9 @@ void normColumns(const T *x, ptrdiff_t sxr, ptrdiff_t sxi, T *y, ptrdiff_t syr, 
     for (size_t r = 0; r < n; ++r) {
         const T *row = x + (ptrdiff_t)r * sxr;
         T *out = y + (ptrdiff_t)r * syr;
+        if (UNIT && r + kColumnAhead < n) {
+            prefetchTileRow(row + kColumnAhead * sxr, cols);
+        }
         auto value = [&](size_t j) { return narrow<T>((w(row[(ptrdiff_t)j * sxi]) * q1[j]) * c[j]); };
         if (UNIT && stream && streamRow(out, cols, value, false)) {
             streamed = true;
