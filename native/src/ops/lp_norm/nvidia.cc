@@ -314,7 +314,9 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     INFINI_REQUIRE(gx < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
     plan.grid_x = (unsigned)gx;
     plan.grid_y = (unsigned)std::min<int64_t>(plan.rows, 65535);
-    if (!INFINI_LP_NORM_COLS_SPLIT || columns * by >= target || held <= held_max) {
+    // (Columns of up to 16 rows stay whole even where F64's cap could not be
+    // met: one kernel, not the cut axis's three.)
+    if (!INFINI_LP_NORM_COLS_SPLIT || columns * by >= target || held <= 16) {
         return INFINI_STATUS_SUCCESS;
     }
     // Too few columns to fill the GPU with a whole column each, and columns too
