@@ -331,14 +331,12 @@ struct CpuDescriptor final : Descriptor {
                         return;
                     }
                 }
-                if constexpr (std::is_same_v<T, double>) { // the scalar kernel, built for the vector path
-                    if (in.x_red == 1 && in.y_red == 1) {
-                        INFINI_CPU_DISPATCH(normRowTarget<P>(x + off[0], y + off[1], in.len, in.p, in.eps, w, stream));
-                        return;
-                    }
-                }
                 if (in.x_red == 1 && in.y_red == 1) { // contiguous: unit-stride loops vectorise
-                    normRow<P, true>(x + off[0], 1, y + off[1], 1, in.len, in.p, in.eps, w, stream);
+                    if constexpr (std::is_same_v<T, double>) { // (built for the vector path)
+                        INFINI_CPU_DISPATCH(normRowTarget<P>(x + off[0], y + off[1], in.len, in.p, in.eps, w, stream));
+                    } else {
+                        normRow<P, true>(x + off[0], 1, y + off[1], 1, in.len, in.p, in.eps, w, stream);
+                    }
                 } else {
                     normRow<P, false>(x + off[0], in.x_red, y + off[1], in.y_red, in.len, in.p, in.eps, w);
                 }
@@ -375,15 +373,15 @@ struct CpuDescriptor final : Descriptor {
             const T *xt = x + ox + (ptrdiff_t)j0 * sxi;
             T *yt = y + oy + (ptrdiff_t)j0 * syi;
             if (sxi == 1 && syi == 1) {
+                if constexpr (std::is_same_v<T, double>) { // (the scalar kernel, built for the vector path)
+                    INFINI_CPU_DISPATCH(normColumnsTarget<P>(xt, in.x_red, yt, in.y_red, in.len, cols, in.p, in.eps, w,
+                                                             stream));
+                    return;
+                }
                 size_t done = 0; // whole vectors of columns, then the rest one by one
                 if constexpr (kVector<P, T>) {
                     done = INFINI_CPU_DISPATCH(
                         vectorColumns<P>(xt, in.x_red, yt, in.y_red, in.len, cols, in.p, in.eps, stream));
-                }
-                if constexpr (std::is_same_v<T, double>) {
-                    INFINI_CPU_DISPATCH(normColumnsTarget<P>(xt, in.x_red, yt, in.y_red, in.len, cols, in.p, in.eps, w,
-                                                             stream));
-                    done = cols;
                 }
                 if (done < cols) {
                     normColumns<P, true>(xt + done, in.x_red, 1, yt + done, in.y_red, 1, in.len, cols - done, in.p,
