@@ -515,34 +515,36 @@ def test_long_rows_chained_gpu(rng, dtype, shape):
     check_chained_calls(random_input(rng, shape, dtype))
 
 
-def check_long_rows_gpu(rng, x):
-    """x's rows on the GPU: p 2 (also in place) / 1 / 3 against the float64
-    reference, rows of the same shape with NaN / inf / zeros by torch's rule
-    (p 2 and 1), and three calls queued back to back (check_chained_calls)."""
+def check_long_rows_gpu(rng, x, axis=1):
+    """x reduced over `axis` (its rows by default) on the GPU: p 2 (also in
+    place) / 1 / 3 against the float64 reference, an input of the same shape
+    with NaN / inf / zeros by torch's rule (p 2 and 1), and three calls queued
+    back to back (check_chained_calls)."""
     shape, dtype = x.shape, x.dtype
     for p in (2, 1, 3):
-        run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
-    xn = nonfinite_input(rng, shape, 1, dtype)
+        run_case("nvidia", rng, x, axis, p, inplace=(p == 2))
+    xn = nonfinite_input(rng, shape, axis, dtype)
     for p, eps in ((2, 1e-12), (1, 0.0)):
         ya, _ = poisoned(shape, dtype, "nvidia")
-        ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=1, p=p, eps=eps, out=ya)
-        assert_nonfinite(to_host(ya), reference(xn, 1, p, eps), 1, dtype)
-    check_chained_calls(x)
+        ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=axis, p=p, eps=eps, out=ya)
+        assert_nonfinite(to_host(ya), reference(xn, axis, p, eps), axis, dtype)
+    check_chained_calls(x, axis)
 
 
-def check_chained_calls(x):
-    """Three calls on `x`'s rows queued without a sync, each reading the
-    previous one's output (the last in place), give what they give alone."""
+def check_chained_calls(x, axis=1):
+    """Three calls on `x` (reduced over `axis`) queued without a sync, each
+    reading the previous one's output (the last in place), give what they
+    give alone."""
     shape, dtype = x.shape, x.dtype
     dx = ip.DeviceArray.from_numpy(x)
     y1, _ = poisoned(shape, dtype, "nvidia")
     y2, _ = poisoned(shape, dtype, "nvidia")
-    ip.lp_norm(dx, axis=1, out=y1)
-    ip.lp_norm(y1, axis=1, out=y2)
-    ip.lp_norm(y2, axis=1, out=y2)
+    ip.lp_norm(dx, axis=axis, out=y1)
+    ip.lp_norm(y1, axis=axis, out=y2)
+    ip.lp_norm(y2, axis=axis, out=y2)
     h1 = to_host(y1)
-    assert_close(h1, reference(x, 1, 2, 1e-12), 1, dtype)
-    assert_close(to_host(y2), reference(h1, 1, 2, 1e-12), 1, dtype)
+    assert_close(h1, reference(x, axis, 2, 1e-12), axis, dtype)
+    assert_close(to_host(y2), reference(h1, axis, 2, 1e-12), axis, dtype)
 
 
 @pytest.mark.gpu
@@ -598,25 +600,10 @@ def test_cols_cut_axis_gpu(rng, dtype, shape, axis):
     with ip.TensorDescriptor.from_array(x) as tx, \
             ip.LPNorm(ip.ops._base.default_handle("nvidia", 0), tx, tx, axis=axis, p=2, eps=1e-12) as op:
         assert op.workspace_size > 0, "the axis was not cut (no workspace for the chunk records)"
-    for p in (2, 1, 3):
-        run_case("nvidia", rng, x, axis, p, inplace=(p == 2))
+    check_long_rows_gpu(rng, x, axis)
     run_case("nvidia", rng, x, axis, 2, layout="padded", y_layout="padded", inplace=False)
-    xn = nonfinite_input(rng, shape, axis, dt)
-    for p, eps in ((2, 1e-12), (1, 0.0)):
-        ya, _ = poisoned(shape, dt, "nvidia")
-        ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=axis, p=p, eps=eps, out=ya)
-        assert_nonfinite(to_host(ya), reference(xn, axis, p, eps), axis, dt)
     scale = {"bf16": 1e30, "f16": 1e-6, "f32": 1e30, "f64": 1e300}[name]
     run_case("nvidia", rng, extreme_input(rng, shape, dt, scale), axis, 2, eps=0.0, inplace=False)
-    dx = ip.DeviceArray.from_numpy(x)
-    y1, _ = poisoned(shape, dt, "nvidia")
-    y2, _ = poisoned(shape, dt, "nvidia")
-    ip.lp_norm(dx, axis=axis, out=y1)
-    ip.lp_norm(y1, axis=axis, out=y2)
-    ip.lp_norm(y2, axis=axis, out=y2)
-    h1 = to_host(y1)
-    assert_close(h1, reference(x, axis, 2, 1e-12), axis, dt)
-    assert_close(to_host(y2), reference(h1, axis, 2, 1e-12), axis, dt)
 
 
 @pytest.mark.gpu
@@ -627,24 +614,15 @@ def test_columns_split_over_thread_rows_gpu(rng, dtype, shape, axis):
     # shared memory (session 28: F64 threads hold at most 8 rows, and blocks
     # may narrow to a warp of columns for it; each thread's statistics in
     # one pass, redone scaled where its plain sum leaves the range): p 1 / 2
-    # / 3, in place, non-finite columns by torch's rule, columns of extreme
-    # magnitudes beside ordinary ones.
+    # / 3, in place, non-finite columns by torch's rule, chained calls,
+    # columns of extreme magnitudes beside ordinary ones.
     name, dt = dtype, DTYPES[dtype]
     x = random_input(rng, shape, dt)
-    for p in (2, 1, 3):
-        run_case("nvidia", rng, x, axis, p, inplace=(p == 2))
-    xn = nonfinite_input(rng, shape, axis, dt)
-    for p, eps in ((2, 1e-12), (1, 0.0)):
-        ya, _ = poisoned(shape, dt, "nvidia")
-        ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=axis, p=p, eps=eps, out=ya)
-        assert_nonfinite(to_host(ya), reference(xn, axis, p, eps), axis, dt)
+    check_long_rows_gpu(rng, x, axis)
     big, tiny = {"bf16": (1e30, 1e-30), "f32": (1e30, 1e-30), "f64": (1e300, 1e-300)}[name]
     xm = x.astype(np.float64)
-    index = [slice(None)] * len(shape)
-    index[-1 if axis != len(shape) - 1 else 0] = slice(0, None, 3)
-    xm[tuple(index)] *= big
-    index[-1 if axis != len(shape) - 1 else 0] = slice(1, None, 3)
-    xm[tuple(index)] *= tiny
+    xm[..., 0::3] *= big  # every third column (the innermost positions) huge, the next tiny
+    xm[..., 1::3] *= tiny
     for p in (2, 3):
         run_case("nvidia", rng, xm.astype(dt), axis, p, eps=0.0, inplace=False)
 
