@@ -39,47 +39,50 @@ enum class ColsMode { Whole, Stats, Apply };
 #define INFINI_LP_NORM_COLS_SPLIT_PDL 2
 #endif
 
-// The blockDim.y partial statistics (m, s) of each column merged, in thread-row order, into thread
-// row 0's m and s: the max through shared memory first, then each part's sum rescaled to it (no
-// chain of dependent divisions). Every thread of the block calls it.
-template <class A, int VEC>
-__device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p, A *sh_m, A *sh_s) {
+// Each column's VEC values over the block's thread rows, combined by `op` in
+// thread-row order (the same bits every call) into v of thread row 0, or of
+// every thread row (ALL), through `sh` (blockDim.x * blockDim.y * VEC
+// values). A caller that writes `sh` again must pass a barrier first.
+template <bool ALL, class A, int VEC, class Op>
+__device__ __forceinline__ void combineThreadRows(A (&v)[VEC], A *sh, Op op) {
     const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
-        sh_m[(ty * bx + tx) * VEC + j] = m[j];
+        sh[(ty * bx + tx) * VEC + j] = v[j];
     }
     __syncthreads();
-    A top[VEC];
+    if (!ALL && ty != 0) {
+        return;
+    }
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
-        top[j] = 0;
+        v[j] = A(0); // (the values are sums and maxima of magnitudes)
     }
     for (int t = 0; t < by; ++t) {
 #pragma unroll
         for (int j = 0; j < VEC; ++j) {
-            top[j] = maxNan(top[j], sh_m[(t * bx + tx) * VEC + j]);
+            v[j] = op(v[j], sh[(t * bx + tx) * VEC + j]);
         }
     }
+}
+
+// The blockDim.y partial statistics (m, s) of each column merged, in thread-row order, into thread
+// row 0's m and s (every thread's m): the max first, then each part's sum rescaled to it (no chain of dependent
+// divisions). Every thread of the block calls it; sh_m and sh_s may be written again after a barrier.
+template <class A, int VEC>
+__device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p, A *sh_m, A *sh_s) {
+    A top[VEC];
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
-        sh_s[(ty * bx + tx) * VEC + j] =
-            scaledSumNeeded(top[j]) && m[j] > A(0) ? s[j] * powInt(m[j] / top[j], p) : A(0);
+        top[j] = m[j];
+    }
+    combineThreadRows<true, A, VEC>(top, sh_m, MaxNanOp{});
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        s[j] = scaledSumNeeded(top[j]) ? rescaledSum(s[j], m[j], top[j], p) : A(0);
         m[j] = top[j];
     }
-    __syncthreads();
-    if (ty == 0) {
-#pragma unroll
-        for (int j = 0; j < VEC; ++j) {
-            s[j] = 0;
-        }
-        for (int t = 0; t < by; ++t) {
-#pragma unroll
-            for (int j = 0; j < VEC; ++j) {
-                s[j] += sh_s[(t * bx + tx) * VEC + j];
-            }
-        }
-    }
+    combineThreadRows<false, A, VEC>(s, sh_s, SumOp{});
 }
 
 // The least blocks an SM a kernel is compiled for (its registers capped to match; 0: the compiler's
@@ -141,26 +144,10 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
                 yc[r * plan.syr] = p.v[0];
             }
         };
-        // use(r, pack) for the streamed rows r0 + ty, r0 + ty + by, ... < r1, in order, kBatch loads
-        // issued before their uses (Apply stores between batches, and y may be x: the compiler could
-        // not move a later load above a store on its own).
+        // use(r, pack) for the streamed rows r0 + ty, r0 + ty + by, ... < r1, in order, in batches of
+        // loads (Apply stores between batches).
         auto streamRows = [&](auto &&use) {
-            constexpr int kBatch = sizeof(P) >= 16 ? 4 : 8;
-            int64_t r = r0 + ty;
-            for (; r + (kBatch - 1) * by < r1; r += kBatch * by) {
-                P v[kBatch];
-#pragma unroll
-                for (int k = 0; k < kBatch; ++k) {
-                    v[k] = load(r + k * by);
-                }
-#pragma unroll
-                for (int k = 0; k < kBatch; ++k) {
-                    use(r + k * by, v[k]);
-                }
-            }
-            for (; r < r1; r += by) {
-                use(r, load(r));
-            }
+            forBatchedLoads<sizeof(P) >= 16 ? 4 : 8>(r0 + ty, r1, by, load, use);
         };
 
         A m[VEC], s[VEC];
@@ -329,7 +316,7 @@ __global__ void __launch_bounds__(32 * kFactorRows, 4) colsFactorKernel(const Pl
     pdlWaitPrevious(); // nothing global before: the Stats kernel is still writing the records
     pdlAllowNext();    // the Apply kernel waits for our factors (and so for the records' kernel too)
     constexpr int kBatch = sizeof(A) == 8 ? 4 : 8; // (8 F64 records spill at 64 registers)
-    __shared__ A sh[kFactorRows][32];
+    __shared__ A sh_m[kFactorRows][32], sh_s[kFactorRows][32];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t width = plan.inner * plan.vec; // element columns an outer index
     const int64_t e = (int64_t)blockIdx.x * 32 + tx;
@@ -337,43 +324,24 @@ __global__ void __launch_bounds__(32 * kFactorRows, 4) colsFactorKernel(const Pl
     Factor<A> *factors = reinterpret_cast<Factor<A> *>(records + plan.rows * plan.chunks * width);
     for (int64_t o = blockIdx.y; o < plan.rows; o += gridDim.y) {
         const Stats<A> *rec = records + o * plan.chunks * width + e;
-        // rec[c * width] for the chunks c of this thread row, kBatch loads at a time.
+        // rec[c * width] for the chunks c of this thread row, in order, kBatch loads at a time.
         auto forRecords = [&](auto &&use) {
-            for (int64_t c0 = ty; c0 < plan.chunks; c0 += kBatch * kFactorRows) {
-                Stats<A> r[kBatch];
-#pragma unroll
-                for (int k = 0; k < kBatch; ++k) {
-                    const int64_t c = c0 + (int64_t)k * kFactorRows;
-                    r[k] = valid && c < plan.chunks ? rec[c * width] : Stats<A>{A(0), A(0)};
-                }
-#pragma unroll
-                for (int k = 0; k < kBatch; ++k) {
-                    use(r[k]);
-                }
-            }
+            forBatchedLoads<kBatch>(
+                ty, valid ? plan.chunks : 0, kFactorRows, [&](int64_t c) { return rec[c * width]; },
+                [&](int64_t, const Stats<A> &r) { use(r); });
         };
-        A m = 0;
-        forRecords([&](const Stats<A> &r) { m = maxNan(m, r.m); });
-        sh[ty][tx] = m;
-        __syncthreads();
-        for (int t = 0; t < kFactorRows; ++t) {
-            m = maxNan(m, sh[t][tx]);
+        A m[1] = {0};
+        forRecords([&](const Stats<A> &r) { m[0] = maxNan(m[0], r.m); });
+        combineThreadRows<true, A, 1>(m, &sh_m[0][0], MaxNanOp{});
+        A s[1] = {0};
+        if (scaledSumNeeded(m[0])) { // else (NaN, inf, zeros) the factor reads no sum
+            forRecords([&](const Stats<A> &r) { s[0] += rescaledSum(r.s, r.m, m[0], plan.p); });
         }
-        __syncthreads(); // every thread has read the maxima
-        A s = 0;
-        if (scaledSumNeeded(m)) { // else (NaN, inf, zeros) the factor reads no sum
-            forRecords([&](const Stats<A> &r) { s += r.m > A(0) ? r.s * powInt(r.m / m, plan.p) : A(0); });
-        }
-        sh[ty][tx] = s;
-        __syncthreads();
+        combineThreadRows<false, A, 1>(s, &sh_s[0][0], SumOp{});
         if (ty == 0 && valid) {
-            s = 0;
-            for (int t = 0; t < kFactorRows; ++t) {
-                s += sh[t][tx];
-            }
-            factors[o * width + e] = rowFactor(m, s, plan.p, plan.eps);
+            factors[o * width + e] = rowFactor(m[0], s[0], plan.p, plan.eps);
         }
-        __syncthreads(); // the next outer index reuses the shared array
+        __syncthreads(); // the next outer index reuses the shared arrays
     }
 }
 

@@ -208,6 +208,29 @@ __device__ __forceinline__ void withP(int p, F &&f) {
     }
 }
 
+// use(i, load(i)) for i = first, first + step, ... < end, in order, the loads
+// of kBatch of them issued before their uses (more bytes in flight; a use that
+// stores, where y may be x, would otherwise keep every later load waiting).
+template <int kBatch, class Load, class Use>
+__device__ __forceinline__ void forBatchedLoads(int64_t first, int64_t end, int step, Load &&load, Use &&use) {
+    using V = std::decay_t<decltype(load(first))>;
+    int64_t i = first;
+    for (; i + (kBatch - 1) * step < end; i += kBatch * step) {
+        V v[kBatch];
+#pragma unroll
+        for (int k = 0; k < kBatch; ++k) {
+            v[k] = load(i + k * step);
+        }
+#pragma unroll
+        for (int k = 0; k < kBatch; ++k) {
+            use(i + k * step, v[k]);
+        }
+    }
+    for (; i < end; i += step) {
+        use(i, load(i));
+    }
+}
+
 // 16 bytes global -> shared without registers (sm_80+); `bytes` < 16 zero-fills the rest.
 __device__ __forceinline__ void copyAsync16(void *dst, const void *src, int bytes) {
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);

@@ -376,8 +376,8 @@ __global__ void __launch_bounds__(kGridThreads, 1) gridKernel(const Plan plan, c
 #pragma unroll
                 for (int i = 0; i < L; ++i) {
                     const Stats<A> st = decodeRecord<A>(held[0][i]);
-                    if (lane + 32 * i < blocks && st.m > A(0)) {
-                        tl += st.s * powInt(st.m / mx, plan.p);
+                    if (lane + 32 * i < blocks) {
+                        tl += rescaledSum(st.s, st.m, mx, plan.p);
                     }
                 }
             }

@@ -136,6 +136,14 @@ LPN_HD Factor<A> sumScale(A m) {
     return reciprocal(m);
 }
 
+// A piece's scaled sum sk (scaled by its own max mk) rescaled to the max m of
+// a union that contains it (m > 0 finite): sk * (mk / m)^p, 0 for an all-zero
+// piece. (m may be subnormal: the ratio is divided, not multiplied by 1 / m.)
+template <class A>
+LPN_HD A rescaledSum(A sk, A mk, A m, int p) {
+    return mk > A(0) ? sk * powInt(mk / m, p) : A(0);
+}
+
 // s = sum over the pieces, each scaled by its own m_k: merge into (m, s).
 template <class A>
 LPN_HD void mergeStats(A &m, A &s, A mk, A sk, int p) {
@@ -150,9 +158,7 @@ LPN_HD void mergeStats(A &m, A &s, A mk, A sk, int p) {
         s = sk;
         sk = u;
     }
-    if (mk > 0) {
-        s += sk * powInt(mk / m, p);
-    }
+    s += rescaledSum(sk, mk, m, p);
 }
 
 // s is read only when scaledSumNeeded(m).

@@ -58,7 +58,7 @@ __device__ __forceinline__ Factor<A> mergedFactorBy(const Stats<A> *st, int64_t 
     if (scaledSumNeeded(m)) {
         for (int64_t c = rank; c < chunks; c += width) {
             const Stats<A> sc = st[c];
-            s += sc.s * powInt(sc.m / m, p); // m may be subnormal: divide
+            s += rescaledSum(sc.s, sc.m, m, p);
         }
     }
     s = groupReduce(s, (int)width, red_s, SumOp{});
@@ -217,7 +217,7 @@ __device__ __forceinline__ Factor<A> clusterFactorFrom(A t, const S &buf, int th
         mine,
         [&](Stats<A> st) {
             const A m = warpReduce(st.m, MaxNanOp{});
-            const A term = scaledSumNeeded(m) && st.m > A(0) ? st.s * powInt(st.m / m, plan.p) : A(0);
+            const A term = scaledSumNeeded(m) ? rescaledSum(st.s, st.m, m, plan.p) : A(0);
             return rowFactor(m, warpReduce(term, SumOp{}), plan.p, plan.eps);
         },
         NoHook{});
