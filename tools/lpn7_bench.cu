@@ -295,6 +295,11 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
     const Plan base = basePlan(h, cs.dt, cs.rows, cs.len, cs.p, cs.eps);
     std::vector<Variant> vs;
     vs.push_back({"main", mainPlan(h, base)});
+    if (vs[0].plan.kind == Kind::Split && g_mode == "f64") { // Split without the streaming cache hints
+        Plan t = vs[0].plan;
+        t.cs = !t.cs;
+        vs.push_back({t.cs ? "split cs" : "split no cs", t});
+    }
     if (vs[0].plan.kind == Kind::Split && (g_mode == "split" || cs.sweep)) { // Split's apply kernel with and without PDL
         using infini::PdlPolicy;
         for (PdlPolicy pol : {PdlPolicy::Never, PdlPolicy::NotCapturing, PdlPolicy::Always}) {
@@ -329,10 +334,19 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
         const HoldTweak hts[] = {{"hold", {}},
                                  {"hold plain", {0, -1, 0.5, never}},
                                  {"hold regs 12", {0, 12, 0.5, -1}},
-                                 {"hold regs 0", {0, 0, 0.5, -1}}};
+                                 {"hold regs 0", {0, 0, 0.5, -1}},
+                                 // session 29: what neither registers nor the ring hold read again
+                                 // whatever its size (from DRAM where it exceeds L2)
+                                 {"hold dram", {0, -1, 1e9, -1, 1e9}},
+                                 {"hold dram keep .5", {0, -1, 1e9, -1, 0.5}},
+                                 {"hold dram keep .25", {0, -1, 1e9, -1, 0.25}},
+                                 {"hold dram keep 0", {0, -1, 1e9, -1, 0.0}}};
         for (const HoldTweak &ht : hts) {
             Plan t = base;
-            if ((g_mode == "hold" || std::string(ht.name) == "hold") && planHold(h, t, ht.tune)) {
+            const std::string name = ht.name;
+            const bool dram = name.rfind("hold dram", 0) == 0;
+            const bool wanted = name == "hold" || (g_mode == "hold" && !dram) || (g_mode == "beyond" && dram);
+            if (wanted && planHold(h, t, ht.tune)) {
                 vs.push_back({ht.name, t});
             }
         }
@@ -953,6 +967,50 @@ int main(int argc, char **argv) {
         {BF, 128, M / 4, 2, 1e-12f, R, 1.0, true, false},
         {BF, 2, 4 * M, 2, 1e-12f, R, 1.0, true, false},
     };
+    // Session 29 (LPN7_ONLY=f64): F64 rows beyond what Hold takes (Split in the library, behind
+    // PyTorch in session 28's survey), every plan and its variants.
+    const Case f64_cases[] = {
+        {F64, 16, M, 2, 1e-12f, R, 1.0, true, true},
+        {F64, 32, M, 2, 1e-12f, R, 1.0, true, true},
+        {F64, 16, M / 4, 2, 1e-12f, R, 1.0, true, true},
+        {F64, 8, M / 2, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 32, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 64, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 12, M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 4, 4 * M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 16, M, 1, 1e-12f, R, 1.0, true, false},
+        {F64, 16, M, 3, 1e-12f, R, 1.0, true, false},
+    };
+    // Session 29 (LPN7_ONLY=beyond): rows too large for Hold's L2 budget, against Hold reading what it
+    // does not hold twice from DRAM ("hold dram"); and shorter F64 rows (where Hold should start).
+    const Case beyond_cases[] = {
+        {F64, 16, M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 32, M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 12, M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 4, 4 * M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 16, M, 1, 1e-12f, R, 1.0, true, false},
+        {F64, 16, M, 3, 1e-12f, R, 1.0, true, false},
+        {F64, 6, M, 2, 1e-12f, N, 1.0, false, false}, // checks: non-finite rows
+        {F64, 7, 3 * M + 16, 3, 0.0f, X, 1e-300, false, false},
+        {F32, 4, 8 * M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 8, 4 * M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 32, 2 * M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 64, M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 64, M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 128, M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 32, M / 8, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 64, M / 8, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 128, M / 16, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 8, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 4, M / 2, 2, 1e-12f, R, 1.0, true, false},
+        // (call 3) few long rows beyond the budget, where the library planned Sweep or Split
+        {BF, 1, 64 * M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 2, 32 * M, 2, 1e-12f, R, 1.0, true, false},
+        {F16, 4, 16 * M, 1, 1e-12f, R, 1.0, true, false},
+        {F32, 1, 32 * M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 1, 16 * M, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 2, 12 * M, 3, 1e-12f, N, 1.0, false, false},
+    };
     // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
     // LPN7_ONLY=holdrule: the timed cases of fewer than 8 rows or rows shorter than 1M that Hold
     // takes, against every other plan (where Hold should start); LPN7_ONLY=holdwide: the same for
@@ -1011,6 +1069,14 @@ int main(int argc, char **argv) {
     if (mode == "ncu") {
         runCase(h, {BF, 16, M, 2, 1e-12f, R, 1.0, false, false});
         runCase(h, {BF, 32, M, 2, 1e-12f, R, 1.0, false, false});
+    } else if (mode == "beyond") {
+        for (const Case &c : beyond_cases) {
+            runCase(h, c);
+        }
+    } else if (mode == "f64") { // every plan on F64 rows that Hold does not hold
+        for (const Case &c : f64_cases) {
+            runCase(h, c);
+        }
     } else if (mode == "holdwide") { // Hold against the others where holdPays has no measurement
         g_mode = "hold";
         for (const Case &c : wide_cases) {

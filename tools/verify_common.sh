@@ -234,6 +234,19 @@ whole_suite() {
     OUT="$OUT" bash tools/gpu_suite.sh "$(cap "$1")" >>"$LOG" 2>&1
     echo "gpu_suite rc=$?" | tee -a "$LOG"
 }
+# probe_scripts FILE CAP "SCRIPT [ARG]"...: tools/SCRIPT.py [ARG] (tools/ on the import path) for each,
+# appended to FILE under a header, their return codes in the log.
+probe_scripts() {
+    local file=$1 limit=$2 probe
+    shift 2
+    for probe in "$@"; do
+        step "tools/$probe"
+        echo "== $probe" >>"$file"
+        set -- $probe
+        PYTHONPATH="$PWD/tools:$PYTHONPATH" timeout -k 3 "$(cap "$limit")" $PY "tools/$1.py" ${2:+"$2"} >>"$file" 2>&1
+        echo "rc=$?" | tee -a "$LOG" "$file"
+    done
+}
 # lpn_sanitize TOOL FILE [SELECTION]: compute-sanitizer TOOL (memcheck, racecheck) on
 # tools/sanitize_lpn.py [SELECTION] (every LPNorm plan without one), appended to FILE.
 lpn_sanitize() {
