@@ -40,7 +40,9 @@ start lp_norm tests/test_lp_norm.py -k "not reference_cases_large and not _gpu" 
 # F32 / F64 Hold cases and the cut-axis Cols cases were added)
 held="held_on_chip or cols_cut or two_held or dependent"
 start lp_gpu tests/test_lp_norm.py -k "_gpu and not reference_cases_large and ($held)"
-start lp_gpu_rest tests/test_lp_norm.py -k "_gpu and not reference_cases_large and not ($held)"
+# (session 29: ~100 MB rows beyond Hold's L2 budget, in a shard of their own)
+start lp_gpu_beyond tests/test_lp_norm.py -k "beyond_hold"
+start lp_gpu_rest tests/test_lp_norm.py -k "_gpu and not reference_cases_large and not ($held) and not beyond_hold"
 start lp_large_f16 tests/test_lp_norm.py -k "reference_cases_large and -f16"
 start lp_large_bf16 tests/test_lp_norm.py -k "reference_cases_large and bf16"
 start lp_large_rest tests/test_lp_norm.py -k "reference_cases_large and not f16"  # (f16 matches bf16 too)

@@ -102,6 +102,11 @@ def main() -> int:
     f[3, :] = 0
     ok &= check("hold, F32, non-finite rows", f)
     ok &= check("hold, F64", rows((4, 1 << 20), np.float64), p=3)
+    d = rows((6, (1 << 21) + 6), np.float64)  # session 29: beyond the L2 budget, the rest read again from DRAM
+    d[1, 5] = np.inf
+    d[2, 7] = np.nan
+    d[3, :] = 0
+    ok &= check("hold, F64 beyond the L2 budget, non-finite rows", d, p=3)
     y = rows((2200, 4096), np.float16)
     y[0, 0] = -np.inf
     y[9, 100] = np.nan

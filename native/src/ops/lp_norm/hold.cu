@@ -196,6 +196,7 @@ __device__ __forceinline__ void holdBarrierWorkers() {
 struct HoldPiece {
     int64_t start, row;
     int count, regs, rtiles, tiles, held, split;
+    int kept; // the L2 part's first tiles that are read with the evict-last policy (plan.kept)
 
     // The read phase's stream tiles (the register tiles, then the others),
     // and the L2 part's (the others' first tiles - held, read again later).
@@ -243,7 +244,7 @@ struct HoldStream {
         const int first = firstPack(s), limit = s < pc.rtiles ? pc.regs : pc.count;
         const bool again_later = s >= pc.rtiles && s - pc.rtiles < pc.l2Tiles();
         const bool hinted = kHoldDropHint || again_later;
-        const uint64_t policy = again_later ? keep : drop;
+        const uint64_t policy = again_later && s - pc.rtiles < pc.kept ? keep : drop;
         uint4 *tile = const_cast<uint4 *>(slot(s));
         const T *src = x + (pc.start + first) * VEC;
         uint64_t *bar = &full[s % slots];
@@ -396,6 +397,7 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     pc.rtiles = (pc.regs + kHoldTilePacks - 1) / kHoldTilePacks;
     pc.tiles = (pc.count - pc.regs + kHoldTilePacks - 1) / kHoldTilePacks;
     pc.held = min(pc.tiles, slots);
+    pc.kept = plan.kept < 0 ? pc.tiles : (int)plan.kept;
     pc.row = pc.start / nv;
     pc.split = (int)std::min<int64_t>(pc.count, (pc.row + 1) * nv - pc.start);
     if constexpr (kHoldPrefetch > 0) {
@@ -757,6 +759,10 @@ bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune) {
         if (again > tune.l2_fraction * (double)h.l2_cache_bytes) {
             return INFINI_STATUS_SUCCESS;
         }
+        // Past keep_fraction of L2, only the L2 part's first tiles are kept (the
+        // rest read evict-first, and again from DRAM in phase B).
+        const double keep = tune.keep_fraction * (double)h.l2_cache_bytes;
+        const int64_t kept = again <= keep ? -1 : (int64_t)(keep / ((double)grid * kHoldTileBytes));
         Plan c = plan;
         c.kind = Kind::Hold;
         c.threads = kHoldThreads;
@@ -766,6 +772,7 @@ bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune) {
         c.chunk_vecs = piece;
         c.grid_x = (unsigned)grid;
         c.smem_max = smem;
+        c.kept = kept;
         c.cs = true;
         c.workspace = (size_t)grid * 2 * (size_t)partners * record_bytes;
         c.pdl_ok = kernelHonoursPdl(kernel);

@@ -3,6 +3,7 @@
 #include "lp_norm.h"
 #include "nvidia_plan.h"
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -92,6 +93,14 @@
 #define INFINI_LP_NORM_HOLD 1
 #endif
 
+// Long rows on sm_90 that Hold would take but for its L2 budget and that no
+// plan before Sweep and Split holds on chip: 1 = Hold anyway (hold.cu), what
+// it does not hold read again from DRAM (HoldTuning's keep_fraction of L2
+// kept there); 0 = not planned (Sweep or Split instead, as before session 29).
+#ifndef INFINI_LP_NORM_HOLD_DRAM
+#define INFINI_LP_NORM_HOLD_DRAM 1
+#endif
+
 namespace infini::lp_norm::nvidia {
 
 namespace {
@@ -178,14 +187,18 @@ bool stridesDivisible(const Info &in, size_t end, int vec) {
 // 32x256K Cluster 35.1 -> 29.6); 4M elements lose (4x1M Split 18.8 / 19.6,
 // 2x2M 18.9 / 22.0, 1x4M 20.3 / 21.8). 8-byte elements: 2M+ elements of rows
 // of 1M+ (2x1M Split 25.7 -> 23.3, 4x1M 48.2 -> 31.5, 8x1M 91.1 -> 55.6, 1x4M
-// 50.6 -> 34.1). Past these (what planHold accepts aside), not measured.
+// 50.6 -> 34.1); session 29: rows of 64K-512K too (16x256K Split 48.0 -> 29.6,
+// 8x512K 48.1 -> 29.7, 8x256K 25.5 -> 18.8, 4x512K 25.6 -> 20.3, 32x128K 47.9 ->
+// 29.7, 32x256K Cluster 75.4 -> 55.1, 64x128K 72.8 -> 55.3, 128x64K 62.7 -> 55.7;
+// PyTorch 45.6 / 45.7 / 25.7 / 25.7 / 45.9 / 84.8 / 84.9 / 80.1).
+// Past these (what planHold accepts aside), not measured.
 bool holdPays(const Plan &plan) {
     constexpr int64_t K = 1024, M = K * K;
     const int64_t rows = plan.rows, len = plan.len, total = rows * len;
     const size_t es = dtypeSize(plan.dtype);
     const bool wider = INFINI_LP_NORM_HOLD_WIDE && INFINI_LP_NORM_HOLD_WIDER;
     if (es != 2) {
-        return wider && (es == 4 ? len >= 256 * K && total >= 8 * M : len >= M && total >= 2 * M);
+        return wider && (es == 4 ? len >= 256 * K && total >= 8 * M : len >= 64 * K && total >= 2 * M);
     }
     if (rows >= 8 && len >= M) {
         return true;
@@ -236,6 +249,19 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         }
         if (planCluster(h, plan)) { // sm_90: each element read once
             return INFINI_STATUS_SUCCESS;
+        }
+        // Beyond Hold's L2 budget (session 29, H100 graph µs, Split -> Hold
+        // reading the rest again from DRAM: F64 16x1M 173.5 -> 128.3, 32x1M
+        // 336.3 -> 268.3, 12x1M 130.4 -> 91.3, 4x4M 183.6 -> 130.2; F32 4x8M
+        // 138.2 -> 129.4; Sweep 109-291 on these; PyTorch 149.5 / 290.0 /
+        // 116.7 / 150.0 / 170.3). Where Cluster or Pipe plans (F32 64x1M,
+        // BF16 64x1M), they read each element once and stay ahead of it.
+        if (INFINI_LP_NORM_HOLD && INFINI_LP_NORM_HOLD_DRAM && holdPays(plan)) {
+            HoldTuning beyond;
+            beyond.l2_fraction = HUGE_VAL;
+            if (planHold(h, plan, beyond)) {
+                return INFINI_STATUS_SUCCESS;
+            }
         }
         if (INFINI_LP_NORM_SWEEP && dtypeSize(plan.dtype) == 2 && planSweep(h, plan)) {
             return INFINI_STATUS_SUCCESS;

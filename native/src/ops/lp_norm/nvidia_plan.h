@@ -65,6 +65,7 @@ struct Plan {
     int hints = 0;       // TwoPass: a TwoPassHints
     int64_t prefetch = 0; // TwoPass: bytes of its next row a block prefetches into L2 before each merge;
                           // Sweep: packs at the end of each chunk the first kernel keeps in L2
+    int64_t kept = -1;    // Hold: the L2 part's first tiles a block reads with an evict-last policy (-1: all)
     size_t workspace = 0;
 };
 
@@ -171,6 +172,10 @@ struct HoldTuning {
     int reg_packs = -1; // 16-byte packs a worker holds in registers (-1: as many as the kernel has room for, 24)
     double l2_fraction = 0.5;
     int pdl = -1;
+    // The share of L2 that the L2 part's evict-last lines may fill: past it
+    // (an l2_fraction above it), each block's later L2-part tiles are read
+    // evict-first, as the tiles read once are.
+    double keep_fraction = 0.5;
 };
 // Turn a Rows/Split plan (16-byte packs, rows one after the other in x and y)
 // into a Hold plan (sm_90 code on an sm_90 device, pieces of one SM each no

@@ -1,0 +1,36 @@
+"""Session 29: long rows beyond what Hold holds within its L2 budget (F64 rows went to Split in session
+28's library, behind PyTorch there; F32 / BF16 ones to Split, Cluster, Pipe) and shorter F64 rows,
+through the library against PyTorch in the same process: each case checked, then eager and graph µs.
+The library: INFINIOP_LIBRARY, or the default build. Argument: a substring of the names to run."""
+import sys
+
+from split_eager import report  # (tools/, this script's directory)
+
+M = 1 << 20
+SPECS = [
+    ("16x1M F64 p 2", (16, M), "float64", 1, 2),
+    ("32x1M F64 p 2", (32, M), "float64", 1, 2),
+    ("16x256K F64 p 2", (16, M // 4), "float64", 1, 2),
+    ("8x512K F64 p 2", (8, M // 2), "float64", 1, 2),
+    ("32x256K F64 p 2", (32, M // 4), "float64", 1, 2),
+    ("64x256K F64 p 2", (64, M // 4), "float64", 1, 2),
+    ("12x1M F64 p 2", (12, M), "float64", 1, 2),
+    ("4x4M F64 p 2", (4, 4 * M), "float64", 1, 2),
+    ("16x1M F64 p 1", (16, M), "float64", 1, 1),
+    ("16x1M F64 p 3", (16, M), "float64", 1, 3),
+    ("32x128K F64 p 2", (32, M // 8), "float64", 1, 2),
+    ("64x128K F64 p 2", (64, M // 8), "float64", 1, 2),
+    ("128x64K F64 p 2", (128, M // 16), "float64", 1, 2),
+    ("8x256K F64 p 2", (8, M // 4), "float64", 1, 2),
+    ("4x512K F64 p 2", (4, M // 2), "float64", 1, 2),
+    ("4x8M F32 p 2", (4, 8 * M), "float32", 1, 2),
+    ("8x4M F32 p 2", (8, 4 * M), "float32", 1, 2),
+    ("32x2M F32 p 2", (32, 2 * M), "float32", 1, 2),
+    ("64x1M F32 p 2", (64, M), "float32", 1, 2),
+    ("64x1M BF16 p 2", (64, M), "bfloat16", 1, 2),
+    ("128x1M BF16 p 2", (128, M), "bfloat16", 1, 2),
+]
+
+if __name__ == "__main__":
+    only = sys.argv[1] if len(sys.argv) > 1 else ""
+    report([spec for spec in SPECS if only in spec[0]])
