@@ -1,6 +1,9 @@
 // LPNorm, long rows that fit on chip (sm_90): the Hold plan (issue 13;
-// notes/lp_norm.md, "Session 17" and "Session 18"; nvidia.cc plans it for 8
-// or more rows of 2-byte elements, 1M or longer, where it measured ahead).
+// notes/lp_norm.md, "Session 17" and "Session 18"; nvidia.cc's holdPays says
+// where it measured ahead). Since session 29 also rows that do not fit: the
+// part that neither registers nor the ring hold, read twice, then exceeds
+// L2, and only its first plan.kept tiles a block keep the evict-last policy
+// (the rest come from DRAM again in phase B).
 // One kernel of one block an SM, all resident. The rows, flattened, are cut
 // into plan.grid_x pieces of plan.chunk_vecs packs; block b owns piece b,
 // which spans at most two rows (the planner's rule: a piece is no longer than
