@@ -67,22 +67,48 @@ __device__ __forceinline__ void combineThreadRows(A (&v)[VEC], A *sh, Op op) {
 }
 
 // The blockDim.y partial statistics (m, s) of each column merged, in thread-row order, into thread
-// row 0's m and s (every thread's m): the max first, then each part's sum rescaled to it (no chain of dependent
-// divisions). Every thread of the block calls it; sh_m and sh_s may be written again after a barrier.
+// row 0's m and s: the max through shared memory first, then each part's sum rescaled to it (no
+// chain of dependent divisions). Every thread of the block calls it. (Written out rather than as two
+// combineThreadRows: that form cost the 2-byte cut axis 1-3%, 4096x4096 F16 axis 0 65.2 -> 67.3 µs
+// in H100 graphs; notes/lp_norm.md, "Session 29".)
 template <class A, int VEC>
 __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p, A *sh_m, A *sh_s) {
+    const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        sh_m[(ty * bx + tx) * VEC + j] = m[j];
+    }
+    __syncthreads();
     A top[VEC];
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
-        top[j] = m[j];
+        top[j] = 0;
     }
-    combineThreadRows<true, A, VEC>(top, sh_m, MaxNanOp{});
+    for (int t = 0; t < by; ++t) {
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+            top[j] = maxNan(top[j], sh_m[(t * bx + tx) * VEC + j]);
+        }
+    }
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
-        s[j] = scaledSumNeeded(top[j]) ? rescaledSum(s[j], m[j], top[j], p) : A(0);
+        sh_s[(ty * bx + tx) * VEC + j] =
+            scaledSumNeeded(top[j]) && m[j] > A(0) ? s[j] * powInt(m[j] / top[j], p) : A(0);
         m[j] = top[j];
     }
-    combineThreadRows<false, A, VEC>(s, sh_s, SumOp{});
+    __syncthreads();
+    if (ty == 0) {
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+            s[j] = 0;
+        }
+        for (int t = 0; t < by; ++t) {
+#pragma unroll
+            for (int j = 0; j < VEC; ++j) {
+                s[j] += sh_s[(t * bx + tx) * VEC + j];
+            }
+        }
+    }
 }
 
 // The least blocks an SM a kernel is compiled for (its registers capped to match; 0: the compiler's
