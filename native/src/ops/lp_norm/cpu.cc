@@ -129,16 +129,33 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
         sy = 1;
     }
     auto at = [&](size_t i) { return w(x[(ptrdiff_t)i * sx]); };
-    // max |x|, NaN if any element is NaN (maxNan's rule).
+    // One pass for max |x| (NaN if any element is NaN: maxNan's rule) and
+    // math.h's one-pass sum of |x|^p (unscaled; blocks of kBlock terms summed
+    // in A, the blocks' sums in double), as normColumns does; the scaled sum
+    // (a second read) only where that sum leaves the plain range.
     A mk[kLanes] = {}, nk[kLanes] = {};
-    size_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) {
-        for (size_t k = 0; k < kLanes; ++k) {
-            maxApart(mk[k], nk[k], std::abs(at(i + k)));
+    double plain = 0;
+    for (size_t b = 0; b < n; b += kBlock) {
+        const size_t e = std::min(n, b + kBlock);
+        A tk[kLanes] = {};
+        size_t i = b;
+        for (; i + kLanes <= e; i += kLanes) {
+            for (size_t k = 0; k < kLanes; ++k) {
+                const A a = std::abs(at(i + k));
+                maxApart(mk[k], nk[k], a);
+                tk[k] += powP<P>(a, p);
+            }
         }
-    }
-    for (; i < n; ++i) {
-        maxApart(mk[0], nk[0], std::abs(at(i)));
+        for (; i < e; ++i) {
+            const A a = std::abs(at(i));
+            maxApart(mk[0], nk[0], a);
+            tk[0] += powP<P>(a, p);
+        }
+        A part = 0;
+        for (size_t k = 0; k < kLanes; ++k) {
+            part += tk[k];
+        }
+        plain += (double)part;
     }
     A m = 0, nans = 0;
     for (size_t k = 0; k < kLanes; ++k) {
@@ -148,8 +165,9 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
     if (nans > A(0)) {
         m = A(NAN);
     }
+    const bool finite = m > 0 && m < A(INFINITY);
     A s = 0;
-    if (m > 0 && m < A(INFINITY)) {
+    if (finite && !plainSumUsable((A)plain)) {
         const Factor<A> f = sumScale(m);
         const A q1 = f.q1, c = f.c;
         double total = 0;
@@ -173,7 +191,7 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
         }
         s = (A)total;
     }
-    const Factor<A> f = rowFactor(m, s, p, eps);
+    const Factor<A> f = finite && plainSumUsable((A)plain) ? plainFactor((A)plain, p, eps) : rowFactor(m, s, p, eps);
     const A q1 = f.q1, c = f.c;
     if (UNIT && stream && streamRow(y, n, [&](size_t j) { return narrow<T>((at(j) * q1) * c); }, true)) {
         return;
