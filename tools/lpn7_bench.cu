@@ -345,7 +345,8 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             Plan t = base;
             const std::string name = ht.name;
             const bool dram = name.rfind("hold dram", 0) == 0;
-            const bool wanted = name == "hold" || (g_mode == "hold" && !dram) || (g_mode == "beyond" && dram);
+            const bool wanted = name == "hold" || (g_mode == "hold" && !dram) ||
+                                ((g_mode == "beyond" || g_mode == "f32big") && dram);
             if (wanted && planHold(h, t, ht.tune)) {
                 vs.push_back({ht.name, t});
             }
@@ -384,7 +385,7 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             }
         }
     }
-    if (cs.sweep && g_mode == "grid") { // Grid: the lag and the ring's depth
+    if (cs.sweep && (g_mode == "grid" || g_mode == "f32big")) { // Grid: the lag and the ring's depth
         struct GridTweak {
             const char *name;
             GridTuning tune;
@@ -1011,6 +1012,22 @@ int main(int argc, char **argv) {
         {F64, 1, 16 * M, 2, 1e-12f, R, 1.0, true, false},
         {F64, 2, 12 * M, 3, 1e-12f, N, 1.0, false, false},
     };
+    // Session 29 (LPN7_ONLY=f32big, for session 30): Grid (off in the library) took F32 64x1M in 199 µs
+    // against Cluster's 223 (calls 2-3); F32 rows beyond Hold's budget where Cluster plans, every
+    // plan (Grid's tunings on the first case), and F64 ones for comparison.
+    const Case f32big_cases[] = {
+        {F32, 64, M, 2, 1e-12f, R, 1.0, true, true},
+        {F32, 128, M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 48, M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 24, M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 128, M / 2, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 256, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 64, M, 1, 1e-12f, R, 1.0, true, false},
+        {F32, 64, M, 3, 1e-12f, R, 1.0, true, false},
+        {F32, 40, M + 4, 2, 1e-12f, N, 1.0, false, false}, // checks: non-finite rows, uneven chunks
+        {F64, 64, M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 128, M / 4, 2, 1e-12f, R, 1.0, true, false},
+    };
     // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
     // LPN7_ONLY=holdrule: the timed cases of fewer than 8 rows or rows shorter than 1M that Hold
     // takes, against every other plan (where Hold should start); LPN7_ONLY=holdwide: the same for
@@ -1069,6 +1086,10 @@ int main(int argc, char **argv) {
     if (mode == "ncu") {
         runCase(h, {BF, 16, M, 2, 1e-12f, R, 1.0, false, false});
         runCase(h, {BF, 32, M, 2, 1e-12f, R, 1.0, false, false});
+    } else if (mode == "f32big") {
+        for (const Case &c : f32big_cases) {
+            runCase(h, c);
+        }
     } else if (mode == "beyond") {
         for (const Case &c : beyond_cases) {
             runCase(h, c);
