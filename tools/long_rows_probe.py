@@ -29,6 +29,12 @@ SPECS = [
     ("64x1M F32 p 2", (64, M), "float32", 1, 2),
     ("64x1M BF16 p 2", (64, M), "bfloat16", 1, 2),
     ("128x1M BF16 p 2", (128, M), "bfloat16", 1, 2),
+    # where the library still plans Split (too small for Hold, too few rows for a cluster plan)
+    ("1x1M F64 p 2 (Split)", (1, M), "float64", 1, 2),
+    ("16x64K F64 p 2 (Split)", (16, M // 16), "float64", 1, 2),
+    ("4x1M F32 p 2 (Split)", (4, M), "float32", 1, 2),
+    ("2x2M F32 p 2 (Split)", (2, 2 * M), "float32", 1, 2),
+    ("1x4M F32 p 2 (Split)", (1, 4 * M), "float32", 1, 2),
 ]
 
 if __name__ == "__main__":

@@ -29,7 +29,14 @@ constexpr size_t kClusterSmem = (size_t)kClusterThreads * kClusterShared * 16;
 constexpr int maxThreads(Mode m) {
     return m == Mode::Rows ? 1024 : m == Mode::Cluster ? kClusterThreads : kSplitThreads;
 }
-constexpr int minBlocks(Mode m) { return m == Mode::Apply ? 3 : 1; }
+// The Split apply kernel's least blocks an SM (its registers capped to match).
+// A measuring knob (session 29, not yet measured at another value): at 3 it
+// took 75 registers, 36% of the warp slots active, and ran 16x1M F64 at 2.2
+// TB/s under ncu where PyTorch's division ran at 2.8 (notes/lp_norm.md).
+#ifndef INFINI_LP_NORM_SPLIT_APPLY_MIN_BLOCKS
+#define INFINI_LP_NORM_SPLIT_APPLY_MIN_BLOCKS 3
+#endif
+constexpr int minBlocks(Mode m) { return m == Mode::Apply ? INFINI_LP_NORM_SPLIT_APPLY_MIN_BLOCKS : 1; }
 
 // Split: the apply kernel is the stats kernel's programmatic dependent (when
 // plan.pdl_ok and plan.pdl allow): its blocks are scheduled once every stats
