@@ -120,6 +120,34 @@ inline bool streamRow(T *y, size_t n, F &&value, bool fence) {
     return false;
 }
 
+// The sum over i < n of term(i, k), k the lane of i (i's place in its run of
+// kLanes; a block's tail goes to lane 0): kLanes partial sums a block of kBlock
+// terms, in A, the blocks' sums added in double. head(b, e, tk) may take a
+// block's first runs itself, adding into tk, and returns where the lanes go on.
+template <class A, class Term, class Head>
+inline double laneSums(size_t n, Term &&term, Head &&head) {
+    double total = 0;
+    for (size_t b = 0; b < n; b += kBlock) {
+        const size_t e = std::min(n, b + kBlock);
+        A tk[kLanes] = {};
+        size_t i = head(b, e, tk);
+        for (; i + kLanes <= e; i += kLanes) {
+            for (size_t k = 0; k < kLanes; ++k) {
+                tk[k] += term(i + k, k);
+            }
+        }
+        for (; i < e; ++i) {
+            tk[0] += term(i, 0);
+        }
+        A part = 0;
+        for (size_t k = 0; k < kLanes; ++k) {
+            part += tk[k];
+        }
+        total += (double)part;
+    }
+    return total;
+}
+
 // normRow's lanes loop for contiguous doubles and p 1 or 2 over [i, e), in
 // GCC's vector extension: lane k takes elements i + k, ... as the scalar loop
 // does (the same operations per lane, so the same results), 8 lanes a
@@ -163,32 +191,19 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
     // in A, the blocks' sums in double), as normColumns does; the scaled sum
     // (a second read) only where that sum leaves the plain range.
     A mk[kLanes] = {}, nk[kLanes] = {};
-    double plain = 0;
-    for (size_t b = 0; b < n; b += kBlock) {
-        const size_t e = std::min(n, b + kBlock);
-        A tk[kLanes] = {};
-        size_t i = b;
-        if constexpr (UNIT && std::is_same_v<T, double> && (P == 1 || P == 2)) {
-            i = rowLanesF64<P>(x, i, e, mk, nk, tk);
-        }
-        for (; i + kLanes <= e; i += kLanes) {
-            for (size_t k = 0; k < kLanes; ++k) {
-                const A a = std::abs(at(i + k));
-                maxApart(mk[k], nk[k], a);
-                tk[k] += powP<P>(a, p);
-            }
-        }
-        for (; i < e; ++i) {
+    const double plain = laneSums<A>(
+        n,
+        [&](size_t i, size_t k) {
             const A a = std::abs(at(i));
-            maxApart(mk[0], nk[0], a);
-            tk[0] += powP<P>(a, p);
-        }
-        A part = 0;
-        for (size_t k = 0; k < kLanes; ++k) {
-            part += tk[k];
-        }
-        plain += (double)part;
-    }
+            maxApart(mk[k], nk[k], a);
+            return powP<P>(a, p);
+        },
+        [&](size_t b, size_t e, A(&tk)[kLanes]) {
+            if constexpr (UNIT && std::is_same_v<T, double> && (P == 1 || P == 2)) {
+                return rowLanesF64<P>(x, b, e, mk, nk, tk);
+            }
+            return b;
+        });
     A m = 0, nans = 0;
     for (size_t k = 0; k < kLanes; ++k) {
         m = maxNan(m, mk[k]);
@@ -198,32 +213,16 @@ void normRow(const T *x, ptrdiff_t sx, T *y, ptrdiff_t sy, size_t n, int p, floa
         m = A(NAN);
     }
     const bool finite = m > 0 && m < A(INFINITY);
+    const bool usable = finite && plainSumUsable((A)plain);
     A s = 0;
-    if (finite && !plainSumUsable((A)plain)) {
+    if (finite && !usable) {
         const Factor<A> f = sumScale(m);
         const A q1 = f.q1, c = f.c;
-        double total = 0;
-        for (size_t b = 0; b < n; b += kBlock) {
-            const size_t e = std::min(n, b + kBlock);
-            A sk[kLanes] = {};
-            size_t j = b;
-            for (; j + kLanes <= e; j += kLanes) {
-                for (size_t k = 0; k < kLanes; ++k) {
-                    sk[k] += powP<P>((std::abs(at(j + k)) * q1) * c, p);
-                }
-            }
-            for (; j < e; ++j) {
-                sk[0] += powP<P>((std::abs(at(j)) * q1) * c, p);
-            }
-            A part = 0;
-            for (size_t k = 0; k < kLanes; ++k) {
-                part += sk[k];
-            }
-            total += (double)part;
-        }
-        s = (A)total;
+        s = (A)laneSums<A>(
+            n, [&](size_t i, size_t) { return powP<P>((std::abs(at(i)) * q1) * c, p); },
+            [](size_t b, size_t, A(&)[kLanes]) { return b; });
     }
-    const Factor<A> f = finite && plainSumUsable((A)plain) ? plainFactor((A)plain, p, eps) : rowFactor(m, s, p, eps);
+    const Factor<A> f = usable ? plainFactor((A)plain, p, eps) : rowFactor(m, s, p, eps);
     const A q1 = f.q1, c = f.c;
     if (UNIT && stream && streamRow(y, n, [&](size_t j) { return narrow<T>((at(j) * q1) * c); }, true)) {
         return;
