@@ -27,7 +27,6 @@ namespace {
 
 constexpr int kColsThreads = 256;
 
-
 // Whole: a column per thread column of the block (the axis uncut); Stats and
 // Apply: the first and last kernels of a cut axis (above; colsFactorKernel
 // between them).
@@ -39,31 +38,24 @@ enum class ColsMode { Whole, Stats, Apply };
 #define INFINI_LP_NORM_COLS_SPLIT_PDL 2
 #endif
 
-// Each column's VEC values over the block's thread rows, combined by `op` in
-// thread-row order (the same bits every call) into v of thread row 0, or of
-// every thread row (ALL), through `sh` (blockDim.x * blockDim.y * VEC
-// values). A caller that writes `sh` again must pass a barrier first.
-template <bool ALL, class A, int VEC, class Op>
-__device__ __forceinline__ void combineThreadRows(A (&v)[VEC], A *sh, Op op) {
+// A column's values over the block's thread rows, combined by `op` in
+// thread-row order (the same bits every call) through `sh` (blockDim.x *
+// blockDim.y values): the result in thread row 0, or in every thread row
+// (ALL); the other rows get v back. A caller that writes `sh` again must pass
+// a barrier first.
+template <bool ALL, class A, class Op>
+__device__ __forceinline__ A combineThreadRows(A v, A *sh, Op op) {
     const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
-#pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-        sh[(ty * bx + tx) * VEC + j] = v[j];
-    }
+    sh[ty * bx + tx] = v;
     __syncthreads();
     if (!ALL && ty != 0) {
-        return;
+        return v;
     }
-#pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-        v[j] = A(0); // (the values are sums and maxima of magnitudes)
-    }
+    A r = 0; // (the values are sums and maxima of magnitudes)
     for (int t = 0; t < by; ++t) {
-#pragma unroll
-        for (int j = 0; j < VEC; ++j) {
-            v[j] = op(v[j], sh[(t * bx + tx) * VEC + j]);
-        }
+        r = op(r, sh[t * bx + tx]);
     }
+    return r;
 }
 
 // The blockDim.y partial statistics (m, s) of each column merged, in thread-row order, into thread
@@ -93,7 +85,7 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
         sh_s[(ty * bx + tx) * VEC + j] =
-            scaledSumNeeded(top[j]) && m[j] > A(0) ? s[j] * powInt(m[j] / top[j], p) : A(0);
+            scaledSumNeeded(top[j]) ? rescaledSum(s[j], m[j], top[j], p) : A(0);
         m[j] = top[j];
     }
     __syncthreads();
@@ -356,16 +348,16 @@ __global__ void __launch_bounds__(32 * kFactorRows, 4) colsFactorKernel(const Pl
                 ty, valid ? plan.chunks : 0, kFactorRows, [&](int64_t c) { return rec[c * width]; },
                 [&](int64_t, const Stats<A> &r) { use(r); });
         };
-        A m[1] = {0};
-        forRecords([&](const Stats<A> &r) { m[0] = maxNan(m[0], r.m); });
-        combineThreadRows<true, A, 1>(m, &sh_m[0][0], MaxNanOp{});
-        A s[1] = {0};
-        if (scaledSumNeeded(m[0])) { // else (NaN, inf, zeros) the factor reads no sum
-            forRecords([&](const Stats<A> &r) { s[0] += rescaledSum(r.s, r.m, m[0], plan.p); });
+        A m = 0;
+        forRecords([&](const Stats<A> &r) { m = maxNan(m, r.m); });
+        m = combineThreadRows<true>(m, &sh_m[0][0], MaxNanOp{});
+        A s = 0;
+        if (scaledSumNeeded(m)) { // else (NaN, inf, zeros) the factor reads no sum
+            forRecords([&](const Stats<A> &r) { s += rescaledSum(r.s, r.m, m, plan.p); });
         }
-        combineThreadRows<false, A, 1>(s, &sh_s[0][0], SumOp{});
+        s = combineThreadRows<false>(s, &sh_s[0][0], SumOp{});
         if (ty == 0 && valid) {
-            factors[o * width + e] = rowFactor(m[0], s[0], plan.p, plan.eps);
+            factors[o * width + e] = rowFactor(m, s, plan.p, plan.eps);
         }
         __syncthreads(); // the next outer index reuses the shared arrays
     }
