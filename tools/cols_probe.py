@@ -3,7 +3,9 @@ and controls whose columns fill the GPU uncut, eager and in CUDA graphs, against
 process (bench_lp_norm's cases, each checked before it is timed). The library: INFINIOP_LIBRARY, or the
 default build; tools/verify_s27d.sh runs it on the library and on one built with
 -DINFINI_LP_NORM_COLS_SPLIT=0 (the axis never cut)."""
-from split_eager import report  # (tools/, this script's directory)
+import sys
+
+from split_eager import report, selected  # (tools/, this script's directory)
 
 SPECS = [
     ("4096x4096 BF16 axis 0 p 2", (4096, 4096), "bfloat16", 0, 2),
@@ -23,6 +25,4 @@ SPECS = [
 
 if __name__ == "__main__":
     # Arguments: keep the cases whose name contains any of them.
-    import sys
-    words = sys.argv[1:]
-    report([s for s in SPECS if not words or any(w in s[0] for w in words)])
+    report(selected(SPECS, sys.argv[1:]))

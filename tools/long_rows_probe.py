@@ -1,10 +1,11 @@
 """Session 29: long rows beyond what Hold holds within its L2 budget (F64 rows went to Split in session
 28's library, behind PyTorch there; F32 / BF16 ones to Split, Cluster, Pipe) and shorter F64 rows,
 through the library against PyTorch in the same process: each case checked, then eager and graph µs.
-The library: INFINIOP_LIBRARY, or the default build. Argument: a substring of the names to run."""
+The library: INFINIOP_LIBRARY, or the default build. Arguments: keep the cases whose name contains any
+of them."""
 import sys
 
-from split_eager import report  # (tools/, this script's directory)
+from split_eager import report, selected  # (tools/, this script's directory)
 
 M = 1 << 20
 SPECS = [
@@ -38,5 +39,4 @@ SPECS = [
 ]
 
 if __name__ == "__main__":
-    only = sys.argv[1] if len(sys.argv) > 1 else ""
-    report([spec for spec in SPECS if only in spec[0]])
+    report(selected(SPECS, sys.argv[1:]))

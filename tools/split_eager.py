@@ -21,5 +21,10 @@ def report(specs):
               f"(torch {g.torch_us:.2f}), ok {r.ok} {g.ok} {r.note}", flush=True)
 
 
+def selected(specs, words):
+    """The specs whose name contains any of `words` (every spec when there are none): the probes' filters."""
+    return [s for s in specs if not words or any(w in s[0] for w in words)]
+
+
 if __name__ == "__main__":
     report(SPECS)

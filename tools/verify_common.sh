@@ -234,6 +234,13 @@ whole_suite() {
     OUT="$OUT" bash tools/gpu_suite.sh "$(cap "$1")" >>"$LOG" 2>&1
     echo "gpu_suite rc=$?" | tee -a "$LOG"
 }
+# closing_checks: a session's closing run: the library, the whole suite (300 s), the end-to-end bench into
+# $OUT/bench.txt / .json (90 s, when 60 s of END are left).
+closing_checks() {
+    library_build
+    whole_suite 300
+    end_to_end_bench "$OUT/bench" 90 60
+}
 # probe_scripts FILE CAP "SCRIPT [ARG]"...: tools/SCRIPT.py [ARG] (tools/ on the import path) for each,
 # appended to FILE under a header, their return codes in the log.
 probe_scripts() {

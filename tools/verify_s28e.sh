@@ -9,9 +9,7 @@ END=${END:-500}
 source "$(dirname "$0")/verify_common.sh"
 echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
 nvidia-smi --query-gpu=name,driver_version --format=csv >>"$LOG" 2>&1
-library_build
-whole_suite 300
-end_to_end_bench "$OUT/bench" 90 60
+closing_checks
 for probe in dtype_survey cols_probe "cols_trace x4096-F16" "cols_trace BF16"; do
     step "tools/$probe"
     echo "== $probe" >>"$OUT/probes.txt"
