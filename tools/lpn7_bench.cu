@@ -1083,21 +1083,20 @@ int main(int argc, char **argv) {
         return 0;
     }
 #endif
+    auto runAll = [&](const auto &list) { // every case of a mode's list
+        for (const Case &c : list) {
+            runCase(h, c);
+        }
+    };
     if (mode == "ncu") {
         runCase(h, {BF, 16, M, 2, 1e-12f, R, 1.0, false, false});
         runCase(h, {BF, 32, M, 2, 1e-12f, R, 1.0, false, false});
     } else if (mode == "f32big") {
-        for (const Case &c : f32big_cases) {
-            runCase(h, c);
-        }
+        runAll(f32big_cases);
     } else if (mode == "beyond") {
-        for (const Case &c : beyond_cases) {
-            runCase(h, c);
-        }
+        runAll(beyond_cases);
     } else if (mode == "f64") { // every plan on F64 rows that Hold does not hold
-        for (const Case &c : f64_cases) {
-            runCase(h, c);
-        }
+        runAll(f64_cases);
     } else if (mode == "holdwide") { // Hold against the others where holdPays has no measurement
         g_mode = "hold";
         for (const Case &c : wide_cases) {
