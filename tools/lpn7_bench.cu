@@ -346,7 +346,8 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             const std::string name = ht.name;
             const bool dram = name.rfind("hold dram", 0) == 0;
             const bool wanted = name == "hold" || (g_mode == "hold" && !dram) ||
-                                ((g_mode == "beyond" || g_mode == "f32big") && dram);
+                                ((g_mode == "beyond" || g_mode == "f32big") && dram) ||
+                                (g_mode == "gridrule" && name == "hold dram keep .5");
             if (wanted && planHold(h, t, ht.tune)) {
                 vs.push_back({ht.name, t});
             }
@@ -1028,6 +1029,26 @@ int main(int argc, char **argv) {
         {F64, 64, M / 4, 2, 1e-12f, R, 1.0, true, false},
         {F64, 128, M / 4, 2, 1e-12f, R, 1.0, true, false},
     };
+    // Session 30 (LPN7_ONLY=gridrule): Grid won every F32 case of 1M rows in f32big (64x1M 197 against
+    // Cluster's 221, 24x1M 77 against Hold beyond its budget's 91) and lost at 2 MB rows (F32 128x512K,
+    // F64 64x256K). Its chunks are 2-33 KB a block, so rows of 3-4.4 MB of every dtype, inside and
+    // beyond Hold's budget, against the plan the library takes.
+    const Case gridrule_cases[] = {
+        {F32, 16, M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 32, M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 64, 3 * M / 4, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 16, 2 * M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 32, 2 * M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 64, 2 * M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 64, 3 * M / 2, 2, 1e-12f, R, 1.0, true, false},
+        {F16, 64, 2 * M, 1, 1e-12f, R, 1.0, true, false},
+        {F64, 16, M / 2, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 32, M / 2, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 64, M / 2, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 64, M / 2, 3, 1e-12f, R, 1.0, true, false},
+        {BF, 40, 2 * M + 8, 2, 1e-12f, N, 1.0, false, false}, // checks: non-finite rows, uneven chunks
+        {F64, 20, M / 2 + 2, 2, 1e-12f, N, 1.0, false, false},
+    };
     // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
     // LPN7_ONLY=holdrule: the timed cases of fewer than 8 rows or rows shorter than 1M that Hold
     // takes, against every other plan (where Hold should start); LPN7_ONLY=holdwide: the same for
@@ -1093,6 +1114,8 @@ int main(int argc, char **argv) {
         runCase(h, {BF, 32, M, 2, 1e-12f, R, 1.0, false, false});
     } else if (mode == "f32big") {
         runAll(f32big_cases);
+    } else if (mode == "gridrule") {
+        runAll(gridrule_cases);
     } else if (mode == "beyond") {
         runAll(beyond_cases);
     } else if (mode == "f64") { // every plan on F64 rows that Hold does not hold
