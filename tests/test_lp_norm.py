@@ -600,6 +600,24 @@ def test_rows_beyond_hold_budget_gpu(rng, dtype, shape):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape", [("f32", (24, (1 << 20) + 4)), ("bf16", (26, (2 << 20) - 64)),
+                                         ("f16", (28, (2 << 20) + 8)), ("f64", (25, (1 << 19) + 6))], ids=str)
+def test_rows_across_grid_gpu(rng, dtype, shape):
+    # Rows of 3-4.4 MB beyond what Hold keeps on chip (~100 MB in all): since
+    # session 30 the Grid plan (sm_90, 132+ SMs: every block owns a 24-33 KB
+    # chunk of every row, in a ring of bulk copies; each row's statistics
+    # exchanged as flagged records through the workspace, merged in block
+    # order, then the row scaled): uneven last chunks, p 1 / 2 / 3, in place,
+    # extreme magnitudes with p 3 (the scaled sums), non-finite rows, calls
+    # queued back to back (the records' flag taken from the workspace's epoch).
+    name = dtype
+    dtype = DTYPES[dtype]
+    xe = extreme_input(rng, shape, dtype, {"bf16": 1e30, "f16": 1e-6, "f32": 1e-30, "f64": 1e300}[name])
+    run_case("nvidia", rng, xe, 1, 3, eps=0.0, inplace=False)
+    check_long_rows_gpu(rng, random_input(rng, shape, dtype))
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype,shape,axis", [("bf16", (4096, 4096), 0), ("f32", (6000, 300), 0),
                                               ("f16", (3, 20000, 48), 1), ("f64", (10007, 7), 0),
                                               ("bf16", (2, 9000, 33), 1)], ids=str)

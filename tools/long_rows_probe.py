@@ -30,6 +30,17 @@ SPECS = [
     ("64x1M F32 p 2", (64, M), "float32", 1, 2),
     ("64x1M BF16 p 2", (64, M), "bfloat16", 1, 2),
     ("128x1M BF16 p 2", (128, M), "bfloat16", 1, 2),
+    # session 30: rows of 2.8-4.4 MB beyond Hold's budget, the Grid plan
+    ("24x1M F32 p 2 (Grid)", (24, M), "float32", 1, 2),
+    ("32x1M F32 p 2 (Grid)", (32, M), "float32", 1, 2),
+    ("64x1M F32 p 3 (Grid)", (64, M), "float32", 1, 3),
+    ("64x768K F32 p 2 (Grid)", (64, 3 * M // 4), "float32", 1, 2),
+    ("32x2M BF16 p 2 (Grid)", (32, 2 * M), "bfloat16", 1, 2),
+    ("64x2M F16 p 1 (Grid)", (64, 2 * M), "float16", 1, 1),
+    ("32x512K F64 p 2 (Grid)", (32, M // 2), "float64", 1, 2),
+    ("64x512K F64 p 2 (Grid)", (64, M // 2), "float64", 1, 2),
+    ("64x1.5M BF16 p 2 (Pipe)", (64, 3 * M // 2), "bfloat16", 1, 2),
+    ("16x1M F32 p 2 (Hold)", (16, M), "float32", 1, 2),
     # where the library still plans Split (too small for Hold, too few rows for a cluster plan)
     ("1x1M F64 p 2 (Split)", (1, M), "float64", 1, 2),
     ("16x64K F64 p 2 (Split)", (16, M // 16), "float64", 1, 2),

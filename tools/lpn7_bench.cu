@@ -884,6 +884,7 @@ int main(int argc, char **argv) {
     const infiniDtype_t BF = INFINI_DTYPE_BF16, F16 = INFINI_DTYPE_F16, F32 = INFINI_DTYPE_F32,
                         F64 = INFINI_DTYPE_F64;
     const int64_t M = 1 << 20;
+    const int64_t K = 1 << 10;
     const Fill R = Fill::Random, N = Fill::Nonfinite, X = Fill::Extreme;
     const Case cases[] = {
         // The issue's case first (checked, then timed with the variant sweep), so that a cap keeps it.
@@ -1049,6 +1050,12 @@ int main(int argc, char **argv) {
         {BF, 40, 2 * M + 8, 2, 1e-12f, N, 1.0, false, false}, // checks: non-finite rows, uneven chunks
         {F64, 20, M / 2 + 2, 2, 1e-12f, N, 1.0, false, false},
     };
+    // LPN7_ONLY=gridedge: where Grid starts to pay (the library: chunks of 22 KB+, rows of 2.8 MB+).
+    const Case gridedge_cases[] = {
+        {F32, 64, 640 * K, 2, 1e-12f, R, 1.0, true, false}, {F32, 64, 704 * K, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 128, 768 * K, 2, 1e-12f, R, 1.0, true, false}, {F64, 64, 352 * K, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 64, 384 * K, 2, 1e-12f, R, 1.0, true, false},  {BF, 64, 1408 * K, 2, 1e-12f, R, 1.0, true, false},
+    };
     // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
     // LPN7_ONLY=holdrule: the timed cases of fewer than 8 rows or rows shorter than 1M that Hold
     // takes, against every other plan (where Hold should start); LPN7_ONLY=holdwide: the same for
@@ -1114,6 +1121,9 @@ int main(int argc, char **argv) {
         runCase(h, {BF, 32, M, 2, 1e-12f, R, 1.0, false, false});
     } else if (mode == "f32big") {
         runAll(f32big_cases);
+    } else if (mode == "gridedge") {
+        g_mode = "gridrule";
+        runAll(gridedge_cases);
     } else if (mode == "gridrule") {
         runAll(gridrule_cases);
     } else if (mode == "beyond") {

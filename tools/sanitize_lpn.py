@@ -9,7 +9,8 @@ distributed shared memory merge), Hold (16 x 2M BF16, 8 x (2M + 8) F16 and 8 x (
 non-finite rows, 4 x 1M F64 p 3:
 one resident grid, pieces held in registers, a shared-memory ring and L2, a manager warp and named
 barriers, records exchanged through the workspace), TwoPass (6 x 1M BF16), Sweep (2 x 1M BF16, 3 x (1M - 40) F16:
-two kernels over every SM, the second a programmatic dependent), Split (2 x 1M F32), Stream (2200 x 4096 F16: a warp's
+two kernels over every SM, the second a programmatic dependent), Split (2 x 1M F32), Grid (24 x (1M + 4) F32 with non-finite rows, 26 x (2M - 64) BF16 p 3: one
+resident grid, every block a chunk of every row in a ring of bulk copies, flagged records), Stream (2200 x 4096 F16: a warp's
 cp.async ring), Rows (1024 x 64 F16), Cols (axis 0 of 512 x 300 F32; cut into chunks: axis 0 of 4096 x 4096
 BF16 with non-finite columns, of 10007 x 7 F64), and non-finite rows on
 Pipe, Hold, Stream and Sweep. Each result is compared with a float64 NumPy reference under the test suite's
@@ -107,6 +108,12 @@ def main() -> int:
     d[2, 7] = np.nan
     d[3, :] = 0
     ok &= check("hold, F64 beyond the L2 budget, non-finite rows", d, p=3)
+    g = rows((24, (1 << 20) + 4), np.float32)  # session 30: 4 MB rows beyond Hold's budget, the Grid plan
+    g[1, 5] = -np.inf
+    g[2, 7] = np.nan
+    g[3, :] = 0
+    ok &= check("grid, F32 rows of 4 MB, non-finite rows", g)
+    ok &= check("grid, BF16 rows of 4 MB", rows((26, (2 << 20) - 64), ip.bfloat16), p=3)
     y = rows((2200, 4096), np.float16)
     y[0, 0] = -np.inf
     y[9, 100] = np.nan

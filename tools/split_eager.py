@@ -12,13 +12,27 @@ SPECS = [
 ]
 
 
+def kernels(case) -> str:
+    """The names of the kernels one of our calls launched (CUPTI through torch.profiler): which plan ran."""
+    from torch.profiler import ProfilerActivity, profile
+
+    t = harness.torch()
+    t.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        case.ours()
+        t.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type.name == "CUDA"]
+    return ", ".join(n.split("<")[0].split("(")[0].replace("void ", "") for n in names) or "none seen"
+
+
 def report(specs):
-    """Each (name, shape, dtype name, axis, p): checked, then eager and graph µs beside PyTorch's, a line each."""
+    """Each (name, shape, dtype name, axis, p): checked, then eager and graph µs beside PyTorch's and the
+    kernels our call launched, a line each."""
     for spec in specs:
         case = b._gpu_case(*spec)
         r, g = harness.run_case(case), b.graph_row(case)
         print(f"{spec[0]}: eager {r.ours_us:.2f} us (torch {r.torch_us:.2f}), graph {g.ours_us:.2f} us "
-              f"(torch {g.torch_us:.2f}), ok {r.ok} {g.ok} {r.note}", flush=True)
+              f"(torch {g.torch_us:.2f}), ok {r.ok} {g.ok} {r.note} [{kernels(case)}]", flush=True)
 
 
 def selected(specs, words):

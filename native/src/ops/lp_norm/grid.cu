@@ -1,9 +1,11 @@
 // LPNorm, long rows on sm_90: the Grid plan (issue 13; notes/lp_norm.md,
-// "Session 10: the Grid plan"). Off in the library (INFINI_LP_NORM_GRID in
-// nvidia.cc): on the H100 it runs 32x1M BF16 at 64.6 µs against Hold's 54.2
-// (session 25; its data movement alone takes ~50 µs, its probe without
-// factor waits 55.5, the compute warps' sums being the rest);
-// tools/lpn7_bench.cu (LPN7_ONLY=grid, gridtrace) measures it from any build.
+// "Session 10: the Grid plan"). The library plans it for rows of 3-4.4 MB
+// beyond Hold's budget (since session 30, INFINI_LP_NORM_GRID_BEYOND_HOLD in
+// nvidia.cc: F32 64x1M 197 µs against Cluster's 221 on the H100), not before
+// Hold (INFINI_LP_NORM_GRID, off): it runs 32x1M BF16 at 64.6 µs against
+// Hold's 54.2 (session 25; its data movement alone takes ~50 µs, its probe
+// without factor waits 55.5, the compute warps' sums being the rest);
+// tools/lpn7_bench.cu (LPN7_ONLY=grid, gridtrace, gridrule) measures it.
 //
 // One block an SM, all resident at once (a cooperative launch), and every
 // block owns chunk b of every row: the whole GPU reads each row, so no row

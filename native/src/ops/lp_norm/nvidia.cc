@@ -39,6 +39,22 @@
 #define INFINI_LP_NORM_GRID 0
 #endif
 
+// Long rows on sm_90 beyond Hold's budget (holdPays, but Hold refused) whose
+// chunks a block are 22-33 KB (rows of 2.8-4.4 MB on 132 SMs): 1 = the Grid
+// plan before TwoPass, Cluster and Hold reading from DRAM (after Pipe, which
+// ties it at 3 MB rows); 0 = not. H100 graph µs (tools/lpn7_bench.cu
+// LPN7_ONLY=f32big / gridrule, notes/lp_norm.md "Session 30"), the library's
+// plan -> Grid: F32 24x1M Cluster 92.9 -> 77.3, 32x1M 122.4 -> 101.6, 64x1M
+// 221.4 -> 197.2 (p 3 333.4 -> 255.9), 128x1M 422.3 -> 388.2, 64x768K 176.4
+// -> 156.9; BF16 32x2M TwoPass 132.1 -> 102.4, 64x2M 256.2 -> 200.2; F16
+// 64x2M p 1 254.2 -> 201.1; F64 32x512K Hold (DRAM) 128.4 -> 99.6, 64x512K
+// 268.3 -> 192.5. Grid lost with 16 KB chunks (2 MB rows: F32 128x512K
+// Cluster 201.3, Grid 227.5; F64 64x256K Hold 128.8, Grid 151.5), and ties
+// Hold within its budget (16 rows of 4 MB: 53.6-55.9 against 54.3-55.1).
+#ifndef INFINI_LP_NORM_GRID_BEYOND_HOLD
+#define INFINI_LP_NORM_GRID_BEYOND_HOLD 1
+#endif
+
 // Long rows on sm_90 that no cluster plan takes (too few of them: 1-4 rows of
 // 1M BF16, one long vector), 2-byte elements: 1 = the Sweep plan (sweep.cu:
 // chunk statistics over the whole GPU, then merge and scale in a second
@@ -241,6 +257,14 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
             if (INFINI_LP_NORM_PIPE && planPipe(h, pipe) && pipe.chunks >= 8 &&
                 pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
                 plan = pipe;
+                return INFINI_STATUS_SUCCESS;
+            }
+        }
+        if (INFINI_LP_NORM_GRID_BEYOND_HOLD && INFINI_LP_NORM_HOLD && holdPays(plan)) {
+            constexpr int64_t kGridMinPaysChunk = (22 << 10) / 16; // 16-byte packs a block owns of a row
+            Plan grid = plan;
+            if (planGrid(h, grid) && grid.chunk_vecs >= kGridMinPaysChunk) {
+                plan = grid;
                 return INFINI_STATUS_SUCCESS;
             }
         }
