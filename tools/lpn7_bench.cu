@@ -1056,6 +1056,17 @@ int main(int argc, char **argv) {
         {F32, 128, 768 * K, 2, 1e-12f, R, 1.0, true, false}, {F64, 64, 352 * K, 2, 1e-12f, R, 1.0, true, false},
         {F64, 64, 384 * K, 2, 1e-12f, R, 1.0, true, false},  {BF, 64, 1408 * K, 2, 1e-12f, R, 1.0, true, false},
     };
+    // LPN7_ONLY=pipewide: Pipe (the library's for 2-byte rows only) took F64 64x256K in 110 µs against
+    // Cluster's 136 and F32 64x640K in 137 against 165 (gridedge, f32big), but lost F32 128x512K and
+    // 256x256K to Cluster: 4- and 8-byte rows of 256 KB-2.5 MB beyond Hold's budget, every plan.
+    const Case pipewide_cases[] = {
+        {F64, 48, 320 * K, 2, 1e-12f, R, 1.0, true, false}, {F64, 128, 192 * K, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 128, 128 * K, 2, 1e-12f, R, 1.0, true, false}, {F64, 256, 64 * K, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 512, 32 * K, 2, 1e-12f, R, 1.0, true, false},  {F64, 64, 256 * K, 3, 1e-12f, R, 1.0, true, false},
+        {F64, 24, 256 * K, 2, 1e-12f, R, 1.0, true, false},  {F32, 64, 576 * K, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 96, 640 * K, 2, 1e-12f, R, 1.0, true, false},  {F32, 128, 384 * K, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 48, 512 * K, 2, 1e-12f, R, 1.0, true, false},
+    };
     // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
     // LPN7_ONLY=holdrule: the timed cases of fewer than 8 rows or rows shorter than 1M that Hold
     // takes, against every other plan (where Hold should start); LPN7_ONLY=holdwide: the same for
@@ -1124,6 +1135,9 @@ int main(int argc, char **argv) {
     } else if (mode == "gridedge") {
         g_mode = "gridrule";
         runAll(gridedge_cases);
+    } else if (mode == "pipewide") {
+        g_mode = "gridrule";
+        runAll(pipewide_cases);
     } else if (mode == "gridrule") {
         runAll(gridrule_cases);
     } else if (mode == "beyond") {

@@ -22,7 +22,8 @@ def kernels(case) -> str:
         case.ours()
         t.cuda.synchronize()
     names = [e.name for e in prof.events() if e.device_type.name == "CUDA"]
-    return ", ".join(n.split("<")[0].split("(")[0].replace("void ", "") for n in names) or "none seen"
+    short = [n.replace("(anonymous namespace)::", "").split("<")[0].split("(")[0].split("::")[-1] for n in names]
+    return ", ".join(short) or "none seen"
 
 
 def report(specs):
