@@ -618,6 +618,24 @@ def test_rows_across_grid_gpu(rng, dtype, shape):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape", [("f64", (136, (128 << 10) + 6)), ("f64", (520, (32 << 10) + 2)),
+                                         ("f32", (64, (576 << 10) + 4))], ids=str)
+def test_rows_pipe_wide_gpu(rng, dtype, shape):
+    # 8-byte rows of 32K+ and 4-byte rows of 2-2.8 MB, more than L2 in all
+    # (~140 MB): since session 30 the Pipe plan (sm_90: clusters of 2-16
+    # blocks, each row's chunks bulk-copied into a ring of shared-memory
+    # slots, the row's statistics merged through distributed shared memory,
+    # rows pipelined through the clusters), before only for 2-byte rows:
+    # uneven last tiles, p 1 / 2 / 3, in place, extreme magnitudes with p 3,
+    # non-finite rows, calls queued back to back.
+    name = dtype
+    dtype = DTYPES[dtype]
+    xe = extreme_input(rng, shape, dtype, {"f32": 1e30, "f64": 1e-300}[name])
+    run_case("nvidia", rng, xe, 1, 3, eps=0.0, inplace=False)
+    check_long_rows_gpu(rng, random_input(rng, shape, dtype))
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype,shape,axis", [("bf16", (4096, 4096), 0), ("f32", (6000, 300), 0),
                                               ("f16", (3, 20000, 48), 1), ("f64", (10007, 7), 0),
                                               ("bf16", (2, 9000, 33), 1)], ids=str)

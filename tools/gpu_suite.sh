@@ -42,9 +42,9 @@ held="held_on_chip or cols_cut or two_held or dependent"
 start lp_gpu tests/test_lp_norm.py -k "_gpu and not reference_cases_large and ($held)"
 # (session 29: ~100 MB rows beyond Hold's L2 budget, in a shard of their own)
 start lp_gpu_beyond tests/test_lp_norm.py -k "beyond_hold"
-# (session 30: ~100 MB rows of 3-4.4 MB, the Grid plan, in a shard of their own)
-start lp_gpu_grid tests/test_lp_norm.py -k "across_grid"
-start lp_gpu_rest tests/test_lp_norm.py -k "_gpu and not reference_cases_large and not ($held) and not beyond_hold and not across_grid"
+# (session 30: ~100-140 MB of rows for the Grid plan and the wider Pipe plan, in a shard of their own)
+start lp_gpu_grid tests/test_lp_norm.py -k "across_grid or pipe_wide"
+start lp_gpu_rest tests/test_lp_norm.py -k "_gpu and not reference_cases_large and not ($held) and not beyond_hold and not across_grid and not pipe_wide"
 start lp_large_f16 tests/test_lp_norm.py -k "reference_cases_large and -f16"
 start lp_large_bf16 tests/test_lp_norm.py -k "reference_cases_large and bf16"
 start lp_large_rest tests/test_lp_norm.py -k "reference_cases_large and not f16"  # (f16 matches bf16 too)

@@ -41,6 +41,17 @@ SPECS = [
     ("64x512K F64 p 2 (Grid)", (64, M // 2), "float64", 1, 2),
     ("64x1.5M BF16 p 2 (Pipe)", (64, 3 * M // 2), "bfloat16", 1, 2),
     ("16x1M F32 p 2 (Hold)", (16, M), "float32", 1, 2),
+    # session 30: Pipe for 8-byte rows of 32K+ and 4-byte rows beyond 2 MB (more than L2 in all)
+    ("64x256K F64 p 2 (PipeW)", (64, M // 4), "float64", 1, 2),
+    ("128x128K F64 p 2 (PipeW)", (128, M // 8), "float64", 1, 2),
+    ("256x64K F64 p 2 (PipeW)", (256, M // 16), "float64", 1, 2),
+    ("512x32K F64 p 2 (PipeW)", (512, M // 32), "float64", 1, 2),
+    ("48x320K F64 p 2 (PipeW)", (48, 5 * M // 16), "float64", 1, 2),
+    ("64x256K F64 p 3 (PipeW)", (64, M // 4), "float64", 1, 3),
+    ("64x576K F32 p 2 (PipeW)", (64, 9 * M // 16), "float32", 1, 2),
+    ("96x640K F32 p 2 (PipeW)", (96, 5 * M // 8), "float32", 1, 2),
+    ("128x512K F32 p 2 (Cluster)", (128, M // 2), "float32", 1, 2),
+    ("128x384K F32 p 2 (Cluster)", (128, 3 * M // 8), "float32", 1, 2),
     # where the library still plans Split (too small for Hold, too few rows for a cluster plan)
     ("1x1M F64 p 2 (Split)", (1, M), "float64", 1, 2),
     ("16x64K F64 p 2 (Split)", (16, M // 16), "float64", 1, 2),

@@ -4,7 +4,7 @@ files take minutes a shard under racecheck; this runs each plan once on a small 
     compute-sanitizer --tool racecheck --error-exitcode 99 python3 tools/sanitize_lpn.py
     compute-sanitizer --tool memcheck  --error-exitcode 99 python3 tools/sanitize_lpn.py [PLAN ...]
 
-Plans (H100 planner): Pipe (32 x 1M BF16: clusters of 16 blocks, bulk copies into 32 KB slots,
+Plans (H100 planner): Pipe (32 x 1M BF16, 136 x (128K + 6) F64 p 3 with non-finite rows: clusters of 16 blocks, bulk copies into 32 KB slots,
 distributed shared memory merge), Hold (16 x 2M BF16, 8 x (2M + 8) F16 and 8 x (1M + 4) F32 with
 non-finite rows, 4 x 1M F64 p 3:
 one resident grid, pieces held in registers, a shared-memory ring and L2, a manager warp and named
@@ -114,6 +114,11 @@ def main() -> int:
     g[3, :] = 0
     ok &= check("grid, F32 rows of 4 MB, non-finite rows", g)
     ok &= check("grid, BF16 rows of 4 MB", rows((26, (2 << 20) - 64), ip.bfloat16), p=3)
+    w = rows((136, (128 << 10) + 6), np.float64)  # session 30: Pipe for 8-byte rows
+    w[1, 5] = np.inf
+    w[2, 7] = np.nan
+    w[3, :] = 0
+    ok &= check("pipe, F64, non-finite rows", w, p=3)
     y = rows((2200, 4096), np.float16)
     y[0, 0] = -np.inf
     y[9, 100] = np.nan

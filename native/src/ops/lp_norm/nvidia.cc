@@ -27,6 +27,23 @@
 #define INFINI_LP_NORM_PIPE 1
 #endif
 
+// 1: the Pipe plan also for 8-byte rows of 32K+ elements and 4-byte rows of
+// more than 2 MB, more bytes than L2 holds in all, at least two rows a
+// cluster (clusters of any size for 8-byte rows; 8+ blocks for 4-byte), where
+// Hold does not plan within its budget; 0: 2-byte rows only, as before
+// session 30. H100 graph µs (tools/lpn7_bench.cu LPN7_ONLY=pipewide /
+// gridedge / f32big, notes/lp_norm.md "Session 30"), the library's plan ->
+// Pipe: F64 64x256K Cluster 136.4 -> 110.3, 128x256K 251.2 -> 216.5,
+// 48x320K 150.6 -> 104.4 (Hold from DRAM 119.9), 128x192K 194.1 -> 168.3,
+// 128x128K 132.1 -> 107.2, 256x64K 120.7 -> 106.3, 512x32K Split 175.4 ->
+// 103.7, 64x256K p 3 173.8 -> 125.9, 64x352K 214.5 -> 148.3; F32 64x576K
+// 133.2 -> 119.7, 64x640K 164.7 -> 136.7, 96x640K 238.9 -> 201.2. F32 rows of
+// 2 MB and less lose to Cluster (128x512K 201.3 / 215.1, 128x384K 154.7 /
+// 166.1, 256x256K 195.8 / 206.7; 48x512K ties), hence the row rule.
+#ifndef INFINI_LP_NORM_PIPE_WIDE
+#define INFINI_LP_NORM_PIPE_WIDE 1
+#endif
+
 // Long rows on sm_90: 1 = the Grid plan (grid.cu: every block of one
 // resident grid owns a chunk of every row, each element read once, the rows'
 // statistics exchanged through the workspace) before Pipe and TwoPass,
@@ -41,8 +58,9 @@
 
 // Long rows on sm_90 beyond Hold's budget (holdPays, but Hold refused) whose
 // chunks a block are 22-33 KB (rows of 2.8-4.4 MB on 132 SMs): 1 = the Grid
-// plan before TwoPass, Cluster and Hold reading from DRAM (after Pipe, which
-// ties it at 3 MB rows); 0 = not. H100 graph µs (tools/lpn7_bench.cu
+// plan before Pipe, TwoPass, Cluster and Hold reading from DRAM (Pipe ties it
+// at 3 MB rows: BF16 64x1.5M 160.0 / 160.9, F32 64x768K 158.2 / 156.9, F64
+// 64x384K 159.0 / 155.3); 0 = not. H100 graph µs (tools/lpn7_bench.cu
 // LPN7_ONLY=f32big / gridrule, notes/lp_norm.md "Session 30"), the library's
 // plan -> Grid: F32 24x1M Cluster 92.9 -> 77.3, 32x1M 122.4 -> 101.6, 64x1M
 // 221.4 -> 197.2 (p 3 333.4 -> 255.9), 128x1M 422.3 -> 388.2, 64x768K 176.4
@@ -231,6 +249,19 @@ bool holdPays(const Plan &plan) {
     return len >= 512 * K ? total >= 3 * M : total >= 8 * M && (wider || total <= 16 * M);
 }
 
+// Whether the Pipe plan is worth asking for (INFINI_LP_NORM_PIPE_WIDE's
+// measured region for 4- and 8-byte elements; 2-byte elements: always).
+bool pipeFits(const InfiniopHandle &h, const Plan &plan) {
+    const size_t es = dtypeSize(plan.dtype);
+    if (es == 2) {
+        return true;
+    }
+    const double row_bytes = (double)plan.len * (double)es;
+    const bool beyond_l2 = row_bytes * (double)plan.rows > (double)h.l2_cache_bytes;
+    return INFINI_LP_NORM_PIPE_WIDE && beyond_l2 &&
+           (es == 8 ? plan.len >= 32 * 1024 : row_bytes > 2.0 * 1024 * 1024);
+}
+
 // A row per group of threads, or the split form for rows too long to hold or
 // too few to fill the GPU.
 infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &plan,
@@ -252,19 +283,19 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         if (INFINI_LP_NORM_HOLD && holdPays(plan) && planHold(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
-        if (dtypeSize(plan.dtype) == 2) {
-            Plan pipe = plan;
-            if (INFINI_LP_NORM_PIPE && planPipe(h, pipe) && pipe.chunks >= 8 &&
-                pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
-                plan = pipe;
-                return INFINI_STATUS_SUCCESS;
-            }
-        }
         if (INFINI_LP_NORM_GRID_BEYOND_HOLD && INFINI_LP_NORM_HOLD && holdPays(plan)) {
             constexpr int64_t kGridMinPaysChunk = (22 << 10) / 16; // 16-byte packs a block owns of a row
             Plan grid = plan;
             if (planGrid(h, grid) && grid.chunk_vecs >= kGridMinPaysChunk) {
                 plan = grid;
+                return INFINI_STATUS_SUCCESS;
+            }
+        }
+        if (INFINI_LP_NORM_PIPE && pipeFits(h, plan)) {
+            Plan pipe = plan;
+            if (planPipe(h, pipe) && pipe.chunks >= (dtypeSize(plan.dtype) == 8 ? 1 : 8) &&
+                pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
+                plan = pipe;
                 return INFINI_STATUS_SUCCESS;
             }
         }
