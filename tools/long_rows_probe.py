@@ -50,6 +50,9 @@ SPECS = [
     ("64x256K F64 p 3 (PipeW)", (64, M // 4), "float64", 1, 3),
     ("64x576K F32 p 2 (PipeW)", (64, 9 * M // 16), "float32", 1, 2),
     ("96x640K F32 p 2 (PipeW)", (96, 5 * M // 8), "float32", 1, 2),
+    ("200x32K F64 p 2 (PipeE)", (200, M // 32), "float64", 1, 2),
+    ("160x48K F64 p 2 (PipeE)", (160, 3 * M // 64), "float64", 1, 2),
+    ("1000x32K F64 p 2 (PipeE)", (1000, M // 32), "float64", 1, 2),
     ("128x512K F32 p 2 (Cluster)", (128, M // 2), "float32", 1, 2),
     ("128x384K F32 p 2 (Cluster)", (128, 3 * M // 8), "float32", 1, 2),
     # where the library still plans Split (too small for Hold, too few rows for a cluster plan)

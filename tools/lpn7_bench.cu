@@ -1067,6 +1067,13 @@ int main(int argc, char **argv) {
         {F32, 96, 640 * K, 2, 1e-12f, R, 1.0, true, false},  {F32, 128, 384 * K, 2, 1e-12f, R, 1.0, true, false},
         {F32, 48, 512 * K, 2, 1e-12f, R, 1.0, true, false},
     };
+    // LPN7_ONLY=pipeedge: the smallest 8-byte shapes the library now gives Pipe (rows of 32K-64K, which
+    // Hold does not take, just beyond L2's 50 MB), against Split / Cluster ("main").
+    const Case pipeedge_cases[] = {
+        {F64, 200, 32 * K, 2, 1e-12f, R, 1.0, true, false}, {F64, 240, 40 * K, 2, 1e-12f, R, 1.0, true, false},
+        {F64, 160, 48 * K, 2, 1e-12f, R, 1.0, true, false}, {F64, 132, 56 * K, 1, 1e-12f, R, 1.0, true, false},
+        {F64, 1000, 32 * K, 2, 1e-12f, R, 1.0, true, false},
+    };
     // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
     // LPN7_ONLY=holdrule: the timed cases of fewer than 8 rows or rows shorter than 1M that Hold
     // takes, against every other plan (where Hold should start); LPN7_ONLY=holdwide: the same for
@@ -1135,6 +1142,9 @@ int main(int argc, char **argv) {
     } else if (mode == "gridedge") {
         g_mode = "gridrule";
         runAll(gridedge_cases);
+    } else if (mode == "pipeedge") {
+        g_mode = "gridrule";
+        runAll(pipeedge_cases);
     } else if (mode == "pipewide") {
         g_mode = "gridrule";
         runAll(pipewide_cases);
