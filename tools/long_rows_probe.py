@@ -53,6 +53,13 @@ SPECS = [
     ("200x32K F64 p 2 (PipeE)", (200, M // 32), "float64", 1, 2),
     ("160x48K F64 p 2 (PipeE)", (160, 3 * M // 64), "float64", 1, 2),
     ("1000x32K F64 p 2 (PipeE)", (1000, M // 32), "float64", 1, 2),
+    # 8-byte rows of 32K-64K within L2 (Split or Cluster unless INFINI_LP_NORM_PIPE_F64_IN_L2)
+    ("132x32K F64 p 2 (PipeL2)", (132, M // 32), "float64", 1, 2),
+    ("160x32K F64 p 2 (PipeL2)", (160, M // 32), "float64", 1, 2),
+    ("80x40K F64 p 2 (PipeL2)", (80, 5 * M // 128), "float64", 1, 2),
+    ("100x48K F64 p 2 (PipeL2)", (100, 3 * M // 64), "float64", 1, 2),
+    ("64x56K F64 p 2 (PipeL2)", (64, 7 * M // 128), "float64", 1, 2),
+    ("150x32K F64 p 3 (PipeL2)", (150, M // 32), "float64", 1, 3),
     ("128x512K F32 p 2 (Cluster)", (128, M // 2), "float32", 1, 2),
     ("128x384K F32 p 2 (Cluster)", (128, 3 * M // 8), "float32", 1, 2),
     # where the library still plans Split (too small for Hold, too few rows for a cluster plan)

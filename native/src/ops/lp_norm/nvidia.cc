@@ -44,6 +44,12 @@
 #define INFINI_LP_NORM_PIPE_WIDE 1
 #endif
 
+// A measuring knob: 1 = 8-byte rows of 32K+ get Pipe whatever their total
+// (rows permitting), not only beyond L2 (tools/verify_s30i.sh).
+#ifndef INFINI_LP_NORM_PIPE_F64_IN_L2
+#define INFINI_LP_NORM_PIPE_F64_IN_L2 0
+#endif
+
 // Long rows on sm_90: 1 = the Grid plan (grid.cu: every block of one
 // resident grid owns a chunk of every row, each element read once, the rows'
 // statistics exchanged through the workspace) before Pipe and TwoPass,
@@ -258,8 +264,10 @@ bool pipeFits(const InfiniopHandle &h, const Plan &plan) {
     }
     const double row_bytes = (double)plan.len * (double)es;
     const bool beyond_l2 = row_bytes * (double)plan.rows > (double)h.l2_cache_bytes;
-    return INFINI_LP_NORM_PIPE_WIDE && beyond_l2 &&
-           (es == 8 ? plan.len >= 32 * 1024 : row_bytes > 2.0 * 1024 * 1024);
+    if (es == 8) {
+        return INFINI_LP_NORM_PIPE_WIDE && plan.len >= 32 * 1024 && (beyond_l2 || INFINI_LP_NORM_PIPE_F64_IN_L2);
+    }
+    return INFINI_LP_NORM_PIPE_WIDE && beyond_l2 && row_bytes > 2.0 * 1024 * 1024;
 }
 
 // A row per group of threads, or the split form for rows too long to hold or
