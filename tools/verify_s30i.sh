@@ -7,7 +7,7 @@ NAME=${NAME:-s30i}
 END=${END:-330}
 source "$(dirname "$0")/verify_common.sh"
 echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
-build_variant_pair build/pipel2 "-DINFINI_LP_NORM_PIPE_F64_IN_L2=1" native/src/ops/lp_norm/nvidia.cc
+VARIANT_CXXFLAGS="-DINFINI_LP_NORM_PIPE_F64_IN_L2=1" build_variant_pair build/pipel2 "" native/src/ops/lp_norm/nvidia.cc
 export PYTHONPATH="$PWD/tools:$PYTHONPATH"
 probe_rounds "$OUT/pipe_l2_ab.txt" "tools/long_rows_probe.py (PipeL2)" build/lib build/pipel2/lib
 export INFINIOP_LIBRARY=$PWD/build/pipel2/lib/libinfiniop.so
