@@ -621,8 +621,8 @@ def test_rows_across_grid_gpu(rng, dtype, shape):
 @pytest.mark.parametrize("dtype,shape", [("f64", (136, (128 << 10) + 6)), ("f64", (520, (32 << 10) + 2)),
                                          ("f64", (150, (32 << 10) + 2)), ("f32", (64, (576 << 10) + 4))], ids=str)
 def test_rows_pipe_wide_gpu(rng, dtype, shape):
-    # 8-byte rows of 32K+ and 4-byte rows of 2-2.8 MB, more than L2 in all
-    # (~140 MB): since session 30 the Pipe plan (sm_90: clusters of 2-16
+    # 8-byte rows of 32K+ (~40-140 MB) and 4-byte rows of 2-2.8 MB, more than
+    # L2 in all (~150 MB): since session 30 the Pipe plan (sm_90: clusters of 2-16
     # blocks, each row's chunks bulk-copied into a ring of shared-memory
     # slots, the row's statistics merged through distributed shared memory,
     # rows pipelined through the clusters), before only for 2-byte rows:

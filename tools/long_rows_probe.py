@@ -53,7 +53,7 @@ SPECS = [
     ("200x32K F64 p 2 (PipeE)", (200, M // 32), "float64", 1, 2),
     ("160x48K F64 p 2 (PipeE)", (160, 3 * M // 64), "float64", 1, 2),
     ("1000x32K F64 p 2 (PipeE)", (1000, M // 32), "float64", 1, 2),
-    # 8-byte rows of 32K-64K within L2 (Split or Cluster unless INFINI_LP_NORM_PIPE_F64_IN_L2)
+    # 8-byte rows of 32K-64K within L2 (Split or Cluster before session 30's call 7, Pipe since)
     ("132x32K F64 p 2 (PipeL2)", (132, M // 32), "float64", 1, 2),
     ("160x32K F64 p 2 (PipeL2)", (160, M // 32), "float64", 1, 2),
     ("80x40K F64 p 2 (PipeL2)", (80, 5 * M // 128), "float64", 1, 2),

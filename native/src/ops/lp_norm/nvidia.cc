@@ -27,13 +27,17 @@
 #define INFINI_LP_NORM_PIPE 1
 #endif
 
-// 1: the Pipe plan also for 8-byte rows of 32K+ elements and 4-byte rows of
-// more than 2 MB, more bytes than L2 holds in all, at least two rows a
+// 1: the Pipe plan also for 8-byte rows of 32K+ elements and for 4-byte rows
+// of more than 2 MB with more bytes than L2 holds in all, at least two rows a
 // cluster (clusters of any size for 8-byte rows; 8+ blocks for 4-byte), where
 // Hold does not plan within its budget; 0: 2-byte rows only, as before
 // session 30. H100 graph µs (tools/lpn7_bench.cu LPN7_ONLY=pipewide /
-// gridedge / f32big, notes/lp_norm.md "Session 30"), the library's plan ->
-// Pipe: F64 64x256K Cluster 136.4 -> 110.3, 128x256K 251.2 -> 216.5,
+// gridedge / f32big, tools/verify_s30i.sh, notes/lp_norm.md "Session 30"),
+// the library's plan -> Pipe, within L2 (the smallest row counts the rows
+// rule admits; PyTorch in brackets): F64 132x32K Split 47.9 -> 29.8 (44.4),
+// 160x32K 62.1 -> 38.4 (51.8), 80x40K Cluster 39.5 -> 30.4 (38.2), 100x48K
+// 44.5 -> 36.2 (52.6), 64x56K 44.9 -> 31.5 (43.1); beyond L2: F64 64x256K
+// Cluster 136.4 -> 110.3, 128x256K 251.2 -> 216.5,
 // 48x320K 150.6 -> 104.4 (Hold from DRAM 119.9), 128x192K 194.1 -> 168.3,
 // 128x128K 132.1 -> 107.2, 256x64K 120.7 -> 106.3, 512x32K Split 175.4 ->
 // 103.7, 64x256K p 3 173.8 -> 125.9, 64x352K 214.5 -> 148.3; F32 64x576K
@@ -42,12 +46,6 @@
 // 166.1, 256x256K 195.8 / 206.7; 48x512K ties), hence the row rule.
 #ifndef INFINI_LP_NORM_PIPE_WIDE
 #define INFINI_LP_NORM_PIPE_WIDE 1
-#endif
-
-// A measuring knob: 1 = 8-byte rows of 32K+ get Pipe whatever their total
-// (rows permitting), not only beyond L2 (tools/verify_s30i.sh).
-#ifndef INFINI_LP_NORM_PIPE_F64_IN_L2
-#define INFINI_LP_NORM_PIPE_F64_IN_L2 0
 #endif
 
 // Long rows on sm_90: 1 = the Grid plan (grid.cu: every block of one
@@ -256,17 +254,18 @@ bool holdPays(const Plan &plan) {
 }
 
 // Whether the Pipe plan is worth asking for (INFINI_LP_NORM_PIPE_WIDE's
-// measured region for 4- and 8-byte elements; 2-byte elements: always).
+// measured region for 4- and 8-byte elements; 2-byte elements: always). The
+// rows rule at the call (two rows a cluster) keeps 8-byte shapes to 26 MB+.
 bool pipeFits(const InfiniopHandle &h, const Plan &plan) {
     const size_t es = dtypeSize(plan.dtype);
     if (es == 2) {
         return true;
     }
+    if (es == 8) {
+        return INFINI_LP_NORM_PIPE_WIDE && plan.len >= 32 * 1024;
+    }
     const double row_bytes = (double)plan.len * (double)es;
     const bool beyond_l2 = row_bytes * (double)plan.rows > (double)h.l2_cache_bytes;
-    if (es == 8) {
-        return INFINI_LP_NORM_PIPE_WIDE && plan.len >= 32 * 1024 && (beyond_l2 || INFINI_LP_NORM_PIPE_F64_IN_L2);
-    }
     return INFINI_LP_NORM_PIPE_WIDE && beyond_l2 && row_bytes > 2.0 * 1024 * 1024;
 }
 
