@@ -1139,17 +1139,17 @@ int main(int argc, char **argv) {
         runCase(h, {BF, 32, M, 2, 1e-12f, R, 1.0, false, false});
     } else if (mode == "f32big") {
         runAll(f32big_cases);
-    } else if (mode == "gridedge") {
-        g_mode = "gridrule";
-        runAll(gridedge_cases);
-    } else if (mode == "pipeedge") {
-        g_mode = "gridrule";
-        runAll(pipeedge_cases);
-    } else if (mode == "pipewide") {
-        g_mode = "gridrule";
-        runAll(pipewide_cases);
-    } else if (mode == "gridrule") {
-        runAll(gridrule_cases);
+    } else if (mode == "gridrule" || mode == "gridedge" || mode == "pipeedge" || mode == "pipewide") {
+        g_mode = "gridrule"; // (session 30's modes: the same variants, Hold from DRAM at keep .5 among them)
+        if (mode == "gridrule") {
+            runAll(gridrule_cases);
+        } else if (mode == "gridedge") {
+            runAll(gridedge_cases);
+        } else if (mode == "pipeedge") {
+            runAll(pipeedge_cases);
+        } else {
+            runAll(pipewide_cases);
+        }
     } else if (mode == "beyond") {
         runAll(beyond_cases);
     } else if (mode == "f64") { // every plan on F64 rows that Hold does not hold
