@@ -60,6 +60,15 @@ SPECS = [
     ("100x48K F64 p 2 (PipeL2)", (100, 3 * M // 64), "float64", 1, 2),
     ("64x56K F64 p 2 (PipeL2)", (64, 7 * M // 128), "float64", 1, 2),
     ("150x32K F64 p 3 (PipeL2)", (150, M // 32), "float64", 1, 3),
+    # drafted for session 31: what session 30's rules left as they were (Split / Cluster), against PyTorch
+    ("64x32K F64 p 2 (Edge)", (64, M // 32), "float64", 1, 2),
+    ("100x32K F64 p 2 (Edge)", (100, M // 32), "float64", 1, 2),
+    ("40x48K F64 p 2 (Edge)", (40, 3 * M // 64), "float64", 1, 2),
+    ("32x56K F64 p 2 (Edge)", (32, 7 * M // 128), "float64", 1, 2),
+    ("128x128K F32 p 2 (Edge)", (128, M // 8), "float32", 1, 2),
+    ("512x128K F32 p 2 (Edge)", (512, M // 8), "float32", 1, 2),
+    ("200x256K F32 p 2 (Edge)", (200, M // 4), "float32", 1, 2),
+    ("256x384K F32 p 2 (Edge)", (256, 3 * M // 8), "float32", 1, 2),
     ("128x512K F32 p 2 (Cluster)", (128, M // 2), "float32", 1, 2),
     ("128x384K F32 p 2 (Cluster)", (128, 3 * M // 8), "float32", 1, 2),
     # where the library still plans Split (too small for Hold, too few rows for a cluster plan)

@@ -255,10 +255,11 @@ probe_scripts() {
     done
 }
 # lpn_sanitize TOOL FILE [SELECTION]: compute-sanitizer TOOL (memcheck, racecheck) on
-# tools/sanitize_lpn.py [SELECTION] (every LPNorm plan without one), appended to FILE.
+# tools/sanitize_lpn.py [SELECTION] (every LPNorm plan without one), appended to FILE (capped at
+# SANITIZE_CAP seconds, 70 by default).
 lpn_sanitize() {
     step "compute-sanitizer $1, tools/sanitize_lpn.py ${3:-(every plan)}"
-    timeout -k 3 "$(cap 70)" compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 \
+    timeout -k 3 "$(cap "${SANITIZE_CAP:-70}")" compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 99 \
         $PY tools/sanitize_lpn.py ${3:-} >>"$2" 2>&1
     echo "$1 rc=$? (99: errors reported; 124: stopped at its cap)" | tee -a "$LOG" "$2"
 }
