@@ -1,5 +1,5 @@
 // LPNorm, long rows on sm_90: the Grid plan (issue 13; notes/lp_norm.md,
-// "Session 10: the Grid plan"). The library plans it for rows of 3-4.4 MB
+// "Session 10: the Grid plan"). The library plans it for rows of 2.8-4.4 MB
 // beyond Hold's budget (since session 30, INFINI_LP_NORM_GRID_BEYOND_HOLD in
 // nvidia.cc: F32 64x1M 197 µs against Cluster's 221 on the H100), not before
 // Hold (INFINI_LP_NORM_GRID, off): it runs 32x1M BF16 at 64.6 µs against
