@@ -287,10 +287,13 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         if (INFINI_LP_NORM_GRID && planGrid(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
-        if (INFINI_LP_NORM_HOLD && holdPays(plan) && planHold(h, plan)) {
+        // (Hold's region also decides where Grid and Hold from DRAM are asked
+        // for below; the failed planners leave rows, len and dtype as they are.)
+        const bool hold_pays = INFINI_LP_NORM_HOLD && holdPays(plan);
+        if (hold_pays && planHold(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
-        if (INFINI_LP_NORM_GRID_BEYOND_HOLD && INFINI_LP_NORM_HOLD && holdPays(plan)) {
+        if (INFINI_LP_NORM_GRID_BEYOND_HOLD && hold_pays) {
             constexpr int64_t kGridMinPaysChunk = (22 << 10) / 16; // 16-byte packs a block owns of a row
             Plan grid = plan;
             if (planGrid(h, grid) && grid.chunk_vecs >= kGridMinPaysChunk) {
@@ -318,7 +321,7 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         // 138.2 -> 129.4; Sweep 109-291 on these; PyTorch 149.5 / 290.0 /
         // 116.7 / 150.0 / 170.3). Where Cluster or Pipe plans (F32 64x1M,
         // BF16 64x1M), they read each element once and stay ahead of it.
-        if (INFINI_LP_NORM_HOLD && INFINI_LP_NORM_HOLD_DRAM && holdPays(plan)) {
+        if (INFINI_LP_NORM_HOLD_DRAM && hold_pays) {
             HoldTuning beyond;
             beyond.l2_fraction = HUGE_VAL;
             if (planHold(h, plan, beyond)) {
