@@ -531,6 +531,15 @@ def check_long_rows_gpu(rng, x, axis=1):
     check_chained_calls(x, axis)
 
 
+def check_long_rows_extreme_gpu(rng, name, shape, scales, p):
+    """check_long_rows_gpu on random rows of dtype `name`, after rows of
+    magnitude scales[name] (extreme_input) with `p` and eps 0: sums of |x|^p
+    that over- or underflow, the plans' scaled sums."""
+    dtype = DTYPES[name]
+    run_case("nvidia", rng, extreme_input(rng, shape, dtype, scales[name]), 1, p, eps=0.0, inplace=False)
+    check_long_rows_gpu(rng, random_input(rng, shape, dtype))
+
+
 def check_chained_calls(x, axis=1):
     """Three calls on `x` (reduced over `axis`) queued without a sync, each
     reading the previous one's output (the last in place), give what they
@@ -575,11 +584,7 @@ def test_rows_held_on_chip_gpu(rng, dtype, shape):
     # / 3, in place, extreme magnitudes (the scaled sums), non-finite rows, and
     # calls queued back to back (the records are cleared by the call that
     # reads them).
-    name = dtype
-    dtype = DTYPES[dtype]
-    xe = extreme_input(rng, shape, dtype, {"bf16": 1e30, "f16": 1e-6, "f32": 1e30, "f64": 1e300}[name])
-    run_case("nvidia", rng, xe, 1, 2, eps=0.0, inplace=False)
-    check_long_rows_gpu(rng, random_input(rng, shape, dtype))
+    check_long_rows_extreme_gpu(rng, dtype, shape, {"bf16": 1e30, "f16": 1e-6, "f32": 1e30, "f64": 1e300}, 2)
 
 
 @pytest.mark.gpu
@@ -592,11 +597,7 @@ def test_rows_beyond_hold_budget_gpu(rng, dtype, shape):
     # from DRAM, the first of it kept in L2 (the rest read evict-first);
     # before, Sweep or Split. p 1 / 2 / 3, in place, extreme magnitudes (the
     # scaled sums), non-finite rows, calls queued back to back.
-    name = dtype
-    dtype = DTYPES[dtype]
-    xe = extreme_input(rng, shape, dtype, {"bf16": 1e30, "f32": 1e30, "f64": 1e-300}[name])
-    run_case("nvidia", rng, xe, 1, 3, eps=0.0, inplace=False)
-    check_long_rows_gpu(rng, random_input(rng, shape, dtype))
+    check_long_rows_extreme_gpu(rng, dtype, shape, {"bf16": 1e30, "f32": 1e30, "f64": 1e-300}, 3)
 
 
 @pytest.mark.gpu
@@ -610,11 +611,7 @@ def test_rows_across_grid_gpu(rng, dtype, shape):
     # order, then the row scaled): uneven last chunks, p 1 / 2 / 3, in place,
     # extreme magnitudes with p 3 (the scaled sums), non-finite rows, calls
     # queued back to back (the records' flag taken from the workspace's epoch).
-    name = dtype
-    dtype = DTYPES[dtype]
-    xe = extreme_input(rng, shape, dtype, {"bf16": 1e30, "f16": 1e-6, "f32": 1e-30, "f64": 1e300}[name])
-    run_case("nvidia", rng, xe, 1, 3, eps=0.0, inplace=False)
-    check_long_rows_gpu(rng, random_input(rng, shape, dtype))
+    check_long_rows_extreme_gpu(rng, dtype, shape, {"bf16": 1e30, "f16": 1e-6, "f32": 1e-30, "f64": 1e300}, 3)
 
 
 @pytest.mark.gpu
@@ -628,11 +625,7 @@ def test_rows_pipe_wide_gpu(rng, dtype, shape):
     # rows pipelined through the clusters), before only for 2-byte rows:
     # uneven last tiles, p 1 / 2 / 3, in place, extreme magnitudes with p 3,
     # non-finite rows, calls queued back to back.
-    name = dtype
-    dtype = DTYPES[dtype]
-    xe = extreme_input(rng, shape, dtype, {"f32": 1e30, "f64": 1e-300}[name])
-    run_case("nvidia", rng, xe, 1, 3, eps=0.0, inplace=False)
-    check_long_rows_gpu(rng, random_input(rng, shape, dtype))
+    check_long_rows_extreme_gpu(rng, dtype, shape, {"f32": 1e30, "f64": 1e-300}, 3)
 
 
 @pytest.mark.gpu
