@@ -66,6 +66,14 @@ def main() -> int:
     def rows(shape, dtype):
         return (rng.standard_normal(shape) * 3).astype(dtype)
 
+    def nonfinite_rows(shape, dtype, inf=np.inf):
+        """rows(shape, dtype) with `inf` in row 1, NaN in row 2, row 3 all zero."""
+        x = rows(shape, dtype)
+        x[1, 5] = inf
+        x[2, 7] = np.nan
+        x[3, :] = 0
+        return x
+
     ok = True
     ok &= check("pipe", rows((32, 1 << 20), ip.bfloat16))
     ok &= check("hold, rows through L2", rows((16, 2 << 20), ip.bfloat16))
@@ -87,37 +95,19 @@ def main() -> int:
     z[1, 3] = np.nan
     z[2, 1000:] = 0
     ok &= check("sweep, non-finite rows, uneven chunks", z)
-    x = rows((32, 1 << 20), ip.bfloat16)
-    x[1, 5] = np.inf
-    x[2, 7] = np.nan
-    x[3, :] = 0
+    x = nonfinite_rows((32, 1 << 20), ip.bfloat16)
     ok &= check("pipe, non-finite rows", x)
-    h = rows((8, (2 << 20) + 8), np.float16)
-    h[1, 5] = np.inf
-    h[2, 7] = np.nan
-    h[3, :] = 0
+    h = nonfinite_rows((8, (2 << 20) + 8), np.float16)
     ok &= check("hold, non-finite rows", h)
-    f = rows((8, (1 << 20) + 4), np.float32)
-    f[1, 5] = -np.inf
-    f[2, 7] = np.nan
-    f[3, :] = 0
+    f = nonfinite_rows((8, (1 << 20) + 4), np.float32, inf=-np.inf)
     ok &= check("hold, F32, non-finite rows", f)
     ok &= check("hold, F64", rows((4, 1 << 20), np.float64), p=3)
-    d = rows((6, (1 << 21) + 6), np.float64)  # session 29: beyond the L2 budget, the rest read again from DRAM
-    d[1, 5] = np.inf
-    d[2, 7] = np.nan
-    d[3, :] = 0
+    d = nonfinite_rows((6, (1 << 21) + 6), np.float64)  # session 29: beyond the L2 budget, the rest read again from DRAM
     ok &= check("hold, F64 beyond the L2 budget, non-finite rows", d, p=3)
-    g = rows((24, (1 << 20) + 4), np.float32)  # session 30: 4 MB rows beyond Hold's budget, the Grid plan
-    g[1, 5] = -np.inf
-    g[2, 7] = np.nan
-    g[3, :] = 0
+    g = nonfinite_rows((24, (1 << 20) + 4), np.float32, inf=-np.inf)  # session 30: 4 MB rows beyond Hold's budget, the Grid plan
     ok &= check("grid, F32 rows of 4 MB, non-finite rows", g)
     ok &= check("grid, BF16 rows of 4 MB", rows((26, (2 << 20) - 64), ip.bfloat16), p=3)
-    w = rows((136, (128 << 10) + 6), np.float64)  # session 30: Pipe for 8-byte rows
-    w[1, 5] = np.inf
-    w[2, 7] = np.nan
-    w[3, :] = 0
+    w = nonfinite_rows((136, (128 << 10) + 6), np.float64)  # session 30: Pipe for 8-byte rows
     ok &= check("pipe, F64, non-finite rows", w, p=3)
     y = rows((2200, 4096), np.float16)
     y[0, 0] = -np.inf
