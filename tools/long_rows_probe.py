@@ -71,6 +71,13 @@ SPECS = [
     ("256x384K F32 p 2 (Edge)", (256, 3 * M // 8), "float32", 1, 2),
     ("128x512K F32 p 2 (Cluster)", (128, M // 2), "float32", 1, 2),
     ("128x384K F32 p 2 (Cluster)", (128, 3 * M // 8), "float32", 1, 2),
+    # session 31: Hold's shapes, for its launch with the cooperative attribute against a plain one
+    ("32x1M BF16 p 2 (HoldC)", (32, M), "bfloat16", 1, 2),
+    ("8x1M BF16 p 2 (HoldC)", (8, M), "bfloat16", 1, 2),
+    ("32x256K BF16 p 2 (HoldC)", (32, M // 4), "bfloat16", 1, 2),
+    ("16x1M F32 p 2 (HoldC)", (16, M), "float32", 1, 2),
+    ("16x256K F64 p 2 (HoldC)", (16, M // 4), "float64", 1, 2),
+    ("16x1M F64 p 2 (HoldC)", (16, M), "float64", 1, 2),
     # where the library still plans Split (too small for Hold, too few rows for a cluster plan)
     ("1x1M F64 p 2 (Split)", (1, M), "float64", 1, 2),
     ("16x64K F64 p 2 (Split)", (16, M // 16), "float64", 1, 2),

@@ -82,6 +82,13 @@ constexpr unsigned long long kHoldMagic = 0x4c504e486f6c6431ull; // "LPNHold1"
 #define INFINI_LP_NORM_HOLD_PDL 2
 #endif
 constexpr PdlPolicy kHoldPdl = pdlPolicyOfKnob(INFINI_LP_NORM_HOLD_PDL);
+// 1: Hold's launches carry the cooperative attribute, so that the driver
+// starts the grid only where all its blocks are resident at once (or refuses
+// it) instead of the planner's occupancy check alone; 0: a plain launch.
+// (Session 31: measuring knob; notes/lp_norm.md.)
+#ifndef INFINI_LP_NORM_HOLD_COOPERATIVE
+#define INFINI_LP_NORM_HOLD_COOPERATIVE 0
+#endif
 // -DINFINI_LP_NORM_HOLD_DROP_HINT=0: the tiles read once are copied without
 // an L2 policy instead of evict-first (A/B; H100: 32x1M BF16 58.1 -> 63.1 µs
 // without it, the L2 part losing its lines).
@@ -792,9 +799,12 @@ infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *worksp
     return withHoldKernel(plan.dtype, plan.p, [&](auto kernel, auto t) {
         using T = decltype(t);
         using R = HoldRecord<ComputeType<T>>;
-        CUDA_TRY(launchKernel(kernel, dim3(plan.grid_x), dim3(kHoldThreads), plan.smem_max, st,
-                              plan.pdl_ok && pdlWanted(plan.pdl, st), plan, (const T *)x, (T *)y,
-                              static_cast<R *>(workspace)));
+        LaunchConfig config(dim3(plan.grid_x), dim3(kHoldThreads), plan.smem_max, st);
+        config.pdl(plan.pdl_ok && pdlWanted(plan.pdl, st));
+        if (INFINI_LP_NORM_HOLD_COOPERATIVE) {
+            config.cooperative();
+        }
+        CUDA_TRY(cudaLaunchKernelEx(config.get(), kernel, plan, (const T *)x, (T *)y, static_cast<R *>(workspace)));
         return INFINI_STATUS_SUCCESS;
     });
 }
