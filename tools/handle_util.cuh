@@ -21,6 +21,7 @@ inline InfiniopHandle deviceHandle() {
     h.cc_minor = prop.minor;
     h.l2_cache_bytes = prop.l2CacheSize;
     h.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+    h.sm_limit = h.sm_count;
     int driver = 0, runtime = 0;
     CHECK_CUDA(cudaDriverGetVersion(&driver));
     CHECK_CUDA(cudaRuntimeGetVersion(&runtime));

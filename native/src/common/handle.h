@@ -14,6 +14,7 @@ struct InfiniopHandle {
     int cc_minor;
     int l2_cache_bytes;
     int max_threads_per_sm;
+    int sm_limit; // the SMs the creating thread's context may use (MPS, an execution affinity): <= sm_count
 };
 
 namespace infini {

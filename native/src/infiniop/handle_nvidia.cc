@@ -1,5 +1,6 @@
 // What an NVIDIA handle records about its device (NVIDIA builds only).
 #include "../common/cuda/check.cuh"
+#include "../common/cuda/stream_sms.h"
 #include "../common/handle.h"
 
 infiniStatus_t infini::nvidiaFillHandle(InfiniopHandle *h) {
@@ -26,5 +27,6 @@ infiniStatus_t infini::nvidiaFillHandle(InfiniopHandle *h) {
     for (auto &q : queries) {
         CUDA_TRY(cudaDeviceGetAttribute(q.out, q.attr, id));
     }
+    h->sm_limit = contextSmLimit(h->sm_count);
     return INFINI_STATUS_SUCCESS;
 }

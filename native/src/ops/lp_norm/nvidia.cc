@@ -1,5 +1,6 @@
 // LPNorm on NVIDIA GPUs: choose the kernel and its launch shape at Create.
 #include "../../common/cuda/check.cuh"
+#include "../../common/cuda/stream_sms.h"
 #include "lp_norm.h"
 #include "nvidia_plan.h"
 #include <algorithm>
@@ -269,10 +270,71 @@ bool pipeFits(const InfiniopHandle &h, const Plan &plan) {
     return INFINI_LP_NORM_PIPE_WIDE && beyond_l2 && row_bytes > 2.0 * 1024 * 1024;
 }
 
+// Plans sized for the whole device: all blocks resident at once (Hold, Grid)
+// or thread-block clusters (Cluster, TwoPass, Pipe). A stream with fewer SMs
+// (a green context's) takes the descriptor's portable plan instead (stream_sms.h).
+bool needsWholeDevice(Kind kind) {
+    return kind == Kind::Hold || kind == Kind::Grid || kind == Kind::Cluster || kind == Kind::TwoPass ||
+           kind == Kind::Pipe;
+}
+
+// Long rows on the plans sized for the whole device (needsWholeDevice), in
+// the order measured; false when none of them plans (`plan` unchanged then).
+bool planWholeDeviceRows(const InfiniopHandle &h, Plan &plan) {
+    // TwoPass for 2-byte elements only: on the H100 it beats Cluster there
+    // (32x1M BF16 87.9 -> 67.0 us, 64x1M 156.1 -> 126.5, 16x1M 62.4 -> 36.9)
+    // but not on F32 (32x1M: Cluster 122.5, TwoPass 133.8; notes/lp_norm.md, session 8).
+    if (INFINI_LP_NORM_GRID && planGrid(h, plan)) {
+        return true;
+    }
+    // (Hold's region also decides where Grid and Hold from DRAM are asked
+    // for below; the failed planners leave rows, len and dtype as they are.)
+    const bool hold_pays = INFINI_LP_NORM_HOLD && holdPays(plan);
+    if (hold_pays && planHold(h, plan)) {
+        return true;
+    }
+    if (INFINI_LP_NORM_GRID_BEYOND_HOLD && hold_pays) {
+        constexpr int64_t kGridMinPaysChunk = (22 << 10) / 16; // 16-byte packs a block owns of a row
+        Plan grid = plan;
+        if (planGrid(h, grid) && grid.chunk_vecs >= kGridMinPaysChunk) {
+            plan = grid;
+            return true;
+        }
+    }
+    if (INFINI_LP_NORM_PIPE && pipeFits(h, plan)) {
+        Plan pipe = plan;
+        if (planPipe(h, pipe) && pipe.chunks >= (dtypeSize(plan.dtype) == 8 ? 1 : 8) &&
+            pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
+            plan = pipe;
+            return true;
+        }
+    }
+    if (INFINI_LP_NORM_TWO_PASS && dtypeSize(plan.dtype) == 2 && planTwoPass(h, plan)) {
+        return true;
+    }
+    if (planCluster(h, plan)) { // sm_90: each element read once
+        return true;
+    }
+    // Beyond Hold's L2 budget (session 29, H100 graph µs, Split -> Hold
+    // reading the rest again from DRAM: F64 16x1M 173.5 -> 128.3, 32x1M
+    // 336.3 -> 268.3, 12x1M 130.4 -> 91.3, 4x4M 183.6 -> 130.2; F32 4x8M
+    // 138.2 -> 129.4; Sweep 109-291 on these; PyTorch 149.5 / 290.0 /
+    // 116.7 / 150.0 / 170.3). Where Cluster or Pipe plans (F32 64x1M,
+    // BF16 64x1M), they read each element once and stay ahead of it.
+    if (INFINI_LP_NORM_HOLD_DRAM && hold_pays) {
+        HoldTuning beyond;
+        beyond.l2_fraction = HUGE_VAL;
+        if (planHold(h, plan, beyond)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // A row per group of threads, or the split form for rows too long to hold or
-// too few to fill the GPU.
-infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &plan,
-                        std::vector<int64_t> &table) {
+// too few to fill the GPU. `portable`: none of the plans needsWholeDevice names.
+infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &plan, std::vector<int64_t> &table,
+                        bool portable = false) {
     plan.kind = Kind::Rows;
     plan.vec = vec;
     INFINI_REQUIRE(setOuter(plan, in, 0, in.outer_shape.size(), table), INFINI_STATUS_NOT_IMPLEMENTED);
@@ -280,54 +342,12 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
     constexpr int64_t kChunkThreads = 256, kChunkItems = 8, kChunkVecs = kChunkThreads * kChunkItems;
     const bool too_long = nv > 1024 * 4;
     const bool too_few = nv > 4 * kChunkVecs && plan.rows < 2 * (int64_t)h.sm_count;
+    if ((too_long || too_few) && !portable) {
+        if (planWholeDeviceRows(h, plan)) {
+            return INFINI_STATUS_SUCCESS;
+        }
+    }
     if (too_long || too_few) {
-        // TwoPass for 2-byte elements only: on the H100 it beats Cluster there
-        // (32x1M BF16 87.9 -> 67.0 us, 64x1M 156.1 -> 126.5, 16x1M 62.4 -> 36.9)
-        // but not on F32 (32x1M: Cluster 122.5, TwoPass 133.8; notes/lp_norm.md, session 8).
-        if (INFINI_LP_NORM_GRID && planGrid(h, plan)) {
-            return INFINI_STATUS_SUCCESS;
-        }
-        // (Hold's region also decides where Grid and Hold from DRAM are asked
-        // for below; the failed planners leave rows, len and dtype as they are.)
-        const bool hold_pays = INFINI_LP_NORM_HOLD && holdPays(plan);
-        if (hold_pays && planHold(h, plan)) {
-            return INFINI_STATUS_SUCCESS;
-        }
-        if (INFINI_LP_NORM_GRID_BEYOND_HOLD && hold_pays) {
-            constexpr int64_t kGridMinPaysChunk = (22 << 10) / 16; // 16-byte packs a block owns of a row
-            Plan grid = plan;
-            if (planGrid(h, grid) && grid.chunk_vecs >= kGridMinPaysChunk) {
-                plan = grid;
-                return INFINI_STATUS_SUCCESS;
-            }
-        }
-        if (INFINI_LP_NORM_PIPE && pipeFits(h, plan)) {
-            Plan pipe = plan;
-            if (planPipe(h, pipe) && pipe.chunks >= (dtypeSize(plan.dtype) == 8 ? 1 : 8) &&
-                pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
-                plan = pipe;
-                return INFINI_STATUS_SUCCESS;
-            }
-        }
-        if (INFINI_LP_NORM_TWO_PASS && dtypeSize(plan.dtype) == 2 && planTwoPass(h, plan)) {
-            return INFINI_STATUS_SUCCESS;
-        }
-        if (planCluster(h, plan)) { // sm_90: each element read once
-            return INFINI_STATUS_SUCCESS;
-        }
-        // Beyond Hold's L2 budget (session 29, H100 graph µs, Split -> Hold
-        // reading the rest again from DRAM: F64 16x1M 173.5 -> 128.3, 32x1M
-        // 336.3 -> 268.3, 12x1M 130.4 -> 91.3, 4x4M 183.6 -> 130.2; F32 4x8M
-        // 138.2 -> 129.4; Sweep 109-291 on these; PyTorch 149.5 / 290.0 /
-        // 116.7 / 150.0 / 170.3). Where Cluster or Pipe plans (F32 64x1M,
-        // BF16 64x1M), they read each element once and stay ahead of it.
-        if (INFINI_LP_NORM_HOLD_DRAM && hold_pays) {
-            HoldTuning beyond;
-            beyond.l2_fraction = HUGE_VAL;
-            if (planHold(h, plan, beyond)) {
-                return INFINI_STATUS_SUCCESS;
-            }
-        }
         if (INFINI_LP_NORM_SWEEP && dtypeSize(plan.dtype) == 2 && planSweep(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
@@ -452,10 +472,14 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
 
 struct NvidiaDescriptor final : Descriptor {
     Plan vec_plan, scalar_plan;
+    // Where a plan needs the whole device (needsWholeDevice): the portable plan
+    // for the same pointers, for streams with fewer SMs (calculate).
+    Plan vec_portable, scalar_portable;
     bool has_vec = false;
+    InfiniopHandle handle; // (its SM counts, for the streams' check)
     int64_t *offsets = nullptr; // device copy of the outer-offset table, if any
 
-    NvidiaDescriptor(const InfiniopHandle &h, const Info &i) : Descriptor(h, i) {}
+    NvidiaDescriptor(const InfiniopHandle &h, const Info &i) : Descriptor(h, i), handle(h) {}
     ~NvidiaDescriptor() override {
         if (offsets != nullptr) {
             ScopedCudaDevice dev(device_id);
@@ -502,6 +526,14 @@ struct NvidiaDescriptor final : Descriptor {
             if (has_vec) {
                 INFINI_TRY(planRows(h, in, vec, vec_plan, table));
             }
+            scalar_portable = base;
+            vec_portable = base;
+            if (needsWholeDevice(scalar_plan.kind)) {
+                INFINI_TRY(planRows(h, in, 1, scalar_portable, table, true));
+            }
+            if (has_vec && needsWholeDevice(vec_plan.kind)) {
+                INFINI_TRY(planRows(h, in, vec, vec_portable, table, true));
+            }
         }
         if (!table.empty()) {
             ScopedCudaDevice dev(device_id);
@@ -510,17 +542,19 @@ struct NvidiaDescriptor final : Descriptor {
             CUDA_TRY(cudaMalloc(&offsets, bytes));
             CUDA_TRY(cudaMemcpy(offsets, table.data(), bytes, cudaMemcpyHostToDevice));
             scalar_plan.outer.table = vec_plan.outer.table = offsets;
+            scalar_portable.outer.table = vec_portable.outer.table = offsets;
         }
         // Measured on an H100 (notes/lp_norm.md): the cache hints help the
         // Split and Cols kernels a little and cost the Rows kernel a few percent.
-        for (Plan *pl : {&scalar_plan, &vec_plan}) {
+        for (Plan *pl : {&scalar_plan, &vec_plan, &scalar_portable, &vec_portable}) {
             if (pl->kind == Kind::Rows) {
                 pl->cs = false;
             }
         }
         // The statistics records want 16-byte alignment; the caller's workspace
         // may start anywhere, so it is asked for with the slack to align it.
-        const size_t need = std::max(scalar_plan.workspace, has_vec ? vec_plan.workspace : 0);
+        const size_t need = std::max({scalar_plan.workspace, has_vec ? vec_plan.workspace : 0,
+                                      scalar_portable.workspace, has_vec ? vec_portable.workspace : 0});
         workspace_size = need == 0 ? 0 : need + kWorkspaceAlign - 1;
         return INFINI_STATUS_SUCCESS;
     }
@@ -533,9 +567,13 @@ struct NvidiaDescriptor final : Descriptor {
         char *yp = static_cast<char *>(y) + info.y_off * (ptrdiff_t)es;
         const uintptr_t align = (uintptr_t)vec_plan.vec * es;
         const bool aligned = ((uintptr_t)xp % align == 0) && ((uintptr_t)yp % align == 0);
-        const Plan &plan = has_vec && aligned ? vec_plan : scalar_plan;
+        const bool use_vec = has_vec && aligned;
+        const Plan &chosen = use_vec ? vec_plan : scalar_plan;
         ScopedCudaDevice dev(device_id);
         INFINI_TRY(dev.status());
+        const Plan &plan = !needsWholeDevice(chosen.kind) || streamHasWholeDevice(handle, (cudaStream_t)stream)
+                               ? chosen
+                               : use_vec ? vec_portable : scalar_portable;
         switch (plan.kind) {
         case Kind::Rows: return launchRows(plan, xp, yp, workspace, stream);
         case Kind::Split: return launchSplit(plan, xp, yp, workspace, stream);

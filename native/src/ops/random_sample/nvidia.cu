@@ -1,5 +1,6 @@
 // RandomSample, NVIDIA backend: the descriptor and its Calculate (the paths
 // and launch counts are listed in nvidia.cuh).
+#include "../../common/cuda/stream_sms.h"
 #include "argmax_plan.h"
 #include "nvidia.cuh"
 #include <algorithm>
@@ -19,10 +20,12 @@ struct NvidiaDesc final : Desc {
     bool pdl;     // eager launches may use PDL (sm_90, kernels from sm_90 code: they wait at entry)
     TeamFit argmax_fit{}; // argmaxTeam's fit: teams of 2^l argmax blocks resident at once (0: no clusters)
     TeamFit sample_fit{}; // the same for sampling teams (0: unknown)
+    InfiniopHandle handle; // (its SM counts: streams with fewer SMs get teams of one block, stream_sms.h)
 
     NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, int s, bool b, bool p,
                const TeamFit &afit, const TeamFit &sfit)
-        : Desc(h, i), launchers(l), max_team(t), sms(s), bulk(b), pdl(p), argmax_fit(afit), sample_fit(sfit) {
+        : Desc(h, i), launchers(l), max_team(t), sms(s), bulk(b), pdl(p), argmax_fit(afit), sample_fit(sfit),
+          handle(h) {
         workspace_size = 0;
     }
 
@@ -49,6 +52,9 @@ struct NvidiaDesc final : Desc {
         INFINI_TRY(scoped.status());
         const cudaStream_t plain = static_cast<cudaStream_t>(stream_ptr);
         const LaunchStream stream{plain, pdl && pdlWanted(kRandomSamplePdl, plain)};
+        // A team of more than one block is a cluster, sized for the whole device:
+        // one block a row on a stream with fewer SMs (asked only then: a driver call).
+        auto onStream = [&](int team) { return team > 1 && !streamHasWholeDevice(handle, plain) ? 1 : team; };
         const ptrdiff_t esize = (ptrdiff_t)dtypeSize(info.probs_dtype);
         const ptrdiff_t rsize = (ptrdiff_t)dtypeSize(info.result_dtype);
         RowsArgs rows{probs, result, info.row_stride, info.result_stride, (uint32_t)info.n, (int)rsize};
@@ -61,7 +67,7 @@ struct NvidiaDesc final : Desc {
         bool all_argmax = true;
         for (size_t b = 0; b < info.batch && all_argmax; ++b) all_argmax = isArgmax(params.at(b));
         if (all_argmax) { // no per-row parameters: one launch (argmax.cuh)
-            const int team = argmaxTeam(info.batch, info.n * esize, sms, argmax_fit);
+            const int team = onStream(argmaxTeam(info.batch, info.n * esize, sms, argmax_fit));
             for (size_t b0 = 0; b0 < info.batch; b0 += INT32_MAX) {
                 const int n_rows = (int)std::min<size_t>(INT32_MAX, info.batch - b0);
                 INFINI_TRY((bulk ? launchers.argmaxBulk : launchers.argmax)(at(b0), n_rows, team, stream));
@@ -78,13 +84,13 @@ struct NvidiaDesc final : Desc {
         if (info.batch <= (size_t)kFewRows) {
             SampleArgs<kFewRows> args;
             fill(args, 0, info.batch);
-            return launchers.sampleFew(args, (int)info.batch, teamFor(info.batch), stream);
+            return launchers.sampleFew(args, (int)info.batch, onStream(teamFor(info.batch)), stream);
         }
         SampleArgs<kMaxRows> args; // parameters travel by value: kMaxRows rows per launch
         for (size_t b0 = 0; b0 < info.batch; b0 += kMaxRows) {
             const size_t n_rows = std::min<size_t>(kMaxRows, info.batch - b0);
             fill(args, b0, n_rows);
-            const int team = std::min(teamFor(n_rows), sampleMaxTeam<kMaxRows>()); // a last launch of few rows
+            const int team = onStream(std::min(teamFor(n_rows), sampleMaxTeam<kMaxRows>())); // a last launch of few rows
             INFINI_TRY(launchers.sampleMany(args, (int)n_rows, team, stream));
         }
         return INFINI_STATUS_SUCCESS;
