@@ -571,9 +571,27 @@ struct NvidiaDescriptor final : Descriptor {
         const Plan &chosen = use_vec ? vec_plan : scalar_plan;
         ScopedCudaDevice dev(device_id);
         INFINI_TRY(dev.status());
-        const Plan &plan = !needsWholeDevice(chosen.kind) || streamHasWholeDevice(handle, (cudaStream_t)stream)
-                               ? chosen
-                               : use_vec ? vec_portable : scalar_portable;
+        const Plan &portable = use_vec ? vec_portable : scalar_portable;
+        if (!needsWholeDevice(chosen.kind)) {
+            return launch(chosen, xp, yp, workspace, stream);
+        }
+        // Hold's blocks wait for each other, so on a stream with fewer SMs it
+        // could wait forever: asked before its launch (a driver call, ~0.5 us
+        // of host time on the H100, beside kernels of 5 us and more). The
+        // cluster and cooperative launches are refused there: asked only then.
+        const cudaStream_t st = (cudaStream_t)stream;
+        if (chosen.kind == Kind::Hold && !streamHasWholeDevice(handle, st)) {
+            return launch(portable, xp, yp, workspace, stream);
+        }
+        const infiniStatus_t status = launch(chosen, xp, yp, workspace, stream);
+        if (status == INFINI_STATUS_SUCCESS || streamHasWholeDevice(handle, st)) {
+            return status;
+        }
+        cudaGetLastError(); // the refused launch (not sticky)
+        return launch(portable, xp, yp, workspace, stream);
+    }
+
+    static infiniStatus_t launch(const Plan &plan, const char *xp, char *yp, void *workspace, void *stream) {
         switch (plan.kind) {
         case Kind::Rows: return launchRows(plan, xp, yp, workspace, stream);
         case Kind::Split: return launchSplit(plan, xp, yp, workspace, stream);

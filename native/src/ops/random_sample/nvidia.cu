@@ -52,9 +52,18 @@ struct NvidiaDesc final : Desc {
         INFINI_TRY(scoped.status());
         const cudaStream_t plain = static_cast<cudaStream_t>(stream_ptr);
         const LaunchStream stream{plain, pdl && pdlWanted(kRandomSamplePdl, plain)};
-        // A team of more than one block is a cluster, sized for the whole device:
-        // one block a row on a stream with fewer SMs (asked only then: a driver call).
-        auto onStream = [&](int team) { return team > 1 && !streamHasWholeDevice(handle, plain) ? 1 : team; };
+        // A team of more than one block is a cluster, sized for the whole device.
+        // On a stream with fewer SMs (a green context's) such a launch may be
+        // refused: then one block a row (the stream asked only then: a driver
+        // call, ~0.5 us on the H100).
+        auto teams = [&](int team, auto &&launch) -> infiniStatus_t {
+            const infiniStatus_t st = launch(team);
+            if (st == INFINI_STATUS_SUCCESS || team == 1 || streamHasWholeDevice(handle, plain)) {
+                return st;
+            }
+            cudaGetLastError(); // the refused launch (not sticky)
+            return launch(1);
+        };
         const ptrdiff_t esize = (ptrdiff_t)dtypeSize(info.probs_dtype);
         const ptrdiff_t rsize = (ptrdiff_t)dtypeSize(info.result_dtype);
         RowsArgs rows{probs, result, info.row_stride, info.result_stride, (uint32_t)info.n, (int)rsize};
@@ -67,10 +76,13 @@ struct NvidiaDesc final : Desc {
         bool all_argmax = true;
         for (size_t b = 0; b < info.batch && all_argmax; ++b) all_argmax = isArgmax(params.at(b));
         if (all_argmax) { // no per-row parameters: one launch (argmax.cuh)
-            const int team = onStream(argmaxTeam(info.batch, info.n * esize, sms, argmax_fit));
+            int team = argmaxTeam(info.batch, info.n * esize, sms, argmax_fit);
             for (size_t b0 = 0; b0 < info.batch; b0 += INT32_MAX) {
                 const int n_rows = (int)std::min<size_t>(INT32_MAX, info.batch - b0);
-                INFINI_TRY((bulk ? launchers.argmaxBulk : launchers.argmax)(at(b0), n_rows, team, stream));
+                INFINI_TRY(teams(team, [&](int t) {
+                    team = t; // (refused: the later launches too)
+                    return (bulk ? launchers.argmaxBulk : launchers.argmax)(at(b0), n_rows, t, stream);
+                }));
             }
             return INFINI_STATUS_SUCCESS;
         }
@@ -84,14 +96,18 @@ struct NvidiaDesc final : Desc {
         if (info.batch <= (size_t)kFewRows) {
             SampleArgs<kFewRows> args;
             fill(args, 0, info.batch);
-            return launchers.sampleFew(args, (int)info.batch, onStream(teamFor(info.batch)), stream);
+            return teams(teamFor(info.batch), [&](int t) { return launchers.sampleFew(args, (int)info.batch, t, stream); });
         }
         SampleArgs<kMaxRows> args; // parameters travel by value: kMaxRows rows per launch
+        int cap = sampleMaxTeam<kMaxRows>();
         for (size_t b0 = 0; b0 < info.batch; b0 += kMaxRows) {
             const size_t n_rows = std::min<size_t>(kMaxRows, info.batch - b0);
             fill(args, b0, n_rows);
-            const int team = onStream(std::min(teamFor(n_rows), sampleMaxTeam<kMaxRows>())); // a last launch of few rows
-            INFINI_TRY(launchers.sampleMany(args, (int)n_rows, team, stream));
+            const int team = std::min(teamFor(n_rows), cap); // (a last launch of few rows)
+            INFINI_TRY(teams(team, [&](int t) {
+                cap = t < team ? 1 : cap; // (refused: the later launches too)
+                return launchers.sampleMany(args, (int)n_rows, t, stream);
+            }));
         }
         return INFINI_STATUS_SUCCESS;
     }
