@@ -78,6 +78,14 @@ SPECS = [
     ("16x1M F32 p 2 (HoldC)", (16, M), "float32", 1, 2),
     ("16x256K F64 p 2 (HoldC)", (16, M // 4), "float64", 1, 2),
     ("16x1M F64 p 2 (HoldC)", (16, M), "float64", 1, 2),
+    # session 31: F64 rows of 32K-48K of 2M+ elements below Pipe's rows rule (Split: 100x32K behind PyTorch)
+    ("64x32K F64 p 2 (E32)", (64, M // 32), "float64", 1, 2),
+    ("80x32K F64 p 2 (E32)", (80, M // 32), "float64", 1, 2),
+    ("100x32K F64 p 2 (E32)", (100, M // 32), "float64", 1, 2),
+    ("120x32K F64 p 2 (E32)", (120, M // 32), "float64", 1, 2),
+    ("100x32K F64 p 3 (E32)", (100, M // 32), "float64", 1, 3),
+    ("56x40K F64 p 2 (E32)", (56, 5 * M // 128), "float64", 1, 2),
+    ("64x48K F64 p 2 (E32)", (64, 3 * M // 64), "float64", 1, 2),
     # where the library still plans Split (too small for Hold, too few rows for a cluster plan)
     ("1x1M F64 p 2 (Split)", (1, M), "float64", 1, 2),
     ("16x64K F64 p 2 (Split)", (16, M // 16), "float64", 1, 2),

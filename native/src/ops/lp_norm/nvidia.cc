@@ -231,13 +231,18 @@ bool stridesDivisible(const Info &in, size_t end, int vec) {
 // 29.7, 32x256K Cluster 75.4 -> 55.1, 64x128K 72.8 -> 55.3, 128x64K 62.7 -> 55.7;
 // PyTorch 45.6 / 45.7 / 25.7 / 25.7 / 45.9 / 84.8 / 84.9 / 80.1).
 // Past these (what planHold accepts aside), not measured.
+// -DINFINI_LP_NORM_HOLD_F64_MIN_LEN=N: 8-byte rows of N elements and more
+// (session 31 measures 32K, where F64 100x32K's Split is behind PyTorch).
+#ifndef INFINI_LP_NORM_HOLD_F64_MIN_LEN
+#define INFINI_LP_NORM_HOLD_F64_MIN_LEN (64 * 1024)
+#endif
 bool holdPays(const Plan &plan) {
     constexpr int64_t K = 1024, M = K * K;
     const int64_t rows = plan.rows, len = plan.len, total = rows * len;
     const size_t es = dtypeSize(plan.dtype);
     const bool wider = INFINI_LP_NORM_HOLD_WIDE && INFINI_LP_NORM_HOLD_WIDER;
     if (es != 2) {
-        return wider && (es == 4 ? len >= 256 * K && total >= 8 * M : len >= 64 * K && total >= 2 * M);
+        return wider && (es == 4 ? len >= 256 * K && total >= 8 * M : len >= INFINI_LP_NORM_HOLD_F64_MIN_LEN && total >= 2 * M);
     }
     if (rows >= 8 && len >= M) {
         return true;
