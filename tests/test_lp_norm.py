@@ -573,11 +573,12 @@ def test_few_long_rows_gpu(rng, dtype, shape):
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype,shape", [("bf16", (16, 2 << 20)), ("f16", (8, (2 << 20) + 8)),
                                          ("bf16", (10, 5 << 19)), ("f32", (8, (1 << 20) + 4)),
-                                         ("f64", (4, 1 << 20))], ids=str)
+                                         ("f64", (4, 1 << 20)), ("f64", (100, (1 << 15) + 2))], ids=str)
 def test_rows_held_on_chip_gpu(rng, dtype, shape):
     # 8 or more rows of 2-byte elements, 1M or longer (sm_90: the Hold plan,
     # which nvidia.cc's holdPays also gives fewer rows and shorter ones, and
-    # since session 27 F32 rows of 8M+ elements and F64 rows of 2M+; one
+    # since session 27 F32 rows of 8M+ elements and F64 rows of 2M+ (of 32K+
+    # elements since session 31, below Pipe's rows rule); one
     # resident grid of one piece an SM, each piece in registers, the
     # shared-memory ring and, for 16 rows of 2M, L2; pieces spanning two rows,
     # the rows' statistics exchanged through the workspace's records): p 1 / 2

@@ -231,10 +231,15 @@ bool stridesDivisible(const Info &in, size_t end, int vec) {
 // 29.7, 32x256K Cluster 75.4 -> 55.1, 64x128K 72.8 -> 55.3, 128x64K 62.7 -> 55.7;
 // PyTorch 45.6 / 45.7 / 25.7 / 25.7 / 45.9 / 84.8 / 84.9 / 80.1).
 // Past these (what planHold accepts aside), not measured.
-// -DINFINI_LP_NORM_HOLD_F64_MIN_LEN=N: 8-byte rows of N elements and more
-// (session 31 measures 32K, where F64 100x32K's Split is behind PyTorch).
+// 8-byte rows from this length (session 29: 64K). Session 31 (H100, graph
+// µs, tools/verify_s31e.sh, PyTorch in brackets): Hold against the Split plan
+// that rows of 32K-48K below Pipe's rows rule had: 64x32K 25.0 -> 18.8 (24.8),
+// 80x32K 33.3 -> 21.6 (29.9), 100x32K 41.1 -> 25.4 (35.8), 120x32K 46.4 ->
+// 29.6 (41.4), 100x32K p 3 47.3 -> 30.2 (70.7), 56x40K 30.0 -> 20.0 (29.2),
+// 64x48K 37.4 -> 24.3 (37.3). Where Pipe's rule admits them, Pipe first
+// (planWholeDeviceRows: 132x32K 29.8 in session 30).
 #ifndef INFINI_LP_NORM_HOLD_F64_MIN_LEN
-#define INFINI_LP_NORM_HOLD_F64_MIN_LEN (64 * 1024)
+#define INFINI_LP_NORM_HOLD_F64_MIN_LEN (32 * 1024)
 #endif
 bool holdPays(const Plan &plan) {
     constexpr int64_t K = 1024, M = K * K;
@@ -292,9 +297,24 @@ bool planWholeDeviceRows(const InfiniopHandle &h, Plan &plan) {
     if (INFINI_LP_NORM_GRID && planGrid(h, plan)) {
         return true;
     }
+    // Pipe with its rows rule: at least two rows a cluster (clusters of 8+ for 2- and 4-byte rows).
+    auto planPipeRule = [&] {
+        Plan pipe = plan;
+        if (INFINI_LP_NORM_PIPE && pipeFits(h, plan) && planPipe(h, pipe) &&
+            pipe.chunks >= (dtypeSize(plan.dtype) == 8 ? 1 : 8) && pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
+            plan = pipe;
+            return true;
+        }
+        return false;
+    };
     // (Hold's region also decides where Grid and Hold from DRAM are asked
     // for below; the failed planners leave rows, len and dtype as they are.)
     const bool hold_pays = INFINI_LP_NORM_HOLD && holdPays(plan);
+    // 8-byte rows shorter than 64K: Pipe where it plans, as before session 31 (INFINI_LP_NORM_HOLD_F64_MIN_LEN).
+    const bool pipe_first = dtypeSize(plan.dtype) == 8 && plan.len < 64 * 1024;
+    if (hold_pays && pipe_first && planPipeRule()) {
+        return true;
+    }
     if (hold_pays && planHold(h, plan)) {
         return true;
     }
@@ -306,13 +326,8 @@ bool planWholeDeviceRows(const InfiniopHandle &h, Plan &plan) {
             return true;
         }
     }
-    if (INFINI_LP_NORM_PIPE && pipeFits(h, plan)) {
-        Plan pipe = plan;
-        if (planPipe(h, pipe) && pipe.chunks >= (dtypeSize(plan.dtype) == 8 ? 1 : 8) &&
-            pipe.rows >= 2 * (int64_t)(pipe.grid_x / pipe.chunks)) {
-            plan = pipe;
-            return true;
-        }
+    if (planPipeRule()) {
+        return true;
     }
     if (INFINI_LP_NORM_TWO_PASS && dtypeSize(plan.dtype) == 2 && planTwoPass(h, plan)) {
         return true;
