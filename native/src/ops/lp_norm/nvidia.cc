@@ -291,9 +291,6 @@ bool needsWholeDevice(Kind kind) {
 // Long rows on the plans sized for the whole device (needsWholeDevice), in
 // the order measured; false when none of them plans (`plan` unchanged then).
 bool planWholeDeviceRows(const InfiniopHandle &h, Plan &plan) {
-    // TwoPass for 2-byte elements only: on the H100 it beats Cluster there
-    // (32x1M BF16 87.9 -> 67.0 us, 64x1M 156.1 -> 126.5, 16x1M 62.4 -> 36.9)
-    // but not on F32 (32x1M: Cluster 122.5, TwoPass 133.8; notes/lp_norm.md, session 8).
     if (INFINI_LP_NORM_GRID && planGrid(h, plan)) {
         return true;
     }
@@ -329,6 +326,9 @@ bool planWholeDeviceRows(const InfiniopHandle &h, Plan &plan) {
     if (planPipeRule()) {
         return true;
     }
+    // TwoPass for 2-byte elements only: on the H100 it beats Cluster there
+    // (32x1M BF16 87.9 -> 67.0 us, 64x1M 156.1 -> 126.5, 16x1M 62.4 -> 36.9)
+    // but not on F32 (32x1M: Cluster 122.5, TwoPass 133.8; notes/lp_norm.md, session 8).
     if (INFINI_LP_NORM_TWO_PASS && dtypeSize(plan.dtype) == 2 && planTwoPass(h, plan)) {
         return true;
     }
