@@ -1,24 +1,12 @@
 // Streams' SM counts through the driver's entry points (stream_sms.h).
 #include "stream_sms.h"
+#include "driver_function.h"
 #include <algorithm>
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
 namespace infini {
 namespace {
-
-// A driver function of the given ABI version, or null where this driver lacks it.
-template <class F>
-F driverFunction(const char *name, int version) {
-    void *p = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion(name, &p, version, cudaEnableDefault, &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-        cudaGetLastError(); // an answer ("none"), not an error for a later call to report
-        p = nullptr;
-    }
-    return reinterpret_cast<F>(p);
-}
 
 struct Queries {
     // (CUDA 12.5) a stream's context and, for a green context's stream, the green context

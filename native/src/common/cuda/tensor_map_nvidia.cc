@@ -1,23 +1,13 @@
 // Tensor maps through the driver entry point (tensor_map.h).
 #include "tensor_map.h"
-#include <cuda_runtime.h>
+#include "driver_function.h"
 #include <cudaTypedefs.h>
 
 namespace infini {
 namespace {
 
 PFN_cuTensorMapEncodeTiled_v12000 encoder() {
-    static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-        void *p = nullptr;
-        cudaDriverEntryPointQueryResult found{};
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &found) !=
-                cudaSuccess ||
-            found != cudaDriverEntryPointSuccess) {
-            cudaGetLastError(); // an answer ("none"), not an error for a later call to report
-            p = nullptr;
-        }
-        return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-    }();
+    static const auto fn = driverFunction<PFN_cuTensorMapEncodeTiled_v12000>("cuTensorMapEncodeTiled", 12000);
     return fn;
 }
 
