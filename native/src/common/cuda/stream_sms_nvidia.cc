@@ -29,18 +29,21 @@ const Queries &queries() {
 int streamSmCount(cudaStream_t stream, int device_sms) {
     const Queries &q = queries();
     const CUstream s = reinterpret_cast<CUstream>(stream);
+    // The stream's contexts: since CUDA 12.5 a green context's stream names the
+    // green context beside its primary one (the green one has the SMs); before,
+    // its context is the green one itself.
     CUcontext context = nullptr;
     CUgreenCtx green = nullptr;
+    if (!(q.stream_contexts != nullptr && q.stream_contexts(s, &context, &green) == CUDA_SUCCESS) &&
+        !(q.stream_context != nullptr && q.stream_context(s, &context) == CUDA_SUCCESS)) {
+        context = nullptr;
+    }
     CUdevResource sms{};
     CUresult found = CUDA_ERROR_NOT_SUPPORTED;
-    if (q.stream_contexts != nullptr && q.stream_contexts(s, &context, &green) == CUDA_SUCCESS) {
-        // A green context's stream names its primary context too: the green one has the SMs.
-        found = green != nullptr ? (q.green_resource != nullptr ? q.green_resource(green, &sms, CU_DEV_RESOURCE_TYPE_SM)
-                                                                : CUDA_ERROR_NOT_SUPPORTED)
-                                 : (q.context_resource != nullptr ? q.context_resource(context, &sms, CU_DEV_RESOURCE_TYPE_SM)
-                                                                  : CUDA_ERROR_NOT_SUPPORTED);
-    } else if (q.stream_context != nullptr && q.context_resource != nullptr && q.stream_context(s, &context) == CUDA_SUCCESS) {
-        found = q.context_resource(context, &sms, CU_DEV_RESOURCE_TYPE_SM); // (a green stream's context is the green one)
+    if (green != nullptr && q.green_resource != nullptr) {
+        found = q.green_resource(green, &sms, CU_DEV_RESOURCE_TYPE_SM);
+    } else if (green == nullptr && context != nullptr && q.context_resource != nullptr) {
+        found = q.context_resource(context, &sms, CU_DEV_RESOURCE_TYPE_SM);
     }
     if (found != CUDA_SUCCESS || sms.sm.smCount == 0) {
         return device_sms; // no such query (no green contexts), or a stream the launch will report
