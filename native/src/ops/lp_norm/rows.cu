@@ -30,9 +30,11 @@ constexpr int maxThreads(Mode m) {
     return m == Mode::Rows ? 1024 : m == Mode::Cluster ? kClusterThreads : kSplitThreads;
 }
 // The Split apply kernel's least blocks an SM (its registers capped to match).
-// A measuring knob (session 29, not yet measured at another value): at 3 it
-// took 75 registers, 36% of the warp slots active, and ran 16x1M F64 at 2.2
-// TB/s under ncu where PyTorch's division ran at 2.8 (notes/lp_norm.md).
+// A measuring knob (session 29): at 3 it took 75 registers, 36% of the warp
+// slots active, and ran 16x1M F64 at 2.2 TB/s under ncu where PyTorch's
+// division ran at 2.8. At 4 (session 30, H100 graph µs): F64 1x1M 16.36
+// against 16.18, 16x64K 16.69 against 16.50, F32 shapes within 0.03: no gain
+// (notes/lp_norm.md).
 #ifndef INFINI_LP_NORM_SPLIT_APPLY_MIN_BLOCKS
 #define INFINI_LP_NORM_SPLIT_APPLY_MIN_BLOCKS 3
 #endif
