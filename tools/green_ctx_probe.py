@@ -21,47 +21,42 @@ def info(sms: int) -> None:
 
     import torch
 
+    sm = cu.CUdevResourceType.CU_DEV_RESOURCE_TYPE_SM
+
+    def context_sms(ctx):
+        return ck(cu.cuCtxGetDevResource(ctx, sm), "cuCtxGetDevResource").sm.smCount
+
+    def affinity_sms():
+        return ck(cu.cuCtxGetExecAffinity(cu.CUexecAffinityType.CU_EXEC_AFFINITY_TYPE_SM_COUNT),
+                  "cuCtxGetExecAffinity").param.smCount.val
+
+    def show(label, answer):  # a probe: what the driver said, its error included
+        try:
+            print(f"{label}: {answer()}")
+        except Exception as e:  # noqa: BLE001
+            print(f"{label}: {e}")
+
+    def stream_contexts(s):
+        ctx, gctx = ck(cu.cuStreamGetCtx_v2(s), "cuStreamGetCtx_v2")
+        return (f"ctx {int(ctx):#x} ({context_sms(ctx)} SMs), green ctx {int(gctx):#x}"
+                + (f" ({ck(cu.cuGreenCtxGetDevResource(gctx, sm), 'cuGreenCtxGetDevResource').sm.smCount} SMs)"
+                   if int(gctx) else ""))
+
+    def stream_context(s):
+        ctx = ck(cu.cuStreamGetCtx(s), "cuStreamGetCtx")
+        return f"ctx {int(ctx):#x} ({context_sms(ctx)} SMs)"
+
     torch.zeros(1, device="cuda")  # the primary context, as a torch user has it
     device_sms, green_sms, green, stream = green_stream(sms)
-    print(f"device SMs {device_sms}, green context SMs {green_sms}")
-    for name in ("cuStreamGetCtx_v2",):
-        try:
-            ctx, gctx = ck(cu.cuStreamGetCtx_v2(stream), name)
-            print(f"{name}(green stream): ctx {int(ctx):#x}, green ctx {int(gctx):#x} (ours {int(green):#x})")
-            res = ck(cu.cuGreenCtxGetDevResource(gctx, cu.CUdevResourceType.CU_DEV_RESOURCE_TYPE_SM),
-                     "cuGreenCtxGetDevResource")
-            print(f"  cuGreenCtxGetDevResource: {res.sm.smCount} SMs")
-            res = ck(cu.cuCtxGetDevResource(ctx, cu.CUdevResourceType.CU_DEV_RESOURCE_TYPE_SM), "cuCtxGetDevResource")
-            print(f"  cuCtxGetDevResource(its ctx): {res.sm.smCount} SMs")
-        except Exception as e:  # noqa: BLE001  (a probe: print what the driver said)
-            print(f"{name}: {e}")
-    try:
-        ctx = ck(cu.cuStreamGetCtx(stream), "cuStreamGetCtx")
-        res = ck(cu.cuCtxGetDevResource(ctx, cu.CUdevResourceType.CU_DEV_RESOURCE_TYPE_SM), "cuCtxGetDevResource")
-        print(f"cuStreamGetCtx(green stream) {int(ctx):#x}: cuCtxGetDevResource {res.sm.smCount} SMs")
-    except Exception as e:  # noqa: BLE001
-        print(f"cuStreamGetCtx: {e}")
-    try:
-        aff = ck(cu.cuCtxGetExecAffinity(cu.CUexecAffinityType.CU_EXEC_AFFINITY_TYPE_SM_COUNT), "cuCtxGetExecAffinity")
-        print(f"cuCtxGetExecAffinity(primary current): {aff.param.smCount.val} SMs")
-    except Exception as e:  # noqa: BLE001
-        print(f"cuCtxGetExecAffinity: {e}")
-    gcu = ck(cu.cuCtxFromGreenCtx(green), "cuCtxFromGreenCtx")
-    ck(cu.cuCtxSetCurrent(gcu), "cuCtxSetCurrent")
+    print(f"device SMs {device_sms}, green context SMs {green_sms} (green ctx {int(green):#x})")
+    show("cuStreamGetCtx_v2(green stream)", lambda: stream_contexts(stream))
+    show("cuStreamGetCtx(green stream)", lambda: stream_context(stream))
+    show("cuCtxGetExecAffinity(primary current), SMs", affinity_sms)
+    ck(cu.cuCtxSetCurrent(ck(cu.cuCtxFromGreenCtx(green), "cuCtxFromGreenCtx")), "cuCtxSetCurrent")
     err, n = rt.cudaDeviceGetAttribute(rt.cudaDeviceAttr.cudaDevAttrMultiProcessorCount, 0)
     print(f"green context current: cudaDevAttrMultiProcessorCount {n} ({err.name})")
-    try:
-        ctx, gctx = ck(cu.cuStreamGetCtx_v2(0), "cuStreamGetCtx_v2(NULL)")
-        print(f"cuStreamGetCtx_v2(NULL stream, green current): ctx {int(ctx):#x}, green ctx {int(gctx):#x}")
-        res = ck(cu.cuCtxGetDevResource(ctx, cu.CUdevResourceType.CU_DEV_RESOURCE_TYPE_SM), "cuCtxGetDevResource")
-        print(f"  cuCtxGetDevResource(that ctx): {res.sm.smCount} SMs")
-    except Exception as e:  # noqa: BLE001
-        print(f"cuStreamGetCtx_v2(NULL): {e}")
-    try:
-        aff = ck(cu.cuCtxGetExecAffinity(cu.CUexecAffinityType.CU_EXEC_AFFINITY_TYPE_SM_COUNT), "cuCtxGetExecAffinity")
-        print(f"cuCtxGetExecAffinity(green current): {aff.param.smCount.val} SMs")
-    except Exception as e:  # noqa: BLE001
-        print(f"cuCtxGetExecAffinity(green current): {e}")
+    show("cuStreamGetCtx_v2(NULL stream, green current)", lambda: stream_contexts(0))
+    show("cuCtxGetExecAffinity(green current), SMs", affinity_sms)
 
 
 def main(argv) -> int:
