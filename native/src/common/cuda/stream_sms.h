@@ -33,4 +33,18 @@ inline bool streamHasWholeDevice(const InfiniopHandle &h, cudaStream_t stream) {
     return !INFINI_STREAM_SMS_CHECK || (h.sm_limit >= h.sm_count && streamSmCount(stream, h.sm_count) >= h.sm_count);
 }
 
+// launch(true): the launch sized for the whole device (clusters, a
+// cooperative grid), which a stream with fewer SMs may refuse; then, and only
+// then (the stream's check is a driver call, ~0.5 us on the H100), the refusal
+// cleared (it is not sticky) and launch(false), the portable form.
+template <class Launch>
+infiniStatus_t launchOrPortable(const InfiniopHandle &h, cudaStream_t stream, Launch &&launch) {
+    const infiniStatus_t status = launch(true);
+    if (status == INFINI_STATUS_SUCCESS || streamHasWholeDevice(h, stream)) {
+        return status;
+    }
+    cudaGetLastError();
+    return launch(false);
+}
+
 } // namespace infini

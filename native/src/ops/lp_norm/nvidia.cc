@@ -603,12 +603,9 @@ struct NvidiaDescriptor final : Descriptor {
         if (chosen.kind == Kind::Hold && !streamHasWholeDevice(handle, st)) {
             return launch(portable, xp, yp, workspace, stream);
         }
-        const infiniStatus_t status = launch(chosen, xp, yp, workspace, stream);
-        if (status == INFINI_STATUS_SUCCESS || streamHasWholeDevice(handle, st)) {
-            return status;
-        }
-        cudaGetLastError(); // the refused launch (not sticky)
-        return launch(portable, xp, yp, workspace, stream);
+        return launchOrPortable(handle, st, [&](bool whole) {
+            return launch(whole ? chosen : portable, xp, yp, workspace, stream);
+        });
     }
 
     static infiniStatus_t launch(const Plan &plan, const char *xp, char *yp, void *workspace, void *stream) {

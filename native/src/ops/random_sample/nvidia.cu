@@ -52,17 +52,14 @@ struct NvidiaDesc final : Desc {
         INFINI_TRY(scoped.status());
         const cudaStream_t plain = static_cast<cudaStream_t>(stream_ptr);
         const LaunchStream stream{plain, pdl && pdlWanted(kRandomSamplePdl, plain)};
-        // A team of more than one block is a cluster, sized for the whole device.
-        // On a stream with fewer SMs (a green context's) such a launch may be
-        // refused: then one block a row (the stream asked only then: a driver
-        // call, ~0.5 us on the H100).
+        // A team of more than one block is a cluster, sized for the whole device:
+        // on a stream with fewer SMs (a green context's) that may refuse it, one
+        // block a row (stream_sms.h).
         auto teams = [&](int team, auto &&launch) -> infiniStatus_t {
-            const infiniStatus_t st = launch(team);
-            if (st == INFINI_STATUS_SUCCESS || team == 1 || streamHasWholeDevice(handle, plain)) {
-                return st;
+            if (team == 1) {
+                return launch(1);
             }
-            cudaGetLastError(); // the refused launch (not sticky)
-            return launch(1);
+            return launchOrPortable(handle, plain, [&](bool whole) { return launch(whole ? team : 1); });
         };
         const ptrdiff_t esize = (ptrdiff_t)dtypeSize(info.probs_dtype);
         const ptrdiff_t rsize = (ptrdiff_t)dtypeSize(info.result_dtype);
