@@ -15,17 +15,15 @@ namespace {
 struct NvidiaDesc final : Desc {
     Launchers launchers;
     int max_team; // blocks per row at most: kCluster (sm_90, rows longer than kTeamMinN) or 1
-    int sms;      // multiprocessors
     bool bulk;    // argmax launches read through bulk copies (sm_90 and kArgmaxBulk)
     bool pdl;     // eager launches may use PDL (sm_90, kernels from sm_90 code: they wait at entry)
     TeamFit argmax_fit{}; // argmaxTeam's fit: teams of 2^l argmax blocks resident at once (0: no clusters)
     TeamFit sample_fit{}; // the same for sampling teams (0: unknown)
-    InfiniopHandle handle; // (its SM counts: streams with fewer SMs get teams of one block, stream_sms.h)
+    InfiniopHandle handle; // (its SM counts, read at handle creation: the teams' sizes; streams with fewer SMs, stream_sms.h)
 
-    NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, int s, bool b, bool p,
-               const TeamFit &afit, const TeamFit &sfit)
-        : Desc(h, i), launchers(l), max_team(t), sms(s), bulk(b), pdl(p), argmax_fit(afit), sample_fit(sfit),
-          handle(h) {
+    NvidiaDesc(const InfiniopHandle &h, const Info &i, const Launchers &l, int t, bool b, bool p, const TeamFit &afit,
+               const TeamFit &sfit)
+        : Desc(h, i), launchers(l), max_team(t), bulk(b), pdl(p), argmax_fit(afit), sample_fit(sfit), handle(h) {
         workspace_size = 0;
     }
 
@@ -38,7 +36,7 @@ struct NvidiaDesc final : Desc {
     int teamFor(size_t rows) const {
         int team = max_team;
         if (team > kCluster && rows > (size_t)kWideRows) team = kCluster; // wide teams: few rows only
-        while (team > 1 && (rows * (size_t)(team / 2) >= (size_t)sms || !fitsAtOnce(rows, team))) team /= 2;
+        while (team > 1 && (rows * (size_t)(team / 2) >= (size_t)handle.sm_count || !fitsAtOnce(rows, team))) team /= 2;
         return team;
     }
     bool fitsAtOnce(size_t rows, int team) const {
@@ -73,7 +71,7 @@ struct NvidiaDesc final : Desc {
         bool all_argmax = true;
         for (size_t b = 0; b < info.batch && all_argmax; ++b) all_argmax = isArgmax(params.at(b));
         if (all_argmax) { // no per-row parameters: one launch (argmax.cuh)
-            int team = argmaxTeam(info.batch, info.n * esize, sms, argmax_fit);
+            int team = argmaxTeam(info.batch, info.n * esize, handle.sm_count, argmax_fit);
             for (size_t b0 = 0; b0 < info.batch; b0 += INT32_MAX) {
                 const int n_rows = (int)std::min<size_t>(INT32_MAX, info.batch - b0);
                 INFINI_TRY(teams(team, [&](int t) {
@@ -149,7 +147,7 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     }
     ScopedCudaDevice scoped(handle.device_id);
     INFINI_TRY(scoped.status());
-    const int major = handle.cc_major, sms = handle.sm_count; // read once, at handle creation
+    const int major = handle.cc_major;
     INFINI_TRY(launchers.prepare(major));
     const bool clusters = major >= 9 && launchers.clusters();
     int team = clusters && info.n > kTeamMinN ? kCluster : 1;
@@ -163,7 +161,7 @@ infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Desc **des
     }
     // wide teams where kWideRows of them fit at once
     if (team == kCluster && info.n >= kWideMinN && sfit[fitLevel(kSampleTeam)] >= kWideRows) team = kSampleTeam;
-    *desc = new NvidiaDesc(handle, info, launchers, team, sms, bulk, clusters, afit, sfit);
+    *desc = new NvidiaDesc(handle, info, launchers, team, bulk, clusters, afit, sfit);
     return INFINI_STATUS_SUCCESS;
 }
 
