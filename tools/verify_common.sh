@@ -254,6 +254,16 @@ probe_scripts() {
         echo "rc=$?" | tee -a "$LOG" "$file"
     done
 }
+# green_probe FILE LIBDIR LIMIT ARGS...: tools/green_ctx_probe.py --limit LIMIT ARGS on LIBDIR's library
+# (each case in a child with LIMIT seconds), appended to FILE (session 31).
+green_probe() {
+    local file=$1 lib=$2 limit=$3
+    shift 3
+    step "green_ctx_probe.py $* ($lib)"
+    INFINIOP_LIBRARY=$PWD/$lib/libinfiniop.so timeout -k 3 "$(cap 200)" $PY tools/green_ctx_probe.py --limit "$limit" \
+        "$@" >>"$file" 2>&1
+    echo "rc=$?" | tee -a "$LOG" "$file"
+}
 # lpn_sanitize TOOL FILE [SELECTION]: compute-sanitizer TOOL (memcheck, racecheck) on
 # tools/sanitize_lpn.py [SELECTION] (every LPNorm plan without one), appended to FILE (capped at
 # SANITIZE_CAP seconds, 70 by default).

@@ -12,17 +12,9 @@ source "$(dirname "$0")/verify_common.sh"
 echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
 nvidia-smi --query-gpu=name,driver_version --format=csv >>"$LOG" 2>&1
 build_variant_pair build_coop "-DINFINI_LP_NORM_HOLD_COOPERATIVE=1" native/src/ops/lp_norm/hold.cu
-green() { # green FILE LIBDIR ARGS...: green_ctx_probe.py on LIBDIR's library
-    local file=$1 lib=$2
-    shift 2
-    step "green_ctx_probe.py $* ($lib)"
-    INFINIOP_LIBRARY=$PWD/$lib/libinfiniop.so timeout -k 3 "$(cap 200)" $PY tools/green_ctx_probe.py --limit 20 "$@" \
-        >>"$file" 2>&1
-    echo "rc=$?" | tee -a "$LOG" "$file"
-}
-green "$OUT/green_main.txt" build/lib --primary-only
-green "$OUT/green_main.txt" build/lib --green-only lp_hold_bf16_32x1M lp_grid_f32_32x1M sample_f32_128K
-green "$OUT/green_coop.txt" build_coop/lib --primary-only lp_hold_bf16_32x1M lp_hold_f32_16x1M
+green_probe "$OUT/green_main.txt" build/lib 20 --primary-only
+green_probe "$OUT/green_main.txt" build/lib 20 --green-only lp_hold_bf16_32x1M lp_grid_f32_32x1M sample_f32_128K
+green_probe "$OUT/green_coop.txt" build_coop/lib 20 --primary-only lp_hold_bf16_32x1M lp_hold_f32_16x1M
 PYTHONPATH="$PWD/tools:$PYTHONPATH" probe_rounds "$OUT/holdc.txt" "tools/long_rows_probe.py (HoldC)" build/lib build_coop/lib
 step "long_rows_probe (Edge) (Cluster)"
 PYTHONPATH="$PWD/tools:$PYTHONPATH" timeout -k 3 "$(cap 90)" $PY tools/long_rows_probe.py "(Edge)" "(Cluster)" \

@@ -14,16 +14,8 @@ harness_build_bg tools/stream_sms_cost.cu build/stream_sms_cost native/src/commo
 VARIANT_CXXFLAGS="-DINFINI_STREAM_SMS_CHECK=0" build_variant_pair build_nocheck "-DINFINI_STREAM_SMS_CHECK=0" \
     native/src/ops/random_sample/nvidia.cu native/src/ops/lp_norm/nvidia.cc
 wait
-green() { # green FILE LIBDIR ARGS...: green_ctx_probe.py on LIBDIR's library
-    local file=$1 lib=$2
-    shift 2
-    step "green_ctx_probe.py $* ($lib)"
-    INFINIOP_LIBRARY=$PWD/$lib/libinfiniop.so timeout -k 3 "$(cap 200)" $PY tools/green_ctx_probe.py --limit 25 "$@" \
-        >>"$file" 2>&1
-    echo "rc=$?" | tee -a "$LOG" "$file"
-}
-green "$OUT/green.txt" build/lib --primary-only
-green "$OUT/green_nocheck.txt" build_nocheck/lib --primary-only lp_hold_bf16_1x4M lp_hold_dram_f64_4x4M
+green_probe "$OUT/green.txt" build/lib 25 --primary-only
+green_probe "$OUT/green_nocheck.txt" build_nocheck/lib 25 --primary-only lp_hold_bf16_1x4M lp_hold_dram_f64_4x4M
 step "stream_sms_cost"
 timeout -k 3 "$(cap 30)" build/stream_sms_cost >"$OUT/cost.txt" 2>&1
 echo "rc=$?" | tee -a "$LOG" "$OUT/cost.txt"

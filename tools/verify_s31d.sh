@@ -10,11 +10,8 @@ source "$(dirname "$0")/verify_common.sh"
 echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
 nvidia-smi --query-gpu=name,driver_version --format=csv >>"$LOG" 2>&1
 library_build
-step "green_ctx_probe.py (refused launches run again)"
-timeout -k 3 "$(cap 100)" $PY tools/green_ctx_probe.py --limit 25 --primary-only lp_hold_bf16_1x4M lp_grid_f32_32x1M \
-    lp_pipe_bf16_64x1.5M lp_cluster_f32_128x512K sample_f32_128K argmax_bf16_128K argmax_batch_f16_4x128K \
-    >"$OUT/green.txt" 2>&1
-echo "rc=$?" | tee -a "$LOG" "$OUT/green.txt"
+green_probe "$OUT/green.txt" build/lib 25 --primary-only lp_hold_bf16_1x4M lp_grid_f32_32x1M lp_pipe_bf16_64x1.5M \
+    lp_cluster_f32_128x512K sample_f32_128K argmax_bf16_128K argmax_batch_f16_4x128K
 whole_suite 300
 end_to_end_bench "$OUT/bench" 90 50
 step "done"
