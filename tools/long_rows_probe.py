@@ -95,4 +95,12 @@ SPECS = [
 ]
 
 if __name__ == "__main__":
-    report(selected(SPECS, sys.argv[1:]))
+    words = sys.argv[1:]
+    if "--high-priority" in words:  # session 32: eager calls on a stream of the highest priority
+        import torch
+
+        words.remove("--high-priority")
+        with torch.cuda.stream(torch.cuda.Stream(priority=torch.cuda.Stream.priority_range()[1])):
+            report(selected(SPECS, words))
+    else:
+        report(selected(SPECS, words))

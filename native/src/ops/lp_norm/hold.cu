@@ -38,6 +38,7 @@
 // planner checks the occupancy), and every block publishes before it waits.
 #include "../../common/cuda/bulk_copy.cuh"
 #include "../../common/cuda/pdl.cuh"
+#include "../../common/cuda/stream_sms.h"
 #include "cached_load.cuh"
 #include "cluster_launch.cuh"
 #include "row_stats.cuh"
@@ -85,7 +86,10 @@ constexpr PdlPolicy kHoldPdl = pdlPolicyOfKnob(INFINI_LP_NORM_HOLD_PDL);
 // 1: Hold's launches carry the cooperative attribute, so that the driver
 // starts the grid only where all its blocks are resident at once (or refuses
 // it) instead of the planner's occupancy check alone; 0: a plain launch.
-// (Session 31: measuring knob; notes/lp_norm.md.)
+// (Session 31: measuring knob; notes/lp_norm.md.) 2: cooperative only on
+// streams of a priority above the lowest (session 32: a plain grid partly
+// resident can lose the SM its last block waits for to a later grid of higher
+// priority; tools/hold_starve_probe.py).
 #ifndef INFINI_LP_NORM_HOLD_COOPERATIVE
 #define INFINI_LP_NORM_HOLD_COOPERATIVE 0
 #endif
@@ -801,7 +805,7 @@ infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *worksp
         using R = HoldRecord<ComputeType<T>>;
         LaunchConfig config(dim3(plan.grid_x), dim3(kHoldThreads), plan.smem_max, st);
         config.pdl(plan.pdl_ok && pdlWanted(plan.pdl, st));
-        if (INFINI_LP_NORM_HOLD_COOPERATIVE) {
+        if (INFINI_LP_NORM_HOLD_COOPERATIVE == 1 || (INFINI_LP_NORM_HOLD_COOPERATIVE == 2 && streamAboveLowestPriority(st))) {
             config.cooperative();
         }
         CUDA_TRY(cudaLaunchKernelEx(config.get(), kernel, plan, (const T *)x, (T *)y, static_cast<R *>(workspace)));
