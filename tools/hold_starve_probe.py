@@ -14,7 +14,9 @@ input checked against float64. Each scenario runs in a child process with a time
     python tools/hold_starve_probe.py [--limit S] [--shape ROWSxLEN] [SCENARIO...]
 
 SCENARIOs: alone (one Hold call behind the hog), same (two streams of equal priority), prio (low-priority
-stream first, then a high-priority one: the hazard), rev (high first, then low). The library:
+stream first, then a high-priority one: the hazard), rev (high first, then low); grid, pipe, team, matmul:
+the Hold call on the low-priority stream, then LPNorm's Grid (cooperative) or Pipe (clusters),
+RandomSample's argmax teams (clusters) or a cuBLAS matmul on the high-priority one. The library:
 INFINIOP_LIBRARY, or the default build.
 """
 import os
@@ -23,11 +25,16 @@ import sys
 import time
 
 HOG_MS = 300
+# scenario: the calls queued behind the hog, in order, as (stream, op)
 SCENARIOS = {
-    "alone": ["low"],
-    "same": ["low", "low2"],
-    "prio": ["low", "high"],
-    "rev": ["high", "low"],
+    "alone": [("low", "hold")],
+    "same": [("low", "hold"), ("low2", "hold")],
+    "prio": [("low", "hold"), ("high", "hold")],
+    "rev": [("high", "hold"), ("low", "hold")],
+    "grid": [("low", "hold"), ("high", "grid")],  # LPNorm's Grid plan: a cooperative launch
+    "pipe": [("low", "hold"), ("high", "pipe")],  # LPNorm's Pipe plan: clusters of 16
+    "team": [("low", "hold"), ("high", "team")],  # RandomSample's argmax teams: clusters
+    "matmul": [("low", "hold"), ("high", "matmul")],  # cuBLAS
 }
 HOG_SRC = r"""
 extern "C" __global__ void hog(unsigned long long ns) {
@@ -42,11 +49,58 @@ extern "C" __global__ void hog(unsigned long long ns) {
 """
 
 
-def child(scenario: str, rows: int, length: int) -> None:
-    import cupy
+def make_op(op: str, hold_shape):
+    """(call(stream), check() -> error or None) for one of the scenarios' ops on fresh random inputs."""
     import torch
 
     import infiniop_py as ip
+
+    def lp(shape, dtype, tol):
+        x = torch.randn(shape, device="cuda", dtype=dtype)
+        out = torch.full_like(x, float("nan"))
+        want = torch.nn.functional.normalize(x.double(), dim=-1)
+        ip.lp_norm(x, axis=-1, out=out)  # descriptor and workspace made before the hazard is set up
+        out.fill_(float("nan"))
+
+        def check():
+            err = (out.double() - want).abs().max().item()
+            return None if err <= tol * want.abs().max().item() else f"max err {err:.3g}"
+        return (lambda s: ip.lp_norm(x, axis=-1, out=out, stream=s)), check
+
+    if op == "hold":
+        return lp(hold_shape, torch.bfloat16, 8e-3)
+    if op == "grid":
+        return lp((32, 1 << 20), torch.float32, 1e-6)
+    if op == "pipe":
+        return lp((64, 3 << 19), torch.bfloat16, 8e-3)
+    if op == "team":
+        logits = torch.randn(1 << 17, device="cuda", dtype=torch.bfloat16)
+        out = torch.full((), -1, device="cuda", dtype=torch.int64)
+        ip.random_sample(logits, 0.5, 1.0, 1, 1.0, out=out)
+        out.fill_(-1)
+
+        def check():
+            got = int(out.item())
+            return None if 0 <= got < logits.numel() and logits[got].item() == logits.max().item() else f"index {got}"
+        return (lambda s: ip.random_sample(logits, 0.5, 1.0, 1, 1.0, out=out, stream=s)), check
+    assert op == "matmul"
+    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    want = (a.float() @ a.float()).double()
+    c = torch.full_like(a, float("nan"))
+
+    def call(s):
+        with torch.cuda.stream(torch.cuda.ExternalStream(s)):
+            torch.matmul(a, a, out=c)
+
+    def check():
+        err = (c.double() - want).abs().max().item()
+        return None if err <= 2e-2 * want.abs().max().item() else f"max err {err:.3g}"
+    return call, check
+
+
+def child(scenario: str, rows: int, length: int) -> None:
+    import cupy
+    import torch
 
     lo_pri, hi_pri = torch.cuda.Stream.priority_range()
     streams = {
@@ -58,32 +112,25 @@ def child(scenario: str, rows: int, length: int) -> None:
     smem = torch.cuda.get_device_properties(0).shared_memory_per_block_optin
     hog = cupy.RawKernel(HOG_SRC, "hog")
     hog.max_dynamic_shared_size_bytes = smem
-    names = SCENARIOS[scenario]
-    xs = [torch.randn(rows, length, device="cuda", dtype=torch.bfloat16) for _ in names]
-    outs = [torch.full_like(x, float("nan")) for x in xs]
-    wants = [torch.nn.functional.normalize(x.double(), dim=-1) for x in xs]
-    for x, o in zip(xs, outs):  # every descriptor and workspace made before the hazard is set up
-        ip.lp_norm(x, axis=-1, out=o)
-        o.fill_(float("nan"))
+    calls = SCENARIOS[scenario]
+    ops = [make_op(op, (rows, length)) for _, op in calls]
     torch.cuda.synchronize()
     t0 = time.time()
     with cupy.cuda.ExternalStream(hog_stream.cuda_stream):
         hog((1,), (1024,), (cupy.uint64(HOG_MS * 1_000_000),), shared_mem=smem)
-    time.sleep(0.02)  # the hog is resident before the Hold grids arrive
-    for k, name in enumerate(names):
-        ip.lp_norm(xs[k], axis=-1, out=outs[k], stream=streams[name].cuda_stream)
+    time.sleep(0.02)  # the hog is resident before the other grids arrive
+    for (name, _), (call, _) in zip(calls, ops):
+        call(streams[name].cuda_stream)
         time.sleep(0.02)  # each grid placed (as far as it can be) before the next arrives
     torch.cuda.synchronize()
     took = time.time() - t0
-    errs = []
-    for o, w in zip(outs, wants):
-        err = (o.double() - w).abs().max().item()
-        errs.append(err)
-        if not err <= 8e-3 * w.abs().max().item():
-            print(f"{scenario}: WRONG (max err {err:.3g})", flush=True)
+    for (name, op), (_, check) in zip(calls, ops):
+        err = check()
+        if err:
+            print(f"{scenario}: WRONG ({op} on {name}: {err})", flush=True)
             return
-    print(f"{scenario}: ok in {took:.3f} s (hog {HOG_MS} ms; streams {names}, priorities low {lo_pri} high {hi_pri}; "
-          f"max err {max(errs):.3g})", flush=True)
+    print(f"{scenario}: ok in {took:.3f} s (hog {HOG_MS} ms; calls {calls}, priorities low {lo_pri} high {hi_pri})",
+          flush=True)
 
 
 def main(argv) -> int:
