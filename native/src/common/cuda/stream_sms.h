@@ -22,10 +22,6 @@ int streamSmCount(cudaStream_t stream, int device_sms);
 // `device_sms`: read once at handle creation.
 int contextSmLimit(int device_sms);
 
-// Whether `stream` has a priority above the lowest (the default): work queued
-// there takes SMs as they free before work of lower priority that came first.
-bool streamAboveLowestPriority(cudaStream_t stream);
-
 // -DINFINI_STREAM_SMS_CHECK=0: every stream taken for the whole device, as
 // before session 31 (a measuring knob: the check's host cost, the failures).
 #ifndef INFINI_STREAM_SMS_CHECK

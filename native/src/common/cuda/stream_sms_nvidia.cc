@@ -61,17 +61,4 @@ int contextSmLimit(int device_sms) {
     return std::min(device_sms, (int)limit.param.smCount.val);
 }
 
-bool streamAboveLowestPriority(cudaStream_t stream) {
-    static const int lowest = [] {
-        int least = 0, greatest = 0;
-        return cudaDeviceGetStreamPriorityRange(&least, &greatest) == cudaSuccess ? least : 0;
-    }();
-    int priority = lowest;
-    if (cudaStreamGetPriority(stream, &priority) != cudaSuccess) {
-        cudaGetLastError(); // a stream the launch will report
-        return false;
-    }
-    return priority < lowest;
-}
-
 } // namespace infini

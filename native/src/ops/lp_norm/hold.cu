@@ -35,10 +35,11 @@
 // pdlWaitPrevious), and a workspace that held anything else matches the
 // 64-bit tag only by coincidence. Blocks wait for each other's records, so
 // all must be resident at once: the grid is at most one block an SM (the
-// planner checks the occupancy), and every block publishes before it waits.
+// planner checks the occupancy), the launch is cooperative (the driver starts
+// it whole; INFINI_LP_NORM_HOLD_COOPERATIVE below), and every block publishes
+// before it waits.
 #include "../../common/cuda/bulk_copy.cuh"
 #include "../../common/cuda/pdl.cuh"
-#include "../../common/cuda/stream_sms.h"
 #include "cached_load.cuh"
 #include "cluster_launch.cuh"
 #include "row_stats.cuh"
@@ -83,15 +84,18 @@ constexpr unsigned long long kHoldMagic = 0x4c504e486f6c6431ull; // "LPNHold1"
 #define INFINI_LP_NORM_HOLD_PDL 2
 #endif
 constexpr PdlPolicy kHoldPdl = pdlPolicyOfKnob(INFINI_LP_NORM_HOLD_PDL);
-// 1: Hold's launches carry the cooperative attribute, so that the driver
-// starts the grid only where all its blocks are resident at once (or refuses
-// it) instead of the planner's occupancy check alone; 0: a plain launch.
-// (Session 31: measuring knob; notes/lp_norm.md.) 2: cooperative only on
-// streams of a priority above the lowest (session 32: a plain grid partly
-// resident can lose the SM its last block waits for to a later grid of higher
-// priority; tools/hold_starve_probe.py).
+// 1 (the default since session 32): Hold's launches carry the cooperative
+// attribute, so the driver starts the grid only once all its blocks can be
+// resident at once. A plain launch (0, a measuring knob) can be partly
+// resident, and then wait forever where a grid that needs many SMs at once
+// (another Hold grid, the cooperative Grid plan, Pipe's clusters of 16) comes
+// on a stream of higher priority and takes the SM its last block waits for
+// (tests/priority_cases.py; a cooperative launch only on the higher-priority
+// stream did not help). Its price: eager calls ~1.2-1.6 us longer on the H100
+// (32x1M BF16 55.2 -> 56.7, 8x1M 18.2 -> 19.4, F32 16x1M 54.6 -> 56.2), graph
+// replays unchanged (notes/lp_norm.md, "Session 32").
 #ifndef INFINI_LP_NORM_HOLD_COOPERATIVE
-#define INFINI_LP_NORM_HOLD_COOPERATIVE 0
+#define INFINI_LP_NORM_HOLD_COOPERATIVE 1
 #endif
 // -DINFINI_LP_NORM_HOLD_DROP_HINT=0: the tiles read once are copied without
 // an L2 policy instead of evict-first (A/B; H100: 32x1M BF16 58.1 -> 63.1 µs
@@ -805,7 +809,7 @@ infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *worksp
         using R = HoldRecord<ComputeType<T>>;
         LaunchConfig config(dim3(plan.grid_x), dim3(kHoldThreads), plan.smem_max, st);
         config.pdl(plan.pdl_ok && pdlWanted(plan.pdl, st));
-        if (INFINI_LP_NORM_HOLD_COOPERATIVE == 1 || (INFINI_LP_NORM_HOLD_COOPERATIVE == 2 && streamAboveLowestPriority(st))) {
+        if (INFINI_LP_NORM_HOLD_COOPERATIVE) {
             config.cooperative();
         }
         CUDA_TRY(cudaLaunchKernelEx(config.get(), kernel, plan, (const T *)x, (T *)y, static_cast<R *>(workspace)));
