@@ -7,7 +7,7 @@
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -DINFINI_WITH_NVIDIA -Inative/src -Inative/include
 //        tools/rearr4_bench.cu -Lbuild/lib -linfiniop -linfinirt -o build/rearr4_bench
-//   LD_LIBRARY_PATH=build/lib build/rearr4_bench [--ncu | --library | --shapes | --pdl | --skew | --tma]
+//   LD_LIBRARY_PATH=build/lib build/rearr4_bench [--ncu | --library | --shapes | --pdl | --skew | --tma | --oddtma]
 //
 // (no rpath: LD_LIBRARY_PATH picks the library build; the report names the
 // file it loaded). --library: only the library call of each case (for a second
@@ -87,6 +87,7 @@ __device__ __forceinline__ void storeGlobal(T *p, T v, int) {
 #include "ops/rearrange/skew_word_tile.cuh"
 #include "ops/rearrange/tma_tile.cuh"
 #include "ops/rearrange/word_tile.cuh"
+#include "odd_tma_tile.cuh"
 // The library's map encoder, compiled in (its symbols are hidden in the library).
 #include "common/cuda/tensor_map_nvidia.cc"
 
@@ -412,6 +413,27 @@ Launch oddWordTile(const Case &c, bool pdl = false) {
     };
 }
 
+// Session 32's draft: odd word tiles with the copy engine's src side (odd_tma_tile.cuh), odd src
+// pitches only; the 8 maps encoded at every launch, as a library call would.
+template <int MIN_BLOCKS>
+Launch oddTmaTile(const Case &c, bool pdl = true) {
+    if (c.rows % 2 == 0) {
+        return {};
+    }
+    const uint32_t rows = c.rows, cols = c.cols;
+    const unsigned grid = (unsigned)((rows + kOtEdge - 1) / kOtEdge * skewTilesB(cols, kOtEdge));
+    return [=](const Buffers &b, cudaStream_t s) {
+        OddTmaMaps maps;
+        OddTmaParams p;
+        if (!oddTmaPrepare(&maps, &p, b.dst, b.src, rows, cols, rows, cols)) {
+            std::fprintf(stderr, "odd tensor-copy tiles: a map was refused\n");
+            std::exit(2);
+        }
+        CHECK_CUDA(infini::launchKernel(oddTmaTileKernel<MIN_BLOCKS>, dim3(grid), dim3(kOtThreads), 0, s, pdl, maps, p,
+                                        b.dst));
+    };
+}
+
 // The library's Rearrange on the same views (the planner picks the kernel).
 struct Library {
     infiniopRearrangeDescriptor_t desc;
@@ -455,6 +477,9 @@ int main(int argc, char **argv) {
     const bool skew_mode = argc > 1 && std::strcmp(argv[1], "--skew") == 0;
     // --tma: the tensor-copy tiles (tma_tile.cuh) against the wide word tiles on every aligned case.
     const bool tma_mode = argc > 1 && std::strcmp(argv[1], "--tma") == 0;
+    // --oddtma: session 32's odd tensor-copy tiles (odd_tma_tile.cuh) against the odd word tiles on the
+    // odd-pitch cases.
+    const bool oddtma_mode = argc > 1 && std::strcmp(argv[1], "--oddtma") == 0;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     CHECK_CUDA(cudaSetDevice(0));
     cudaDeviceProp prop;
@@ -528,10 +553,16 @@ int main(int argc, char **argv) {
         {"transpose 6144² F16 (72 MB a side)", 6144, 6144, 0, 0, true, true},
         {"transpose 8192x2048 F16", 8192, 2048, 0, 0, true, true},
         {"transpose 3000x3008 F16 (partial tiles)", 3000, 3008, 0, 0, true, true},
+        {"transpose 3001x1999 F16 (odd, partial tiles)", 3001, 1999, 0, 0, false, true},
+        {"transpose 1025x4097 F16 (odd)", 1025, 4097, 3, 0, false, true},
     };
     bool all_exact = true;
     for (const Spec &s : specs) {
-        if (skew_mode) {
+        if (oddtma_mode) {
+            if (s.rows % 2 == 0) {
+                continue;
+            }
+        } else if (skew_mode) {
             if (s.shapes_only || (s.rows == 4096 && s.dst_shift == 0)) {
                 continue;
             }
@@ -548,7 +579,13 @@ int main(int argc, char **argv) {
         Library lib = library(handle, c);
         std::vector<std::pair<const char *, Launch>> variants;
         std::vector<std::pair<const char *, Launch>> copies;
-        if (skew_mode) {
+        if (oddtma_mode) {
+            variants.push_back({"odd words span 1, 6/SM, PDL", oddWordTile<1, 6>(c, true)});
+            variants.push_back({"odd tensor-copy tiles, 6/SM, PDL", oddTmaTile<6>(c)});
+            variants.push_back({"odd tensor-copy tiles, 8/SM, PDL", oddTmaTile<8>(c)});
+            variants.push_back({"odd tensor-copy tiles, 4/SM, PDL", oddTmaTile<4>(c)});
+            copies.push_back({"memcpy node, same bytes", memcpySameBytes(c)});
+        } else if (skew_mode) {
             if (s.rows % 2 != 0 || s.src_shift % 2 != 0) { // odd src rows
                 variants.push_back({"odd words span 1, 5/SM, PDL", oddWordTile<1, 5>(c, true)});
                 variants.push_back({"odd words span 1, 6/SM, PDL (library)", oddWordTile<1, 6>(c, true)});
