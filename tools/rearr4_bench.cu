@@ -413,6 +413,14 @@ Launch oddWordTile(const Case &c, bool pdl = false) {
     };
 }
 
+// The maps and parameters of a case's transpose (src pitch rows, dst pitch cols), or the run ends.
+void oddTmaPrepareOrExit(OddTmaMaps *maps, OddTmaParams *p, const Buffers &b, uint32_t rows, uint32_t cols) {
+    if (!oddTmaPrepare(maps, p, b.dst, b.src, rows, cols, rows, cols)) {
+        std::fprintf(stderr, "odd tensor-copy tiles: a map was refused\n");
+        std::exit(2);
+    }
+}
+
 // Session 32's draft: odd word tiles with the copy engine's src side (odd_tma_tile.cuh), odd src
 // pitches only; the 8 maps encoded at every launch, as a library call would.
 template <int MIN_BLOCKS>
@@ -425,10 +433,7 @@ Launch oddTmaTile(const Case &c, bool pdl = true) {
     return [=](const Buffers &b, cudaStream_t s) {
         OddTmaMaps maps;
         OddTmaParams p;
-        if (!oddTmaPrepare(&maps, &p, b.dst, b.src, rows, cols, rows, cols)) {
-            std::fprintf(stderr, "odd tensor-copy tiles: a map was refused\n");
-            std::exit(2);
-        }
+        oddTmaPrepareOrExit(&maps, &p, b, rows, cols);
         CHECK_CUDA(infini::launchKernel(oddTmaTileKernel<MIN_BLOCKS>, dim3(grid), dim3(kOtThreads), 0, s, pdl, maps, p,
                                         b.dst));
     };
@@ -451,10 +456,7 @@ Launch oddTmaRing(const Case &c, bool pdl = true) {
     return [=](const Buffers &b, cudaStream_t s) {
         OddTmaMaps maps;
         OddTmaParams p;
-        if (!oddTmaPrepare(&maps, &p, b.dst, b.src, rows, cols, rows, cols)) {
-            std::fprintf(stderr, "odd tensor-copy tiles: a map was refused\n");
-            std::exit(2);
-        }
+        oddTmaPrepareOrExit(&maps, &p, b, rows, cols);
         CHECK_CUDA(infini::launchKernel(oddTmaRingKernel<NS, MIN_BLOCKS>, dim3(grid), dim3(kOtThreads), smem, s, pdl,
                                         maps, p, b.dst, tiles));
     };

@@ -264,6 +264,17 @@ green_probe() {
         "$@" >>"$file" 2>&1
     echo "rc=$?" | tee -a "$LOG" "$file"
 }
+# starve_probe LIBDIR ARGS...: tools/hold_starve_probe.py --limit 20 ARGS on LIBDIR's library (each
+# scenario in a child with 20 s), appended to $OUT/starve.txt under a header (session 32).
+starve_probe() {
+    local lib=$1
+    shift
+    step "hold_starve_probe.py $* ($lib)"
+    echo "==== $lib: $*" >>"$OUT/starve.txt"
+    INFINIOP_LIBRARY=$PWD/$lib/libinfiniop.so timeout -k 3 "$(cap 130)" $PY tools/hold_starve_probe.py --limit 20 "$@" \
+        >>"$OUT/starve.txt" 2>&1
+    echo "rc=$?" | tee -a "$LOG" "$OUT/starve.txt"
+}
 # lpn_sanitize TOOL FILE [SELECTION]: compute-sanitizer TOOL (memcheck, racecheck) on
 # tools/sanitize_lpn.py [SELECTION] (every LPNorm plan without one), appended to FILE (capped at
 # SANITIZE_CAP seconds, 70 by default).

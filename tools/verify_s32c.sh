@@ -14,17 +14,8 @@ nvidia-smi --query-gpu=name,driver_version --format=csv >>"$LOG" 2>&1
 H=native/src/ops/lp_norm/hold.cu
 build_variant_pair build_c1 "-DINFINI_LP_NORM_HOLD_COOPERATIVE=1" $H
 build_variant_pair build_c3 "-DINFINI_LP_NORM_HOLD_COOPERATIVE=1 -DINFINI_LP_NORM_HOLD_PDL=0" $H
-starve() { # LIBDIR ARGS...
-    local lib=$1
-    shift
-    step "hold_starve_probe.py $* ($lib)"
-    echo "==== $lib: $*" >>"$OUT/starve.txt"
-    INFINIOP_LIBRARY=$PWD/$lib/libinfiniop.so timeout -k 3 "$(cap 130)" $PY tools/hold_starve_probe.py --limit 20 "$@" \
-        >>"$OUT/starve.txt" 2>&1
-    echo "rc=$?" | tee -a "$LOG" "$OUT/starve.txt"
-}
-starve build/lib grid pipe team matmul
-starve build_c1/lib grid pipe team matmul prio
+starve_probe build/lib grid pipe team matmul
+starve_probe build_c1/lib grid pipe team matmul prio
 for round in 1 2; do
     for lib in build/lib build_c1/lib build_c3/lib; do
         step "long_rows_probe.py, $lib, round $round"
