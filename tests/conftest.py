@@ -6,6 +6,8 @@ INFINIOP_REQUIRE_GPU=1 (as the GPU machine's runs do) to turn that skip into a
 failure, so that a broken CUDA set-up can never pass as "skipped".
 """
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -36,6 +38,22 @@ def subprocess_pythonpath() -> str:
     """PYTHONPATH for a subprocess: the source tree first, keeping what the environment already adds
     (the GPU machine's cffi lives there)."""
     return os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+
+
+def run_case_child(script: str, name: str, *args: str, limit: float, what: str) -> str:
+    """tests/SCRIPT NAME ARGS in a child Python with a time limit, for cases that could wait forever
+    (test_green_context.py, test_stream_priority.py): the test fails on no answer within `limit` seconds,
+    a non-zero exit or no "NAME: ok" line. `what` says what the case is, in those messages. Returns the
+    child's stdout."""
+    try:
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "tests", script), name, *args], capture_output=True,
+                           text=True, timeout=limit, env=dict(os.environ, PYTHONPATH=subprocess_pythonpath()))
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{name} ({what}) gave no answer within {limit} s")
+    out = (r.stdout + r.stderr).strip()
+    assert r.returncode == 0, f"{name} ({what}) failed:\n{out[-3000:]}"
+    assert f"{name}: ok" in r.stdout, out[-3000:]
+    return r.stdout
 
 
 def pytest_collection_modifyitems(config, items):

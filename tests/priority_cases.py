@@ -19,6 +19,8 @@ import ctypes
 import sys
 import time
 
+from green_context_cases import ck  # the driver calls' check (tests/, this script's directory)
+
 HOG_MS = 300
 # scenario: the calls queued behind the hog, in order, as (stream, op)
 SCENARIOS = {
@@ -62,16 +64,6 @@ $L__done:
     ret;
 }
 """
-
-
-def ck(result, what):
-    """cuda.bindings returns (CUresult, outputs...): the outputs, or an error naming the call."""
-    from cuda.bindings import driver as cu
-
-    err, rest = result[0], result[1:]
-    if err != cu.CUresult.CUDA_SUCCESS:
-        raise RuntimeError(f"{what}: {err.name}")
-    return rest[0] if len(rest) == 1 else (rest or None)
 
 
 def hog_launcher():

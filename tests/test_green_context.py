@@ -4,17 +4,13 @@ teams) must give way to portable ones: before session 31 Grid, Pipe and RandomSa
 with INTERNAL_ERROR, and Hold could wait forever on blocks that never got an SM. Each case runs in a
 child process (tests/green_context_cases.py) with a time limit, so a hang fails the test instead of the run.
 """
-import os
-import subprocess
-import sys
-
 import pytest
 
+from conftest import run_case_child
 from green_context_cases import CASES
 
 pytestmark = pytest.mark.gpu
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 LIMIT_S = 120  # a first call loads the kernels lazily; a hang is far longer
 
 
@@ -28,17 +24,8 @@ def _green_contexts_or_skip():
 
 def _run(name: str, *extra: str) -> str:
     _green_contexts_or_skip()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (os.path.dirname(HERE), env.get("PYTHONPATH")) if p)
-    try:
-        r = subprocess.run([sys.executable, os.path.join(HERE, "green_context_cases.py"), name, *extra],
-                           capture_output=True, text=True, timeout=LIMIT_S, env=env)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"{name} ({CASES[name][3]}) gave no answer within {LIMIT_S} s on a green context's stream")
-    out = (r.stdout + r.stderr).strip()
-    assert r.returncode == 0, f"{name} ({CASES[name][3]}) failed on a green context's stream:\n{out[-3000:]}"
-    assert f"{name}: ok" in r.stdout, out[-3000:]
-    return r.stdout
+    return run_case_child("green_context_cases.py", name, *extra, limit=LIMIT_S,
+                          what=f"{CASES[name][3]}, on a green context's stream")
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
