@@ -87,7 +87,7 @@ __device__ __forceinline__ void storeGlobal(T *p, T v, int) {
 #include "ops/rearrange/skew_word_tile.cuh"
 #include "ops/rearrange/tma_tile.cuh"
 #include "ops/rearrange/word_tile.cuh"
-#include "odd_tma_tile.cuh"
+#include "odd_tma_ring.cuh"
 // The library's map encoder, compiled in (its symbols are hidden in the library).
 #include "common/cuda/tensor_map_nvidia.cc"
 
@@ -415,7 +415,7 @@ Launch oddWordTile(const Case &c, bool pdl = false) {
 
 // The maps and parameters of a case's transpose (src pitch rows, dst pitch cols), or the run ends.
 void oddTmaPrepareOrExit(OddTmaMaps *maps, OddTmaParams *p, const Buffers &b, uint32_t rows, uint32_t cols) {
-    if (!oddTmaPrepare(maps, p, b.dst, b.src, rows, cols, rows, cols)) {
+    if (!oddTmaPrepare(maps, p, b.src, rows, cols, rows, cols)) {
         std::fprintf(stderr, "odd tensor-copy tiles: a map was refused\n");
         std::exit(2);
     }
@@ -583,7 +583,9 @@ int main(int argc, char **argv) {
         {"transpose 3000x3008 F16 (partial tiles)", 3000, 3008, 0, 0, true, true},
         {"transpose 3001x1999 F16 (odd, partial tiles)", 3001, 1999, 0, 0, false, true},
         {"transpose 1025x4097 F16 (odd)", 1025, 4097, 3, 0, false, true},
+        {"transpose 1537² F16 (odd, 4.7 MB a side)", 1537, 1537, 0, 0, false, true},
         {"transpose 2049² F16 (odd)", 2049, 2049, 0, 0, false, true},
+        {"transpose 4097x2049 F16 (odd, 16.8 MB a side)", 4097, 2049, 0, 0, false, true},
         {"transpose 6145x4097 F16 (odd, 50 MB a side)", 6145, 4097, 0, 0, false, true},
     };
     bool all_exact = true;

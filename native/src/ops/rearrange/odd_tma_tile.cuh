@@ -1,6 +1,6 @@
 #pragma once
-// Session 32 draft (tools/rearr4_bench.cu --oddtma; not in the library): odd
-// word tiles whose src side the copy engine loads. notes/rearrange.md, session
+// Odd tensor-copy tiles (session 32, sm_90): skewed 2-byte transposes of an
+// odd src pitch whose src side the copy engine loads. notes/rearrange.md, session
 // 23: a tensor copy's box must start on 16 bytes in global memory, so an odd
 // src pitch has no 2-D map of its rows; but rows 8 apart are 16 P bytes apart
 // (P the src pitch in units), so the rows of one residue k mod 8 form a 2-D
@@ -22,21 +22,25 @@
 //
 // Only odd src pitches (every residue's s differs); rows and tiles at the
 // ends are checked, units past the src's ends come as zeros from the copy
-// engine and are never stored.
-#include "common/cuda/bulk_copy.cuh"
-#include "common/cuda/driver_function.h"
-#include "common/cuda/pdl_device.cuh"
-#include <cuda.h>
-#include <cudaTypedefs.h>
+// engine and are never stored. H100, graph µs a launch against the odd word
+// tiles (tools/rearr4_bench.cu --oddtma, session 32): 1025 x 4097 F16 8.67
+// against 10.08, 3001 x 1999 11.61 against 12.11, but 4097² 27.3 against
+// 26.1; so the planner takes them for kOddTmaMinBytes .. kOddTmaMaxBytes a
+// side (nvidia.h).
+#include "../../common/cuda/bulk_copy.cuh"
+#include "../../common/cuda/pdl_device.cuh"
+#include "../../common/cuda/tensor_map.h"
+#include "tma_tile.cuh"
 #include <cstdint>
 
 namespace infini::rearrange::nvidia {
 
-constexpr int kOtEdge = 64, kOtSector = 16, kOtRows = kOtEdge + kOtSector;
-constexpr int kOtResidues = 8, kOtBoxRows = kOtRows / kOtResidues, kOtBoxUnits = kOtEdge + 8;
+constexpr int kOtEdge = kOddTmaEdge, kOtSector = kSkewSector, kOtRows = kOtEdge + kOtSector;
+constexpr int kOtResidues = kOddTmaResidues, kOtBoxRows = kOtRows / kOtResidues, kOtBoxUnits = kOtEdge + 8;
 constexpr uint32_t kOtBoxBytes = kOtBoxRows * kOtBoxUnits * 2;
 constexpr int kOtBoxStrideUnits = 768; // 1536 bytes between boxes: 128-byte aligned, 0 mod 64 units (banks)
 constexpr int kOtThreads = 256;
+constexpr int kOtMinBlocks = 6; // resident blocks an SM (H100: 4 and 6 alike, 8 slower; session 32)
 static_assert(kOtBoxBytes <= kOtBoxStrideUnits * 2, "a box fits its place");
 
 struct OddTmaMaps {
@@ -122,82 +126,12 @@ __global__ void __launch_bounds__(kOtThreads, MIN_BLOCKS)
 #endif
 }
 
-// The same tiles from a persistent grid (grid <= tiles): block i takes tiles
-// i, i + grid, ... with NS tiles' boxes in flight in a ring of stages (one
-// mbarrier each), as tma_tile.cuh keeps its src stages; each stage is taken
-// again once every thread has stored from it.
-constexpr size_t kOtStageBytes = (size_t)kOtResidues * kOtBoxStrideUnits * 2;
-constexpr size_t oddTmaRingSmem(int ns) { return (size_t)ns * kOtStageBytes + 128; }
-
-template <int NS, int MIN_BLOCKS>
-__global__ void __launch_bounds__(kOtThreads, MIN_BLOCKS)
-    oddTmaRingKernel(const __grid_constant__ OddTmaMaps maps, const __grid_constant__ OddTmaParams p,
-                     uint16_t *__restrict__ dst, uint32_t tiles) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    extern __shared__ unsigned char raw[];
-    __shared__ uint64_t full[NS];
-    uint16_t *const ring =
-        reinterpret_cast<uint16_t *>((reinterpret_cast<uintptr_t>(raw) + 127) & ~(uintptr_t)127);
-    const int tid = (int)threadIdx.x;
-    if (tid == 0) {
-        for (int s = 0; s < NS; ++s) {
-            bulkBarrierInit(&full[s]);
-        }
-    }
-    __syncthreads();
-    pdlWaitPrevious(); // src may be the previous kernel's output
-    pdlAllowNext();
-    const auto issue = [&](int s, uint32_t t) {
-        const uint32_t tb = t / p.tiles_a, ta = t - tb * p.tiles_a;
-        const int g0 = (int)(tb * kOtEdge / 8) - kOtSector / 8;
-        uint16_t *const stage = ring + (size_t)s * kOtResidues * kOtBoxStrideUnits;
-        bulkExpect(&full[s], kOtResidues * kOtBoxBytes);
-#pragma unroll
-        for (int k = 0; k < kOtResidues; ++k) {
-            tmaLoad2d(stage + k * kOtBoxStrideUnits, &maps.m[k], (int)(ta * kOtEdge), g0, &full[s]);
-        }
-    };
-    if (tid == 0) {
-        for (int s = 0; s < NS; ++s) {
-            const uint32_t t = blockIdx.x + (uint32_t)s * gridDim.x;
-            if (t < tiles) {
-                issue(s, t);
-            }
-        }
-    }
-    int iter = 0;
-    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x, ++iter) {
-        const int s = iter % NS;
-        bulkWait(&full[s], (uint32_t)(iter / NS) & 1);
-        const uint16_t *const stage = ring + (size_t)s * kOtResidues * kOtBoxStrideUnits;
-        const uint32_t tb = t / p.tiles_a, ta = t - tb * p.tiles_a;
-        const uint32_t a0 = ta * kOtEdge, b0 = tb * kOtEdge;
-        if (a0 + kOtEdge <= p.len_a && b0 >= (uint32_t)kOtSector && b0 + kOtEdge <= p.len_b) {
-            oddTmaStore<true>(p, stage, dst, a0, b0);
-        } else {
-            oddTmaStore<false>(p, stage, dst, a0, b0);
-        }
-        asyncProxyFence(); // this thread's reads of the stage before the copy engine refills it
-        __syncthreads();   // every thread done with stage s
-        if (tid == 0) {
-            const uint32_t next = t + (uint32_t)NS * gridDim.x;
-            if (next < tiles) {
-                issue(s, next);
-            }
-        }
-    }
-#endif
-}
-
-// Host: the 8 maps and the parameters of dst[a][b] = src[b][a] (a < len_a, b < len_b;
-// src rows src_pitch units apart, odd; dst rows dst_pitch apart). False where the
-// driver refuses a map (or lacks the encoder).
-inline bool oddTmaPrepare(OddTmaMaps *maps, OddTmaParams *p, uint16_t *dst, const uint16_t *src, uint32_t len_a,
-                          uint32_t len_b, int64_t src_pitch, int64_t dst_pitch) {
-    (void)dst;
-    static const auto encode =
-        driverFunction<PFN_cuTensorMapEncodeTiled_v12000>("cuTensorMapEncodeTiled", 12000);
-    if (encode == nullptr || src_pitch % 2 == 0 || len_b < (uint32_t)kOtResidues) {
+// Host: the 8 maps and the parameters of dst[a][b] = src[b][a] (a < len_a,
+// b < len_b; src rows src_pitch units apart, odd; dst rows dst_pitch apart).
+// False where the driver refuses a map (or lacks the encoder).
+inline bool oddTmaPrepare(OddTmaMaps *maps, OddTmaParams *p, const uint16_t *src, uint32_t len_a, uint32_t len_b,
+                          int64_t src_pitch, int64_t dst_pitch) {
+    if (src_pitch % 2 == 0 || src_pitch < 0 || len_b < (uint32_t)kOtResidues) {
         return false;
     }
     p->len_a = len_a;
@@ -207,13 +141,9 @@ inline bool oddTmaPrepare(OddTmaMaps *maps, OddTmaParams *p, uint16_t *dst, cons
     for (int k = 0; k < kOtResidues; ++k) {
         const uintptr_t row = reinterpret_cast<uintptr_t>(src + k * src_pitch);
         p->s[k] = (uint32_t)((row >> 1) & 7);
-        void *base = reinterpret_cast<void *>(row & ~(uintptr_t)15);
-        const cuuint64_t dims[2] = {(cuuint64_t)len_a + p->s[k], (cuuint64_t)(len_b - k + 7) / 8};
-        const cuuint64_t strides[1] = {(cuuint64_t)(16 * src_pitch)};
-        const cuuint32_t box[2] = {kOtBoxUnits, kOtBoxRows}, element_strides[2] = {1, 1};
-        if (encode(&maps->m[k], CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, base, dims, strides, box, element_strides,
-                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {
+        const void *base = reinterpret_cast<const void *>(row & ~(uintptr_t)15);
+        if (!encodeTensorMap2d(&maps->m[k], base, 2, (uint64_t)len_a + p->s[k], (uint64_t)(len_b - k + 7) / 8,
+                               (uint64_t)(16 * src_pitch), kOtBoxUnits, kOtBoxRows, false)) {
             return false;
         }
     }
