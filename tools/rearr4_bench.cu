@@ -87,7 +87,7 @@ __device__ __forceinline__ void storeGlobal(T *p, T v, int) {
 #include "ops/rearrange/skew_word_tile.cuh"
 #include "ops/rearrange/tma_tile.cuh"
 #include "ops/rearrange/word_tile.cuh"
-#include "odd_tma_ring.cuh"
+#include "odd_tma_full.cuh"
 // The library's map encoder, compiled in (its symbols are hidden in the library).
 #include "common/cuda/tensor_map_nvidia.cc"
 
@@ -462,6 +462,34 @@ Launch oddTmaRing(const Case &c, bool pdl = true) {
     };
 }
 
+// Both sides through the copy engine (oddTmaFullKernel): NS src stages, MIN_BLOCKS blocks an SM.
+template <int NS, int MIN_BLOCKS>
+Launch oddTmaFull(const Case &c, bool pdl = true) {
+    if (c.rows % 2 == 0) {
+        return {};
+    }
+    int sms = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const size_t smem = oddTmaFullSmem(NS);
+    CHECK_CUDA(cudaFuncSetAttribute(oddTmaFullKernel<NS, MIN_BLOCKS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)smem));
+    const uint32_t rows = c.rows, cols = c.cols;
+    const uint32_t tiles = (uint32_t)((rows + kOtEdge - 1) / kOtEdge * skewTilesB(cols, kOtEdge));
+    const unsigned grid = std::min<unsigned>(tiles, (unsigned)(sms * MIN_BLOCKS));
+    return [=](const Buffers &b, cudaStream_t s) {
+        OddTmaMaps maps;
+        OddTmaParams p;
+        OddTmaDstMaps dst_maps;
+        oddTmaPrepareOrExit(&maps, &p, b, rows, cols);
+        if (!oddTmaDstPrepare(&dst_maps, b.dst, rows, cols, cols)) {
+            std::fprintf(stderr, "odd tensor-copy tiles: a dst map was refused\n");
+            std::exit(2);
+        }
+        CHECK_CUDA(infini::launchKernel(oddTmaFullKernel<NS, MIN_BLOCKS>, dim3(grid), dim3(kOtThreads), smem, s, pdl,
+                                        maps, dst_maps, p, b.dst, tiles));
+    };
+}
+
 // The library's Rearrange on the same views (the planner picks the kernel).
 struct Library {
     infiniopRearrangeDescriptor_t desc;
@@ -620,6 +648,9 @@ int main(int argc, char **argv) {
             variants.push_back({"odd tensor-copy ring, 8 stages, 2/SM, PDL", oddTmaRing<8, 2>(c)});
             variants.push_back({"odd tensor-copy ring, 5 stages, 3/SM, PDL", oddTmaRing<5, 3>(c)});
             variants.push_back({"odd tensor-copy ring, 4 stages, 4/SM, PDL", oddTmaRing<4, 4>(c)});
+            variants.push_back({"odd tensor-copy both sides, 10 stages, 1/SM, PDL", oddTmaFull<10, 1>(c)});
+            variants.push_back({"odd tensor-copy both sides, 6 stages, 2/SM, PDL", oddTmaFull<6, 2>(c)});
+            variants.push_back({"odd tensor-copy both sides, 4 stages, 3/SM, PDL", oddTmaFull<4, 3>(c)});
             copies.push_back({"memcpy node, same bytes", memcpySameBytes(c)});
         } else if (skew_mode) {
             if (s.rows % 2 != 0 || s.src_shift % 2 != 0) { // odd src rows

@@ -2,7 +2,8 @@
 # For the next session (drafted in session 32, branch dev/odd-tma): the odd tensor-copy tiles in the library
 # for odd src pitches of 4-16 MiB a side (nvidia.h's window, to be set from this run), and the persistent form
 # in the harness. rearr4_bench --oddtma twice (the one-tile form at 4 / 6 / 8 blocks an SM, the ring at
-# 16x1 / 8x2 / 5x3 / 4x4, the odd word tiles and this build's library call, on 4097², 3001x1999, 1025x4097,
+# 16x1 / 8x2 / 5x3 / 4x4, both sides through the copy engine (odd_tma_full.cuh) at 10x1 / 6x2 / 4x3, the odd
+# word tiles and this build's library call, on 4097², 3001x1999, 1025x4097,
 # 1537², 2049², 4097x2049, 6145x4097), the Rearrange GPU tests with memcheck on the odd-pitch ones,
 # small_calls_probe --odd (257²-4097², eager and graphs), and the Rearrange end-to-end bench.
 # Files under $OUT: ${NAME}_log.txt, oddtma.txt, rearrange_tests.txt, small_odd.txt, bench_rearrange.txt.
