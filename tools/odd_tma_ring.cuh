@@ -10,7 +10,6 @@ namespace infini::rearrange::nvidia {
 // i, i + grid, ... with NS tiles' boxes in flight in a ring of stages (one
 // mbarrier each), as tma_tile.cuh keeps its src stages; each stage is taken
 // again once every thread has stored from it.
-constexpr size_t kOtStageBytes = (size_t)kOtResidues * kOtBoxStrideUnits * 2;
 constexpr size_t oddTmaRingSmem(int ns) { return (size_t)ns * kOtStageBytes + 128; }
 
 template <int NS, int MIN_BLOCKS>

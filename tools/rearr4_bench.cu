@@ -87,7 +87,8 @@ __device__ __forceinline__ void storeGlobal(T *p, T v, int) {
 #include "ops/rearrange/skew_word_tile.cuh"
 #include "ops/rearrange/tma_tile.cuh"
 #include "ops/rearrange/word_tile.cuh"
-#include "odd_tma_full.cuh"
+#include "odd_tma_ring.cuh"
+#include "ops/rearrange/odd_tma_full.cuh"
 // The library's map encoder, compiled in (its symbols are hidden in the library).
 #include "common/cuda/tensor_map_nvidia.cc"
 

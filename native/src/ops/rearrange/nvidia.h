@@ -153,7 +153,9 @@ cudaError_t launchOddWordTile(const TileParams &p, unsigned grid, void *dst, con
 // maps (one a src row residue mod 8), threads store the skewed dst side. Taken
 // before the odd word tiles for kOddTmaMinBytes .. kOddTmaMaxBytes a side
 // (H100: 8.4 and 12 MB a side gain 14% and 4%, 33.6 MB loses 5%; the window's
-// ends not yet measured). -DINFINI_REARRANGE_ODD_TMA=0: never.
+// ends not yet measured). -DINFINI_REARRANGE_ODD_TMA=0: never; 2: the form
+// whose dst side the copy engine stores too (odd_tma_full.cuh: a persistent
+// grid, 24 maps a call; drafted, not yet measured in the library).
 #ifndef INFINI_REARRANGE_ODD_TMA
 #define INFINI_REARRANGE_ODD_TMA 1
 #endif
@@ -169,8 +171,12 @@ constexpr uint64_t kOddTmaMaxBytes = uint64_t(INFINI_REARRANGE_ODD_TMA_MAX_MB) <
 struct OddTmaTiling {
     uint32_t len_a = 0, len_b = 0;
     int64_t src_pitch = 0, dst_pitch = 0; // units between src rows (along b), dst rows (along a)
-    unsigned grid = 0;                    // one tile a block; 0: not planned
+    uint32_t tiles = 0;                   // 64 x 64-unit tiles
+    unsigned grid = 0;                    // blocks (a tile each, or persistent); 0: not planned
 };
+// The grid of `tiles` odd tensor-copy tiles on `sms` SMs (the form the build
+// launches).
+unsigned oddTmaGrid(uint32_t tiles, int sms);
 // Whether the odd tensor-copy tiles can run on the current device (their
 // sm_90 code, the driver's map encoder).
 bool prepareOddTmaTiles();

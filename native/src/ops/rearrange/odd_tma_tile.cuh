@@ -42,6 +42,7 @@ constexpr int kOtBoxStrideUnits = 768; // 1536 bytes between boxes: 128-byte ali
 constexpr int kOtThreads = 256;
 constexpr int kOtMinBlocks = 6; // resident blocks an SM (H100: 4 and 6 alike, 8 slower; session 32)
 static_assert(kOtBoxBytes <= kOtBoxStrideUnits * 2, "a box fits its place");
+constexpr size_t kOtStageBytes = (size_t)kOtResidues * kOtBoxStrideUnits * 2; // a tile's 8 boxes
 
 struct OddTmaMaps {
     CUtensorMap m[kOtResidues]; // map k: src rows 8 g + k, g = 0 .. (len_b - k + 7) / 8 - 1

@@ -336,7 +336,8 @@ struct NvidiaDesc final : Desc {
         t.len_b = (uint32_t)len_b;
         t.src_pitch = src_pitch;
         t.dst_pitch = dst_pitch;
-        t.grid = (unsigned)tiles;
+        t.tiles = (uint32_t)tiles;
+        t.grid = oddTmaGrid(t.tiles, std::max(sm_count, 1));
     }
 
     // Tensor-copy tiles (nvidia.h) for a plain 2-D word-tile transpose whose

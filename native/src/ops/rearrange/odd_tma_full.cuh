@@ -1,9 +1,9 @@
 #pragma once
-// Session 32 draft (tools/rearr4_bench.cu --oddtma; not in the library): odd
-// tensor-copy tiles whose dst side the copy engine stores too, from a
-// persistent grid with a ring of src stages (oddTmaRingKernel's) and two dst
-// staging areas (tma_tile.cuh's form). Compiled, emulated
-// (tools/odd_tma_emulate.py --dst-tma), not yet run.
+// Odd tensor-copy tiles with both sides through the copy engine (session 32,
+// sm_90; INFINI_REARRANGE_ODD_TMA=2, nvidia.h): odd_tma_tile.cuh's src side,
+// and the dst side stored from staging areas, from a persistent grid with a
+// ring of src stages and two staging areas (tma_tile.cuh's form). Compiled,
+// emulated (tools/odd_tma_emulate.py --dst-tma), not yet run on a GPU.
 //
 // Why a dst map can work where the pitch is odd: a skewed dst row segment
 // [b0 - e, b0 - e + 64) (e: the row's unit offset in its 32-byte sector)
@@ -17,7 +17,7 @@
 // tile. Units past a row's end and rows past the last are clipped by the copy
 // engine; units before a row's start are not (coordinates 0 .. sd - 1 are the
 // previous row's last units), so the tiles at b0 = 0 keep thread stores.
-#include "odd_tma_ring.cuh"
+#include "odd_tma_tile.cuh"
 
 namespace infini::rearrange::nvidia {
 
