@@ -5,7 +5,7 @@ and that each warp's shared-memory reads of one instruction hit distinct banks (
 
     python tools/odd_tma_emulate.py [--dst-tma] [ROWSxCOLS[+DSTSHIFT[+SRCSHIFT]] ...]
 
---dst-tma: the dst side as tools/odd_tma_full.cuh stores it (tiles at b0 > 0 through 16 clipped boxes).
+--dst-tma: the dst side as native/src/ops/rearrange/odd_tma_full.cuh stores it (tiles at b0 > 0 through 16 clipped boxes).
 
 rows = len_a (src row length = src pitch, odd), cols = len_b (src rows).
 """
