@@ -34,17 +34,10 @@ struct OddTmaDstMaps {
 // This thread's 8 dst words of the tile into the staging area (box m = c % 16,
 // row c / 16, word x), read from the src stage as oddTmaStore does.
 __device__ __forceinline__ void oddTmaStage(const OddTmaParams &p, const uint16_t *sm, uint32_t *staging,
-                                            const uint16_t *dst, uint32_t a0) {
+                                            uint16_t *dst, uint32_t a0, uint32_t b0) {
     const int x = (int)threadIdx.x & 31, y = (int)threadIdx.x >> 5;
-    int lo[2], hi[2];
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const uint16_t *row = dst + (int64_t)(a0 + y + 8 * h) * p.dst_pitch;
-        const int e = (int)(((uintptr_t)row >> 1) & (kOtSector - 1));
-        const int r = kOtSector - e + 2 * x, r1 = r + 1;
-        lo[h] = (r & 7) * kOtBoxStrideUnits + (r >> 3) * kOtBoxUnits + (int)p.s[r & 7] + y + 8 * h;
-        hi[h] = (r1 & 7) * kOtBoxStrideUnits + (r1 >> 3) * kOtBoxUnits + (int)p.s[r1 & 7] + y + 8 * h;
-    }
+    const OddTmaLane l = oddTmaLane(p, dst, a0, b0);
+    const int *lo = l.lo, *hi = l.hi;
 #pragma unroll
     for (int j = 0; j < kOtEdge / 8; ++j) {
         const int h = j & 1, col = 16 * (j >> 1);
@@ -110,7 +103,7 @@ __global__ void __launch_bounds__(kOtThreads, MIN_BLOCKS)
         if (b0 == 0) {
             oddTmaStore<false>(p, stage, dst, a0, b0); // segments before the rows' starts
         } else {
-            oddTmaStage(p, stage, staging, dst, a0);
+            oddTmaStage(p, stage, staging, dst, a0, b0);
         }
         asyncProxyFence(); // staging writes (and the stage's reads) ordered before the copy engine's
         __syncthreads();

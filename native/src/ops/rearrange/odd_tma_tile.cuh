@@ -55,23 +55,39 @@ struct OddTmaParams {
 };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-template <bool WHOLE>
-__device__ __forceinline__ void oddTmaStore(const OddTmaParams &p, const uint16_t *sm, uint16_t *dst, uint32_t a0,
-                                            uint32_t b0) {
-    const int x = (int)threadIdx.x & 31, y = (int)threadIdx.x >> 5;
+// What thread (x, y) needs of a tile for its dst rows a0 + y + 8 j (h = j % 2:
+// rows 16 apart share a sector offset e): the rows a0 + y + 8 h, the units b
+// of its word (b0 - e + 2x) and the stage places of its two units at column 0
+// (tile rows 16 - e + 2x and the next; add 16 (j / 2) for row j's column).
+struct OddTmaLane {
     uint16_t *row[2];
     int lo[2], hi[2];
     int64_t b[2];
+};
+__device__ __forceinline__ OddTmaLane oddTmaLane(const OddTmaParams &p, uint16_t *dst, uint32_t a0, uint32_t b0) {
+    const int x = (int)threadIdx.x & 31, y = (int)threadIdx.x >> 5;
+    OddTmaLane l;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-        row[h] = dst + (int64_t)(a0 + y + 8 * h) * p.dst_pitch;
-        const int e = (int)(((uintptr_t)row[h] >> 1) & (kOtSector - 1));
+        l.row[h] = dst + (int64_t)(a0 + y + 8 * h) * p.dst_pitch;
+        const int e = (int)(((uintptr_t)l.row[h] >> 1) & (kOtSector - 1));
         const int r = kOtSector - e + 2 * x; // tile row of unit b0 - e + 2x
         const int r1 = r + 1;
-        lo[h] = (r & 7) * kOtBoxStrideUnits + (r >> 3) * kOtBoxUnits + (int)p.s[r & 7] + y + 8 * h;
-        hi[h] = (r1 & 7) * kOtBoxStrideUnits + (r1 >> 3) * kOtBoxUnits + (int)p.s[r1 & 7] + y + 8 * h;
-        b[h] = (int64_t)b0 - e + 2 * x;
+        l.lo[h] = (r & 7) * kOtBoxStrideUnits + (r >> 3) * kOtBoxUnits + (int)p.s[r & 7] + y + 8 * h;
+        l.hi[h] = (r1 & 7) * kOtBoxStrideUnits + (r1 >> 3) * kOtBoxUnits + (int)p.s[r1 & 7] + y + 8 * h;
+        l.b[h] = (int64_t)b0 - e + 2 * x;
     }
+    return l;
+}
+
+template <bool WHOLE>
+__device__ __forceinline__ void oddTmaStore(const OddTmaParams &p, const uint16_t *sm, uint16_t *dst, uint32_t a0,
+                                            uint32_t b0) {
+    const int y = (int)threadIdx.x >> 5;
+    const OddTmaLane l = oddTmaLane(p, dst, a0, b0);
+    uint16_t *const *row = l.row;
+    const int *lo = l.lo, *hi = l.hi;
+    const int64_t *b = l.b;
 #pragma unroll
     for (int j = 0; j < kOtEdge / 8; ++j) {
         const int h = j & 1, c = y + 8 * j;
