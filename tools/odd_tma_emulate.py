@@ -3,9 +3,7 @@ thread at once: the copy engine's boxes from the 8 residue maps (out-of-range co
 dst words. Checks every dst unit against the transpose, that nothing outside the dst view is written,
 and that each warp's shared-memory reads of one instruction hit distinct banks (or the same word).
 
-    python tools/odd_tma_emulate.py [--dst-tma] [ROWSxCOLS[+DSTSHIFT[+SRCSHIFT]] ...]
-
---dst-tma: the dst side as native/src/ops/rearrange/odd_tma_full.cuh stores it (tiles at b0 > 0 through 16 clipped boxes).
+    python tools/odd_tma_emulate.py [ROWSxCOLS[+DSTSHIFT[+SRCSHIFT]] ...]
 
 rows = len_a (src row length = src pitch, odd), cols = len_b (src rows).
 """
@@ -17,8 +15,7 @@ EDGE, SECTOR, RESIDUES, BOX_ROWS, BOX_UNITS, BOX_STRIDE = 64, 16, 8, 10, 72, 768
 POISON = 0xFFFF
 
 
-def emulate(rows: int, cols: int, dst_shift: int = 0, src_shift: int = 0, rng=np.random.default_rng(1),
-            dst_tma: bool = False) -> str:
+def emulate(rows: int, cols: int, dst_shift: int = 0, src_shift: int = 0, rng=np.random.default_rng(1)) -> str:
     len_a, len_b, P, D = rows, cols, rows, cols  # src pitch P (odd), dst pitch D
     pad = 64
     src = np.full(pad + src_shift + P * len_b + pad, 0, np.uint16)
@@ -61,29 +58,6 @@ def emulate(rows: int, cols: int, dst_shift: int = 0, src_shift: int = 0, rng=np
                 hi.append((r1 & 7) * BOX_STRIDE + (r1 >> 3) * BOX_UNITS + sk[r1 & 7] + y + 8 * h)
                 brow.append(b0 - e + 2 * x)
                 rowaddr.append(ra)
-            if dst_tma and b0 > 0:  # odd_tma_full.cuh: staging, then 16 clipped boxes of 4 x 64 units
-                staging = np.zeros((16, 4, EDGE), np.uint16)
-                for j in range(EDGE // 8):
-                    h, col = j & 1, 16 * (j >> 1)
-                    u0, u1 = sm[lo[h] + col], sm[hi[h] + col]  # (8 warps, 32 lanes)
-                    staging[y[:, 0] + 8 * h, j >> 1, 0::2] = u0
-                    staging[y[:, 0] + 8 * h, j >> 1, 1::2] = u1
-                for m in range(16):
-                    rm = d0 + m * D  # dst row m: map m's base and sd
-                    sd = rm & 7
-                    base = rm - sd
-                    c0 = b0 - ((d0 + (a0 + m) * D) & 8)
-                    assert c0 % 8 == 0, "a box start off 16 bytes"
-                    g0 = a0 // 16
-                    inner_m, outer_m = len_b + sd, (len_a - m + 15) // 16
-                    for i in range(4):
-                        g = g0 + i
-                        if not 0 <= g < outer_m:
-                            continue
-                        coord = c0 + np.arange(EDGE)
-                        keep = (coord >= 0) & (coord < inner_m)
-                        dst[base + g * 16 * D + coord[keep]] = staging[m, i][keep]
-                continue
             for j in range(EDGE // 8):
                 h, cc = j & 1, y + 8 * j
                 col = 16 * (j >> 1)
@@ -116,11 +90,9 @@ def emulate(rows: int, cols: int, dst_shift: int = 0, src_shift: int = 0, rng=np
 
 
 if __name__ == "__main__":
-    dst_tma = "--dst-tma" in sys.argv
-    cases = [a for a in sys.argv[1:] if a != "--dst-tma"] or ["65x80", "129x200+1", "97x17+3+5", "193x130+0+1", "1025x333+7+3", "3001x1999"]
+    cases = sys.argv[1:] or ["65x80", "129x200+1", "97x17+3+5", "193x130+0+1", "1025x333+7+3", "3001x1999"]
     for case in cases:
         parts = case.split("+")
         rows, cols = (int(v) for v in parts[0].split("x"))
         shifts = [int(v) for v in parts[1:]] + [0, 0]
-        print(f"{case}{' (dst boxes)' if dst_tma else ''}: {emulate(rows, cols, shifts[0], shifts[1], dst_tma=dst_tma)}",
-              flush=True)
+        print(f"{case}: {emulate(rows, cols, shifts[0], shifts[1])}", flush=True)

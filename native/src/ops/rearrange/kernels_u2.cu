@@ -1,6 +1,5 @@
 // Rearrange kernels for 2-byte copy units, word and skewed tiles included.
 #include "kernels.cuh"
-#include "odd_tma_full.cuh"
 #include "odd_tma_tile.cuh"
 #if INFINI_REARRANGE_ODD_WORDS
 #include "odd_word_tile.cuh"
@@ -74,48 +73,19 @@ cudaError_t launchTmaTile(const TmaTiling &t, const CUtensorMap &dst_map, const 
 
 namespace {
 constexpr auto kOddTmaTileKernel = oddTmaTileKernel<kOtMinBlocks>;
-// The form with both sides through the copy engine (INFINI_REARRANGE_ODD_TMA=2):
-// src stages and blocks an SM (rearr4_bench --oddtma measures 10 x 1, 6 x 2, 4 x 3).
-constexpr int kOfStages = 6, kOfBlocksPerSm = 2;
-constexpr auto kOddTmaFullKernel = oddTmaFullKernel<kOfStages, kOfBlocksPerSm>;
-constexpr size_t kOddTmaFullSmem = oddTmaFullSmem(kOfStages);
-constexpr bool kOddTmaFull = INFINI_REARRANGE_ODD_TMA == 2;
 } // namespace
 
-unsigned oddTmaGrid(uint32_t tiles, int sms) {
-    return kOddTmaFull ? (unsigned)std::min<uint64_t>(tiles, (uint64_t)sms * kOfBlocksPerSm) : tiles;
-}
-
-bool prepareOddTmaTiles() {
-    if (!kernelCompiledFor(kOddTmaTileKernel, 90) || !tensorMapsAvailable()) {
-        return false;
-    }
-    if (kOddTmaFull && cudaFuncSetAttribute(kOddTmaFullKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            (int)kOddTmaFullSmem) != cudaSuccess) {
-        cudaGetLastError(); // a device with less shared memory: an answer, not an error to report later
-        return false;
-    }
-    return true;
-}
+bool prepareOddTmaTiles() { return kernelCompiledFor(kOddTmaTileKernel, 90) && tensorMapsAvailable(); }
 
 bool launchOddTmaTile(const OddTmaTiling &t, void *dst, const void *src, cudaStream_t stream, bool pdl,
                       cudaError_t *err) {
     OddTmaMaps maps;
     OddTmaParams p;
-    uint16_t *const d = static_cast<uint16_t *>(dst);
     if (!oddTmaPrepare(&maps, &p, static_cast<const uint16_t *>(src), t.len_a, t.len_b, t.src_pitch, t.dst_pitch)) {
         return false;
     }
-    if (kOddTmaFull) {
-        OddTmaDstMaps dst_maps;
-        if (!oddTmaDstPrepare(&dst_maps, d, t.len_a, t.len_b, t.dst_pitch)) {
-            return false;
-        }
-        *err = launchKernel(kOddTmaFullKernel, dim3(t.grid), dim3(kOtThreads), kOddTmaFullSmem, stream, pdl, maps,
-                            dst_maps, p, d, t.tiles);
-        return true;
-    }
-    *err = launchKernel(kOddTmaTileKernel, dim3(t.grid), dim3(kOtThreads), 0, stream, pdl, maps, p, d);
+    *err = launchKernel(kOddTmaTileKernel, dim3(t.tiles), dim3(kOtThreads), 0, stream, pdl, maps, p,
+                        static_cast<uint16_t *>(dst));
     return true;
 }
 

@@ -152,18 +152,17 @@ cudaError_t launchOddWordTile(const TileParams &p, unsigned grid, void *dst, con
 // dims) whose src pitch is odd; the copy engine loads the src side through 8
 // maps (one a src row residue mod 8), threads store the skewed dst side. Taken
 // before the odd word tiles for kOddTmaMinBytes .. kOddTmaMaxBytes a side
-// (H100: 8.4 and 12 MB a side gain 14% and 4%, 33.6 MB loses 5%; the window's
-// ends not yet measured). -DINFINI_REARRANGE_ODD_TMA=0: never; 2: the form
-// whose dst side the copy engine stores too (odd_tma_full.cuh: a persistent
-// grid, 24 maps a call; drafted, not yet measured in the library).
+// (H200, rearr4_bench --oddtma: 4.5 MiB a side 29% faster, 8 MiB 14%, 16 MiB
+// 4%, 32 MiB 2% slower; H100: 8 MiB 14%, 32 MiB 5% slower).
+// -DINFINI_REARRANGE_ODD_TMA=0: never (a measuring knob).
 #ifndef INFINI_REARRANGE_ODD_TMA
 #define INFINI_REARRANGE_ODD_TMA 1
 #endif
 #ifndef INFINI_REARRANGE_ODD_TMA_MIN_MB
-#define INFINI_REARRANGE_ODD_TMA_MIN_MB 4
+#define INFINI_REARRANGE_ODD_TMA_MIN_MB 1
 #endif
 #ifndef INFINI_REARRANGE_ODD_TMA_MAX_MB
-#define INFINI_REARRANGE_ODD_TMA_MAX_MB 16
+#define INFINI_REARRANGE_ODD_TMA_MAX_MB 24
 #endif
 constexpr int kOddTmaEdge = 64, kOddTmaResidues = 8; // a tile's units along a and b; the src maps
 constexpr uint64_t kOddTmaMinBytes = uint64_t(INFINI_REARRANGE_ODD_TMA_MIN_MB) << 20;
@@ -171,12 +170,8 @@ constexpr uint64_t kOddTmaMaxBytes = uint64_t(INFINI_REARRANGE_ODD_TMA_MAX_MB) <
 struct OddTmaTiling {
     uint32_t len_a = 0, len_b = 0;
     int64_t src_pitch = 0, dst_pitch = 0; // units between src rows (along b), dst rows (along a)
-    uint32_t tiles = 0;                   // 64 x 64-unit tiles
-    unsigned grid = 0;                    // blocks (a tile each, or persistent); 0: not planned
+    uint32_t tiles = 0;                   // 64 x 64-unit tiles, a block each; 0: not planned
 };
-// The grid of `tiles` odd tensor-copy tiles on `sms` SMs (the form the build
-// launches).
-unsigned oddTmaGrid(uint32_t tiles, int sms);
 // Whether the odd tensor-copy tiles can run on the current device (their
 // sm_90 code, the driver's map encoder).
 bool prepareOddTmaTiles();

@@ -337,7 +337,6 @@ struct NvidiaDesc final : Desc {
         t.src_pitch = src_pitch;
         t.dst_pitch = dst_pitch;
         t.tiles = (uint32_t)tiles;
-        t.grid = oddTmaGrid(t.tiles, std::max(sm_count, 1));
     }
 
     // Tensor-copy tiles (nvidia.h) for a plain 2-D word-tile transpose whose
@@ -493,7 +492,7 @@ struct NvidiaDesc final : Desc {
                 } else if (p.skew && p.skew_src_words && (uintptr_t)s % 4 == 0) {
                     CUDA_TRY(launchSkewWordTile(p.skew_word.p, p.skew_word.grid, d, s, stream, pdl));
                 } else if (cudaError_t err = cudaSuccess;
-                           p.skew && p.odd_tma.grid != 0 && launchOddTmaTile(p.odd_tma, d, s, stream, pdl, &err)) {
+                           p.skew && p.odd_tma.tiles != 0 && launchOddTmaTile(p.odd_tma, d, s, stream, pdl, &err)) {
                     CUDA_TRY(err);
 #if INFINI_REARRANGE_ODD_WORDS
                 } else if (p.skew && p.odd_word.grid != 0) {
