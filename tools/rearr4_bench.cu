@@ -86,6 +86,7 @@ __device__ __forceinline__ void storeGlobal(T *p, T v, int) {
 #include "ops/rearrange/odd_word_tile.cuh"
 #include "ops/rearrange/skew_word_tile.cuh"
 #include "ops/rearrange/tma_tile.cuh"
+#include "ops/rearrange/odd_tma_tile.cuh"
 #include "ops/rearrange/word_tile.cuh"
 // The library's map encoder, compiled in (its symbols are hidden in the library).
 #include "common/cuda/tensor_map_nvidia.cc"
