@@ -151,8 +151,8 @@ def same_bytes_copy_us(bytes_moved: int, buffers: int = 1) -> float:
     """µs of one device-to-device copy (torch's copy_, as the roofline) that
     moves a case's bytes (half read, half written), timed as the case is: eager
     batches, over `buffers` buffer pairs in turn where the case rotates its
-    buffers. The 512 MiB roofline is out of reach at smaller sizes (a launch's
-    ramp and tail, L2): on the H200 a 32 MiB copy reaches ~90% of it
+    buffers. The 1 GiB roofline is out of reach at smaller sizes (a launch's
+    ramp and tail): on the H200 eager copies of 32 MiB run at ~83% of it
     (BENCHMARKS.md, session 33); this is each size's own ceiling."""
     key = ("same", bytes_moved, buffers)
     if key not in _roofline_cache:
