@@ -349,7 +349,21 @@ ODD_PITCH_CASES = {
     "odd-src-only": ((3000, 3008), (3008, 1), (1, 3001), (0, 0)),
     "odd-dst-only": ((3000, 3072), (3073, 1), (1, 3000), (0, 0)),
 }
-LARGE_2BYTE_CASES = {**TENSOR_COPY_CASES, **ODD_PITCH_CASES}
+# Plain 2-D 2-byte transposes of an odd src pitch, 1-24 MiB a side: the odd
+# tensor-copy tiles on NVIDIA sm_90 (odd_tma_tile.cuh, session 32: the copy
+# engine loads the src rows of each residue mod 8 through a map of its own),
+# with pointers off 16 bytes, partial tiles, an even dst pitch; src rows
+# running backwards go to the odd word tiles.
+ODD_TMA_CASES = {
+    "odd-tma-square": ((2049, 2049), (2049, 1), (1, 2049), (0, 0)),
+    "odd-tma-padded-shifted": ((1999, 3001), (3003, 1), (1, 2001), (1, 3)),
+    "odd-tma-dst-even": ((2500, 2048), (2048, 1), (1, 2501), (0, 0)),
+    "odd-tma-partial-dst-shifted": ((1025, 4097), (4100, 1), (1, 1025), (0, 5)),
+    "odd-tma-src-rows-reversed": ((2049, 2049), (2049, 1), (1, -2049), (0, 0)),
+    "odd-tma-small": ((769, 769), (769, 1), (1, 769), (0, 0)),
+    "odd-tma-large": ((3001, 4001), (4001, 1), (1, 3001), (0, 0)),
+}
+LARGE_2BYTE_CASES = {**TENSOR_COPY_CASES, **ODD_PITCH_CASES, **ODD_TMA_CASES}
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -365,8 +379,8 @@ def test_tensor_copy_tiles(device, rng, dtype, case):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("n, dtype", [(3072, F16), (1031, F16), (257, F16), (1024, F32)],
-                         ids=["wide-f16", "odd-f16", "odd-one-wave-f16", "f32"])
+@pytest.mark.parametrize("n, dtype", [(3072, F16), (1031, F16), (257, F16), (2049, F16), (1024, F32)],
+                         ids=["wide-f16", "odd-f16", "odd-one-wave-f16", "odd-tma-f16", "f32"])
 def test_dependent_transposes_back_to_back_gpu(rng, n, dtype):
     """Transposes that depend on each other through every buffer (B = A.T; A =
     B.T overwrites what the first read; C = A.T; B = C.T overwrites what the

@@ -1,5 +1,5 @@
-"""NumPy emulation of tools/odd_tma_tile.cuh (session 32's draft), tile by tile, every thread at once:
-the copy engine's boxes from the 8 residue maps (out-of-range coordinates as zeros), then each thread's
+"""NumPy emulation of native/src/ops/rearrange/odd_tma_tile.cuh (session 32), tile by tile, every
+thread at once: the copy engine's boxes from the 8 residue maps (out-of-range coordinates as zeros), then each thread's
 dst words. Checks every dst unit against the transpose, that nothing outside the dst view is written,
 and that each warp's shared-memory reads of one instruction hit distinct banks (or the same word).
 

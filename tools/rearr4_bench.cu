@@ -86,8 +86,8 @@ __device__ __forceinline__ void storeGlobal(T *p, T v, int) {
 #include "ops/rearrange/odd_word_tile.cuh"
 #include "ops/rearrange/skew_word_tile.cuh"
 #include "ops/rearrange/tma_tile.cuh"
+#include "ops/rearrange/odd_tma_tile.cuh"
 #include "ops/rearrange/word_tile.cuh"
-#include "odd_tma_tile.cuh"
 // The library's map encoder, compiled in (its symbols are hidden in the library).
 #include "common/cuda/tensor_map_nvidia.cc"
 
@@ -415,7 +415,7 @@ Launch oddWordTile(const Case &c, bool pdl = false) {
 
 // The maps and parameters of a case's transpose (src pitch rows, dst pitch cols), or the run ends.
 void oddTmaPrepareOrExit(OddTmaMaps *maps, OddTmaParams *p, const Buffers &b, uint32_t rows, uint32_t cols) {
-    if (!oddTmaPrepare(maps, p, b.dst, b.src, rows, cols, rows, cols)) {
+    if (!oddTmaPrepare(maps, p, b.src, rows, cols, rows, cols)) {
         std::fprintf(stderr, "odd tensor-copy tiles: a map was refused\n");
         std::exit(2);
     }
@@ -436,29 +436,6 @@ Launch oddTmaTile(const Case &c, bool pdl = true) {
         oddTmaPrepareOrExit(&maps, &p, b, rows, cols);
         CHECK_CUDA(infini::launchKernel(oddTmaTileKernel<MIN_BLOCKS>, dim3(grid), dim3(kOtThreads), 0, s, pdl, maps, p,
                                         b.dst));
-    };
-}
-
-// The persistent form (oddTmaRingKernel): NS stages, MIN_BLOCKS blocks an SM.
-template <int NS, int MIN_BLOCKS>
-Launch oddTmaRing(const Case &c, bool pdl = true) {
-    if (c.rows % 2 == 0) {
-        return {};
-    }
-    int sms = 0;
-    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    const size_t smem = oddTmaRingSmem(NS);
-    CHECK_CUDA(cudaFuncSetAttribute(oddTmaRingKernel<NS, MIN_BLOCKS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)smem));
-    const uint32_t rows = c.rows, cols = c.cols;
-    const uint32_t tiles = (uint32_t)((rows + kOtEdge - 1) / kOtEdge * skewTilesB(cols, kOtEdge));
-    const unsigned grid = std::min<unsigned>(tiles, (unsigned)(sms * MIN_BLOCKS));
-    return [=](const Buffers &b, cudaStream_t s) {
-        OddTmaMaps maps;
-        OddTmaParams p;
-        oddTmaPrepareOrExit(&maps, &p, b, rows, cols);
-        CHECK_CUDA(infini::launchKernel(oddTmaRingKernel<NS, MIN_BLOCKS>, dim3(grid), dim3(kOtThreads), smem, s, pdl,
-                                        maps, p, b.dst, tiles));
     };
 }
 
@@ -583,7 +560,13 @@ int main(int argc, char **argv) {
         {"transpose 3000x3008 F16 (partial tiles)", 3000, 3008, 0, 0, true, true},
         {"transpose 3001x1999 F16 (odd, partial tiles)", 3001, 1999, 0, 0, false, true},
         {"transpose 1025x4097 F16 (odd)", 1025, 4097, 3, 0, false, true},
+        {"transpose 769² F16 (odd, 1.2 MB a side)", 769, 769, 0, 0, false, true},
+        {"transpose 1025² F16 (odd, 2.1 MB a side)", 1025, 1025, 0, 0, false, true},
+        {"transpose 1537² F16 (odd, 4.7 MB a side)", 1537, 1537, 0, 0, false, true},
         {"transpose 2049² F16 (odd)", 2049, 2049, 0, 0, false, true},
+        {"transpose 4097x2049 F16 (odd, 16.8 MB a side)", 4097, 2049, 0, 0, false, true},
+        {"transpose 4097x2561 F16 (odd, 21 MB a side)", 4097, 2561, 0, 0, false, true},
+        {"transpose 4097x3073 F16 (odd, 25.2 MB a side)", 4097, 3073, 0, 0, false, true},
         {"transpose 6145x4097 F16 (odd, 50 MB a side)", 6145, 4097, 0, 0, false, true},
     };
     bool all_exact = true;
@@ -614,10 +597,6 @@ int main(int argc, char **argv) {
             variants.push_back({"odd tensor-copy tiles, 6/SM, PDL", oddTmaTile<6>(c)});
             variants.push_back({"odd tensor-copy tiles, 8/SM, PDL", oddTmaTile<8>(c)});
             variants.push_back({"odd tensor-copy tiles, 4/SM, PDL", oddTmaTile<4>(c)});
-            variants.push_back({"odd tensor-copy ring, 16 stages, 1/SM, PDL", oddTmaRing<16, 1>(c)});
-            variants.push_back({"odd tensor-copy ring, 8 stages, 2/SM, PDL", oddTmaRing<8, 2>(c)});
-            variants.push_back({"odd tensor-copy ring, 5 stages, 3/SM, PDL", oddTmaRing<5, 3>(c)});
-            variants.push_back({"odd tensor-copy ring, 4 stages, 4/SM, PDL", oddTmaRing<4, 4>(c)});
             copies.push_back({"memcpy node, same bytes", memcpySameBytes(c)});
         } else if (skew_mode) {
             if (s.rows % 2 != 0 || s.src_shift % 2 != 0) { // odd src rows

@@ -147,6 +147,24 @@ def copy_roofline_gbps(nbytes: int = 1 << 30) -> float:
     return _roofline_cache[nbytes]
 
 
+def same_bytes_copy_us(bytes_moved: int, buffers: int = 1) -> float:
+    """µs of one device-to-device copy (torch's copy_, as the roofline) that
+    moves a case's bytes (half read, half written), timed as the case is: eager
+    batches, over `buffers` buffer pairs in turn where the case rotates its
+    buffers. The 1 GiB roofline is out of reach at smaller sizes (a launch's
+    ramp and tail): on the H200 eager copies of 32 MiB run at ~83% of it
+    (BENCHMARKS.md, session 33); this is each size's own ceiling."""
+    key = ("same", bytes_moved, buffers)
+    if key not in _roofline_cache:
+        t = torch()
+        n = max(bytes_moved // 2, 1)
+        pairs = [(t.empty(n, dtype=t.uint8, device="cuda").random_(0, 255), t.empty(n, dtype=t.uint8, device="cuda"))
+                 for _ in range(buffers)]
+        calls = [lambda s=s, d=d: d.copy_(s) for s, d in pairs]
+        _roofline_cache[key] = time_cuda(calls[0], rotate=calls if buffers > 1 else None)
+    return _roofline_cache[key]
+
+
 @dataclasses.dataclass
 class Row:
     """One benchmark case: our time, PyTorch's, and the bytes that must move."""
@@ -159,6 +177,7 @@ class Row:
     roofline_gbps: float
     ok: bool = True  # correctness was checked and passed before timing
     note: str = ""
+    copy_us: Optional[float] = None  # a device copy of the same bytes (same_bytes_copy_us), where measured
 
     @property
     def gbps(self) -> float:
@@ -172,9 +191,15 @@ class Row:
     def speedup(self) -> Optional[float]:
         return None if self.torch_us is None else self.torch_us / self.ours_us
 
+    @property
+    def pct_same_bytes_copy(self) -> Optional[float]:
+        """Our speed as a share of a copy of the same bytes' (100: as fast as that copy)."""
+        return None if self.copy_us is None else 100.0 * self.copy_us / self.ours_us
+
     def as_dict(self) -> dict:
         d = dataclasses.asdict(self)
-        d.update(gbps=self.gbps, pct_roofline=self.pct_roofline, speedup=self.speedup)
+        d.update(gbps=self.gbps, pct_roofline=self.pct_roofline, speedup=self.speedup,
+                 pct_same_bytes_copy=self.pct_same_bytes_copy)
         return d
 
 
@@ -222,13 +247,15 @@ def run_case(case: Case) -> Row:
     if verdict is not True:
         return Row(case.op, case.name, float("nan"), None, case.bytes_moved, roofline, ok=False,
                    note=str(verdict or "check failed"))
+    copy = None
     if case.device == "nvidia":
         ours = time_cuda(case.ours, rotate=case.rotate)
         base = None if case.baseline is None else time_cuda(case.baseline, rotate=case.baseline_rotate)
+        copy = same_bytes_copy_us(case.bytes_moved, len(case.rotate) if case.rotate else 1)
     else:
         ours = time_host(case.ours)
         base = None if case.baseline is None else time_host(case.baseline)
-    return Row(case.op, case.name, ours, base, case.bytes_moved, roofline)
+    return Row(case.op, case.name, ours, base, case.bytes_moved, roofline, copy_us=copy)
 
 
 def run_cases(cases: Sequence[Case], title: str = "") -> List[Row]:
@@ -240,14 +267,16 @@ def run_cases(cases: Sequence[Case], title: str = "") -> List[Row]:
 
 def markdown_table(rows: List[Row], baseline_name: str = "PyTorch") -> str:
     lines = [f"| op | case | ours (µs) | {baseline_name} (µs) | ours GB/s | % of copy roofline | "
-             f"{baseline_name} / ours | note |",
-             "|---|---|---:|---:|---:|---:|---:|---|"]
+             f"same-bytes copy (µs) | % of that copy | {baseline_name} / ours | note |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         torch_us = "—" if r.torch_us is None else f"{r.torch_us:.1f}"
         speedup = "—" if r.speedup is None else f"{r.speedup:.2f}×"
+        copy_us = "—" if r.copy_us is None else f"{r.copy_us:.1f}"
+        pct_copy = "—" if r.pct_same_bytes_copy is None else f"{r.pct_same_bytes_copy:.1f}%"
         status = r.note if r.ok else ("WRONG RESULT " + r.note).strip()
         lines.append(f"| {r.op} | {r.case} | {r.ours_us:.1f} | {torch_us} | {r.gbps:.0f} | "
-                     f"{r.pct_roofline:.1f}% | {speedup} | {status} |")
+                     f"{r.pct_roofline:.1f}% | {copy_us} | {pct_copy} | {speedup} | {status} |")
     return "\n".join(lines)
 
 

@@ -16,9 +16,10 @@ bool tensorMapsAvailable();
 // The map of a matrix of `outer` rows of `inner` elements of `elem_bytes`
 // bytes (1, 2, 4 or 8) at `base`, rows `pitch_bytes` apart, moved in boxes
 // of box_outer rows x box_inner elements, with the 128-byte swizzle (so
-// box_inner x elem_bytes <= 128). False when the driver refuses the layout
-// (base off 16 bytes, a pitch not a multiple of 16, ...) or lacks the function.
+// box_inner x elem_bytes <= 128) or, with swizzle128 false, none (boxes land
+// as dense rows). False when the driver refuses the layout (base off 16
+// bytes, a pitch not a multiple of 16, ...) or lacks the function.
 bool encodeTensorMap2d(CUtensorMap *map, const void *base, size_t elem_bytes, uint64_t inner, uint64_t outer,
-                       uint64_t pitch_bytes, uint32_t box_inner, uint32_t box_outer);
+                       uint64_t pitch_bytes, uint32_t box_inner, uint32_t box_outer, bool swizzle128 = true);
 
 } // namespace infini

@@ -26,7 +26,7 @@ bool dataType(size_t elem_bytes, CUtensorMapDataType *type) {
 bool tensorMapsAvailable() { return encoder() != nullptr; }
 
 bool encodeTensorMap2d(CUtensorMap *map, const void *base, size_t elem_bytes, uint64_t inner, uint64_t outer,
-                       uint64_t pitch_bytes, uint32_t box_inner, uint32_t box_outer) {
+                       uint64_t pitch_bytes, uint32_t box_inner, uint32_t box_outer, bool swizzle128) {
     const auto encode = encoder();
     CUtensorMapDataType type;
     if (encode == nullptr || !dataType(elem_bytes, &type)) {
@@ -35,7 +35,8 @@ bool encodeTensorMap2d(CUtensorMap *map, const void *base, size_t elem_bytes, ui
     const cuuint64_t dims[2] = {inner, outer}, strides[1] = {pitch_bytes};
     const cuuint32_t box[2] = {box_inner, box_outer}, element_strides[2] = {1, 1};
     return encode(map, type, 2, const_cast<void *>(base), dims, strides, box, element_strides,
-                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                  CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 

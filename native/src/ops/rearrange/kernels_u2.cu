@@ -1,5 +1,6 @@
 // Rearrange kernels for 2-byte copy units, word and skewed tiles included.
 #include "kernels.cuh"
+#include "odd_tma_tile.cuh"
 #if INFINI_REARRANGE_ODD_WORDS
 #include "odd_word_tile.cuh"
 #endif
@@ -68,6 +69,24 @@ cudaError_t launchTmaTile(const TmaTiling &t, const CUtensorMap &dst_map, const 
                           cudaStream_t stream, bool pdl) {
     return launchKernel(kTmaTileKernel, dim3(t.grid), dim3(kTmaThreads), kTmaTileSmem, stream, pdl, src_map, dst_map,
                         t.tiles_a, t.tiles_a * t.tiles_b);
+}
+
+namespace {
+constexpr auto kOddTmaTileKernel = oddTmaTileKernel<kOtMinBlocks>;
+} // namespace
+
+bool prepareOddTmaTiles() { return kernelCompiledFor(kOddTmaTileKernel, 90) && tensorMapsAvailable(); }
+
+bool launchOddTmaTile(const OddTmaTiling &t, void *dst, const void *src, cudaStream_t stream, bool pdl,
+                      cudaError_t *err) {
+    OddTmaMaps maps;
+    OddTmaParams p;
+    if (!oddTmaPrepare(&maps, &p, static_cast<const uint16_t *>(src), t.len_a, t.len_b, t.src_pitch, t.dst_pitch)) {
+        return false;
+    }
+    *err = launchKernel(kOddTmaTileKernel, dim3(t.tiles), dim3(kOtThreads), 0, stream, pdl, maps, p,
+                        static_cast<uint16_t *>(dst));
+    return true;
 }
 
 #if INFINI_REARRANGE_ODD_WORDS

@@ -147,6 +147,39 @@ cudaError_t launchOddWordTile(const TileParams &p, unsigned grid, void *dst, con
                               bool pdl);
 #endif
 
+// Odd tensor-copy tiles (odd_tma_tile.cuh, session 32): plain 2-D transposes
+// of 2-byte units (groups a and b single dims with unit strides, no outer
+// dims) whose src pitch is odd; the copy engine loads the src side through 8
+// maps (one a src row residue mod 8), threads store the skewed dst side. Taken
+// before the odd word tiles for kOddTmaMinBytes .. kOddTmaMaxBytes a side
+// (H200, rearr4_bench --oddtma: 4.5 MiB a side 29% faster, 8 MiB 14%, 16 MiB
+// 4%, 32 MiB 2% slower; H100: 8 MiB 14%, 32 MiB 5% slower).
+// -DINFINI_REARRANGE_ODD_TMA=0: never (a measuring knob).
+#ifndef INFINI_REARRANGE_ODD_TMA
+#define INFINI_REARRANGE_ODD_TMA 1
+#endif
+#ifndef INFINI_REARRANGE_ODD_TMA_MIN_MB
+#define INFINI_REARRANGE_ODD_TMA_MIN_MB 1
+#endif
+#ifndef INFINI_REARRANGE_ODD_TMA_MAX_MB
+#define INFINI_REARRANGE_ODD_TMA_MAX_MB 24
+#endif
+constexpr int kOddTmaEdge = 64, kOddTmaResidues = 8; // a tile's units along a and b; the src maps
+constexpr uint64_t kOddTmaMinBytes = uint64_t(INFINI_REARRANGE_ODD_TMA_MIN_MB) << 20;
+constexpr uint64_t kOddTmaMaxBytes = uint64_t(INFINI_REARRANGE_ODD_TMA_MAX_MB) << 20;
+struct OddTmaTiling {
+    uint32_t len_a = 0, len_b = 0;
+    int64_t src_pitch = 0, dst_pitch = 0; // units between src rows (along b), dst rows (along a)
+    uint32_t tiles = 0;                   // 64 x 64-unit tiles, a block each; 0: not planned
+};
+// Whether the odd tensor-copy tiles can run on the current device (their
+// sm_90 code, the driver's map encoder).
+bool prepareOddTmaTiles();
+// Encodes the call's 8 maps and launches; false (nothing launched, *err
+// untouched) where the driver refuses a map, so the caller takes another plan.
+bool launchOddTmaTile(const OddTmaTiling &t, void *dst, const void *src, cudaStream_t stream, bool pdl,
+                      cudaError_t *err);
+
 // Tensor-copy tiles (tma_tile.cuh, session 20): plain 2-D transposes of
 // 2-byte units (groups a and b single dims, no outer dims) whose row pitches
 // are multiples of 16 bytes, on 16-byte aligned pointers; the copy engine

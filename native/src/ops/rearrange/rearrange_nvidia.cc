@@ -72,6 +72,7 @@ struct Plan {
     Tiling skew_word;                         // skewTilesB(len_b, kSkewWordSpanUnits) tiles along b (with `skew`)
     Tiling odd_word;                          // INFINI_REARRANGE_ODD_WORDS: 63-unit tiles along a, where
                                               // skew_word does not apply
+    OddTmaTiling odd_tma;                     // odd tensor-copy tiles, before odd_word where planned
     std::vector<Dim> outer;                   // Tile, while planning
     unsigned grid = 0;
     GenericParams generic{};
@@ -310,8 +311,32 @@ struct NvidiaDesc final : Desc {
                 plan->odd_word = {odd.p, (unsigned)odd.blocks};
             }
 #endif
+            planOddTmaTiles(ga, gb, l, len_a, len_b, plan);
         }
         return true;
+    }
+
+    // Odd tensor-copy tiles (nvidia.h) for a plain 2-D skewed transpose whose
+    // src pitch is odd and covers its rows, at the sizes where they gain.
+    void planOddTmaTiles(const std::vector<size_t> &ga, const std::vector<size_t> &gb, const SimpleLayout &l,
+                         uint64_t len_a, uint64_t len_b, Plan *plan) {
+        const uint64_t side_bytes = len_a * len_b * 2;
+        if (INFINI_REARRANGE_ODD_TMA == 0 || ga.size() != 1 || gb.size() != 1 || !plan->outer.empty() ||
+            side_bytes < kOddTmaMinBytes || side_bytes > kOddTmaMaxBytes || len_b < (uint64_t)kOddTmaResidues) {
+            return;
+        }
+        const ptrdiff_t src_pitch = l.strides[kSrc][gb[0]], dst_pitch = l.strides[kDst][ga[0]];
+        const uint64_t tiles = (len_a + kOddTmaEdge - 1) / kOddTmaEdge * skewTilesB(len_b, kOddTmaEdge);
+        if (src_pitch % 2 == 0 || src_pitch < (ptrdiff_t)len_a || dst_pitch < (ptrdiff_t)len_b ||
+            tiles > (uint64_t)INT32_MAX || !prepareOddTmaTiles()) {
+            return;
+        }
+        OddTmaTiling &t = plan->odd_tma;
+        t.len_a = (uint32_t)len_a;
+        t.len_b = (uint32_t)len_b;
+        t.src_pitch = src_pitch;
+        t.dst_pitch = dst_pitch;
+        t.tiles = (uint32_t)tiles;
     }
 
     // Tensor-copy tiles (nvidia.h) for a plain 2-D word-tile transpose whose
@@ -466,6 +491,9 @@ struct NvidiaDesc final : Desc {
                                  : launchWordTile(p.tile, p.grid, d, s, stream, pdl));
                 } else if (p.skew && p.skew_src_words && (uintptr_t)s % 4 == 0) {
                     CUDA_TRY(launchSkewWordTile(p.skew_word.p, p.skew_word.grid, d, s, stream, pdl));
+                } else if (cudaError_t err = cudaSuccess;
+                           p.skew && p.odd_tma.tiles != 0 && launchOddTmaTile(p.odd_tma, d, s, stream, pdl, &err)) {
+                    CUDA_TRY(err);
 #if INFINI_REARRANGE_ODD_WORDS
                 } else if (p.skew && p.odd_word.grid != 0) {
                     CUDA_TRY(launchOddWordTile(p.odd_word.p, p.odd_word.grid, d, s, stream, pdl));
