@@ -335,6 +335,11 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
                                  {"hold plain", {0, -1, 0.5, never}},
                                  {"hold regs 12", {0, 12, 0.5, -1}},
                                  {"hold regs 0", {0, 0, 0.5, -1}},
+                                 // session 33 (H200, 60 MB of L2): fewer registers, more of L2
+                                 {"hold regs 16", {0, 16, 0.5, -1}},
+                                 {"hold l2 .7", {0, -1, 0.7, -1, 0.7}},
+                                 {"hold regs 12 l2 .7", {0, 12, 0.7, -1, 0.7}},
+                                 {"hold regs 0 l2 .8", {0, 0, 0.8, -1, 0.8}},
                                  // session 29: what neither registers nor the ring hold read again
                                  // whatever its size (from DRAM where it exceeds L2)
                                  {"hold dram", {0, -1, 1e9, -1, 1e9}},
