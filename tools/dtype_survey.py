@@ -2,8 +2,10 @@
 (bench_lp_norm's cases, checked, then eager and graph µs): issue 13 asks never to be behind PyTorch,
 and the bench times no F64 and few F32 shapes. Session 27: F32 / F64 long rows beyond what Hold holds,
 square matrices, many short rows, and the bench's 4-D shape in F64. The library: INFINIOP_LIBRARY,
-or the default build."""
-from split_eager import report  # (tools/, this script's directory)
+or the default build. Arguments: keep the cases whose name contains any of them."""
+import sys
+
+from split_eager import report, selected  # (tools/, this script's directory)
 
 M = 1 << 20
 SPECS = [
@@ -21,4 +23,4 @@ SPECS = [
     ("(12,16,512,512) BF16 axis 3 p 2", (12, 16, 512, 512), "bfloat16", 3, 2),
 ]
 
-report(SPECS)
+report(selected(SPECS, sys.argv[1:]))
