@@ -107,9 +107,15 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
 // choice). The cut axis's kernels at 4 (64 registers; 2 where a thread holds 16 rows): at the
 // compiler's choice (73-139 registers) 4096x4096 axis 0 took H100 graph µs BF16 90-126, F16 p 1
 // 73-95; at 4, 81.0 and 71.6 (session 28, tools/verify_s28b.sh).
+// -DINFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS=N (> 0): Whole mode compiled for N blocks an SM where a thread
+// holds at most 8 rows (a measuring knob; the default, 0, is the compiler's choice: 98 registers, 2 blocks
+// an SM for F64 at 8 rows).
+#ifndef INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS
+#define INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS 0
+#endif
 template <ColsMode MODE, int ITEMS>
 constexpr int colsMinBlocks() {
-    return MODE == ColsMode::Whole ? 0 : ITEMS == 16 ? 2 : 4;
+    return MODE == ColsMode::Whole ? (ITEMS <= 8 ? INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS : 0) : ITEMS == 16 ? 2 : 4;
 }
 
 template <class T, int VEC, int ITEMS, ColsMode MODE>
