@@ -107,11 +107,13 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
 // choice). The cut axis's kernels at 4 (64 registers; 2 where a thread holds 16 rows): at the
 // compiler's choice (73-139 registers) 4096x4096 axis 0 took H100 graph µs BF16 90-126, F16 p 1
 // 73-95; at 4, 81.0 and 71.6 (session 28, tools/verify_s28b.sh).
-// -DINFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS=N (> 0): Whole mode compiled for N blocks an SM where a thread
-// holds at most 8 rows (a measuring knob; the default, 0, is the compiler's choice: 98 registers, 2 blocks
-// an SM for F64 at 8 rows).
+// Whole mode where a thread holds at most 8 rows: compiled for 3 blocks an SM (session 33; 0: the
+// compiler's choice, which gave F64 at 8 rows 98 registers, 2 blocks an SM, 24% of warps active, its
+// loads never enough in flight). At 3, 80 registers (44 bytes spilled); H200 eager µs, (12,16,512,512)
+// F64 axis 1 367 -> 314 (PyTorch 345), axis 0 p 1 411 -> 345 (PyTorch 405); the bench's LPNorm rows
+// unchanged (tools/verify_s33h.sh).
 #ifndef INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS
-#define INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS 0
+#define INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS 3
 #endif
 template <ColsMode MODE, int ITEMS>
 constexpr int colsMinBlocks() {
