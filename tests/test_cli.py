@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT, subprocess_pythonpath
 
 
@@ -57,4 +59,20 @@ def test_bench_on_the_cpu_writes_json(tmp_path):
     for row in report["rows"]:
         assert row["ok"] is True
         assert row["ours_us"] > 0 and row["torch_us"] > 0 and row["bytes_moved"] > 0
-        assert set(row) >= {"case", "gbps", "pct_roofline", "speedup", "note"}
+        assert set(row) >= {"case", "gbps", "pct_roofline", "speedup", "note", "copy_us", "pct_same_bytes_copy"}
+        assert row["copy_us"] is None and row["pct_same_bytes_copy"] is None  # measured on the GPU only
+
+
+def test_bench_row_against_a_copy_of_its_bytes():
+    """The GPU rows' same-bytes copy column: our time as a share of that copy's, '—' where not measured."""
+    from infiniop_py.bench import harness
+
+    row = harness.Row("mul", "case", 20.0, 30.0, 1 << 20, 1000.0, copy_us=15.0)
+    assert row.pct_same_bytes_copy == pytest.approx(75.0)
+    assert row.as_dict()["pct_same_bytes_copy"] == pytest.approx(75.0)
+    bare = harness.Row("mul", "case", 20.0, None, 1 << 20, 1000.0)
+    table = harness.markdown_table([row, bare])
+    lines = table.splitlines()
+    assert "same-bytes copy (µs)" in lines[0] and "% of that copy" in lines[0]
+    assert "| 15.0 | 75.0% |" in lines[2]
+    assert "| — | — |" in lines[3]
