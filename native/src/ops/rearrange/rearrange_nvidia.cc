@@ -316,19 +316,37 @@ struct NvidiaDesc final : Desc {
         return true;
     }
 
+    // The row pitches (units) of a plain 2-D transpose of 2-byte units (groups
+    // a and b single dims, no outer dims) of min_bytes .. max_bytes a side
+    // whose pitches cover their rows: the shape both tensor-copy tilings take;
+    // false for any other.
+    static bool plainTransposePitches(const std::vector<size_t> &ga, const std::vector<size_t> &gb,
+                                      const SimpleLayout &l, uint64_t len_a, uint64_t len_b, const Plan &plan,
+                                      uint64_t min_bytes, uint64_t max_bytes, ptrdiff_t *src_pitch,
+                                      ptrdiff_t *dst_pitch) {
+        const uint64_t side_bytes = len_a * len_b * 2;
+        if (ga.size() != 1 || gb.size() != 1 || !plan.outer.empty() || side_bytes < min_bytes ||
+            side_bytes > max_bytes) {
+            return false;
+        }
+        *src_pitch = l.strides[kSrc][gb[0]];
+        *dst_pitch = l.strides[kDst][ga[0]];
+        return *src_pitch >= (ptrdiff_t)len_a && *dst_pitch >= (ptrdiff_t)len_b;
+    }
+
     // Odd tensor-copy tiles (nvidia.h) for a plain 2-D skewed transpose whose
-    // src pitch is odd and covers its rows, at the sizes where they gain.
+    // src pitch is odd, at the sizes where they gain.
     void planOddTmaTiles(const std::vector<size_t> &ga, const std::vector<size_t> &gb, const SimpleLayout &l,
                          uint64_t len_a, uint64_t len_b, Plan *plan) {
-        const uint64_t side_bytes = len_a * len_b * 2;
-        if (INFINI_REARRANGE_ODD_TMA == 0 || ga.size() != 1 || gb.size() != 1 || !plan->outer.empty() ||
-            side_bytes < kOddTmaMinBytes || side_bytes > kOddTmaMaxBytes || len_b < (uint64_t)kOddTmaResidues) {
+        ptrdiff_t src_pitch = 0, dst_pitch = 0;
+        if (INFINI_REARRANGE_ODD_TMA == 0 || len_b < (uint64_t)kOddTmaResidues ||
+            !plainTransposePitches(ga, gb, l, len_a, len_b, *plan, kOddTmaMinBytes, kOddTmaMaxBytes, &src_pitch,
+                                   &dst_pitch) ||
+            src_pitch % 2 == 0) {
             return;
         }
-        const ptrdiff_t src_pitch = l.strides[kSrc][gb[0]], dst_pitch = l.strides[kDst][ga[0]];
         const uint64_t tiles = (len_a + kOddTmaEdge - 1) / kOddTmaEdge * skewTilesB(len_b, kOddTmaEdge);
-        if (src_pitch % 2 == 0 || src_pitch < (ptrdiff_t)len_a || dst_pitch < (ptrdiff_t)len_b ||
-            tiles > (uint64_t)INT32_MAX || !prepareOddTmaTiles()) {
+        if (tiles > (uint64_t)INT32_MAX || !prepareOddTmaTiles()) {
             return;
         }
         OddTmaTiling &t = plan->odd_tma;
@@ -344,14 +362,11 @@ struct NvidiaDesc final : Desc {
     // where they gain; Calculate takes them when both pointers are on 16 bytes.
     void planTmaTiles(const std::vector<size_t> &ga, const std::vector<size_t> &gb, const SimpleLayout &l,
                       uint64_t len_a, uint64_t len_b, Plan *plan) {
-        const uint64_t side_bytes = len_a * len_b * 2;
-        if (INFINI_REARRANGE_TMA == 0 || !plan->words || ga.size() != 1 || gb.size() != 1 || !plan->outer.empty() ||
-            side_bytes < kTmaTileMinBytes || side_bytes > kTmaTileMaxBytes) {
-            return;
-        }
-        const ptrdiff_t src_pitch = l.strides[kSrc][gb[0]], dst_pitch = l.strides[kDst][ga[0]];
-        if (src_pitch % 8 != 0 || dst_pitch % 8 != 0 || src_pitch < (ptrdiff_t)len_a || dst_pitch < (ptrdiff_t)len_b ||
-            !prepareTmaTiles()) {
+        ptrdiff_t src_pitch = 0, dst_pitch = 0;
+        if (INFINI_REARRANGE_TMA == 0 || !plan->words ||
+            !plainTransposePitches(ga, gb, l, len_a, len_b, *plan, kTmaTileMinBytes, kTmaTileMaxBytes, &src_pitch,
+                                   &dst_pitch) ||
+            src_pitch % 8 != 0 || dst_pitch % 8 != 0 || !prepareTmaTiles()) {
             return;
         }
         TmaTiling &t = plan->tma;
