@@ -1,12 +1,13 @@
 #pragma once
 // How many SMs the work of a stream may use, for the plans that are sized for
-// the whole device: LPNorm's Hold (a plain launch whose blocks wait for each
-// other's records, so they must all be resident at once) and Grid
-// (cooperative), and the thread-block clusters of LPNorm's Cluster, TwoPass
-// and Pipe plans and RandomSample's teams. On a stream of a green context with
-// fewer SMs than the device, Grid's and the clusters' launches are refused and
-// Hold may wait forever (notes/lp_norm.md, session 31); the operators take
-// their portable plans there instead.
+// the whole device: LPNorm's Hold (whose blocks wait for each other's records,
+// so they must all be resident at once) and Grid (cooperative), and the
+// thread-block clusters of LPNorm's Cluster, TwoPass and Pipe plans and
+// RandomSample's teams. On a stream of a green context with fewer SMs than the
+// device, Grid's and the clusters' launches are refused, and Hold, launched
+// plain as it was in session 31, waited forever (notes/lp_norm.md, session 31;
+// whether the driver refuses its cooperative launch of session 32 there
+// instead has not been tried); the operators take their portable plans there.
 #include "../handle.h"
 #include <cuda_runtime.h>
 

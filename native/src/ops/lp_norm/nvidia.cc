@@ -595,10 +595,12 @@ struct NvidiaDescriptor final : Descriptor {
         if (!needsWholeDevice(chosen.kind)) {
             return launch(chosen, xp, yp, workspace, stream);
         }
-        // Hold's blocks wait for each other, so on a stream with fewer SMs it
-        // could wait forever: asked before its launch (a driver call, ~0.5 us
-        // of host time on the H100, beside kernels of 5 us and more). The
-        // cluster and cooperative launches are refused there: asked only then.
+        // Hold's blocks wait for each other, so on a stream with fewer SMs its
+        // plain launch waited forever (session 31; its cooperative launch may
+        // be refused there instead, not tried): asked before its launch (a
+        // driver call, ~0.5 us of host time on the H100, beside kernels of 5 us
+        // and more). The cluster and Grid's launches are refused there: asked
+        // only then.
         const cudaStream_t st = (cudaStream_t)stream;
         if (chosen.kind == Kind::Hold && !streamHasWholeDevice(handle, st)) {
             return launch(portable, xp, yp, workspace, stream);
