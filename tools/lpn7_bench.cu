@@ -23,6 +23,7 @@
 // LPN7_ONLY=sweep: only the cases the Sweep plan (sweep.cu) takes, every case
 // with all of its variants (L2 budget, blocks an SM, PDL).
 // LPN7_ONLY=hold: only the cases the Hold plan (hold.cu) takes, with its variants.
+// LPN7_ONLY=holdstore: Hold's default beside a memset of y (session 34).
 #include "../native/src/ops/lp_norm/rows.cu"
 #include "../native/src/ops/lp_norm/stream.cu"
 #include "../native/src/ops/lp_norm/two_pass.cu"
@@ -295,6 +296,7 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
     const Plan base = basePlan(h, cs.dt, cs.rows, cs.len, cs.p, cs.eps);
     std::vector<Variant> vs;
     vs.push_back({"main", mainPlan(h, base)});
+    const bool hold_only = g_mode == "holdstore"; // Hold's default alone, beside pure writes
     if (vs[0].plan.kind == Kind::Split && g_mode == "f64") { // Split without the streaming cache hints
         Plan t = vs[0].plan;
         t.cs = !t.cs;
@@ -311,13 +313,16 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             vs.push_back({name, t});
         }
     }
-    {
+    if (!hold_only) {
         Plan t = base;
         if (planTwoPass(h, t)) {
             vs.push_back({"twopass", t});
         }
     }
     for (int pdl : {0, 1}) { // plain launches, then PDL in graphs too (PdlPolicy::Always)
+        if (hold_only) {
+            break;
+        }
         Plan t = base;
         PipeTuning tune;
         tune.pdl = pdl ? (int)infini::PdlPolicy::Always : (int)infini::PdlPolicy::Never;
@@ -358,7 +363,7 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             }
         }
     }
-    if (g_mode != "sweep" && g_mode != "split" && g_mode != "hold") {
+    if (g_mode != "sweep" && g_mode != "split" && g_mode != "hold" && !hold_only) {
         Plan t = base;
         if (planGrid(h, t)) {
             vs.push_back({"grid", t});
@@ -379,8 +384,8 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
             {"sweep no pdl", {1, 0.6, (int)infini::PdlPolicy::Never, 4}},
         };
         for (const SweepTweak &st : sts) {
-            if (std::string(st.name) != "sweep" &&
-                (g_mode == "hold" || (!cs.sweep && g_mode != "sweep" && g_mode != "split"))) {
+            if (hold_only || (std::string(st.name) != "sweep" &&
+                              (g_mode == "hold" || (!cs.sweep && g_mode != "sweep" && g_mode != "split")))) {
                 continue;
             }
             Plan t = base;
@@ -617,6 +622,11 @@ void runCase(const InfiniopHandle &h, const Case &cs) {
                              const int s = i % sets;
                              CHECK_CUDA(cudaMemcpyAsync(ys[s], xs[s], bytes, cudaMemcpyDeviceToDevice, stream));
                          }), {}});
+        if (hold_only) { // y written alone (its GB/s below count the case's bytes twice: halve them)
+            timed.push_back({"memset y", timer.capture(calls, [&](int i) {
+                                 CHECK_CUDA(cudaMemsetAsync(ys[i % sets], 0x3c, bytes, stream));
+                             }), {}});
+        }
         for (const Variant &v : vs) {
             timed.push_back({v.name, timer.capture(calls, [&](int i) {
                                  launchPlan(v.plan, xs[i % sets], ys[i % sets], ws, stream);
@@ -1079,6 +1089,13 @@ int main(int argc, char **argv) {
         {F64, 160, 48 * K, 2, 1e-12f, R, 1.0, true, false}, {F64, 132, 56 * K, 1, 1e-12f, R, 1.0, true, false},
         {F64, 1000, 32 * K, 2, 1e-12f, R, 1.0, true, false},
     };
+    // LPN7_ONLY=holdstore (session 34): Hold's default on the cases it takes, beside a copy and a
+    // memset of y (the write phase's ceiling), in a build with -DINFINI_LP_NORM_HOLD_STORE_CS=0 or not.
+    const Case holdstore_cases[] = {
+        {BF, 32, M, 2, 1e-12f, R, 1.0, true, false}, {BF, 24, M, 2, 1e-12f, R, 1.0, true, false},
+        {BF, 16, M, 2, 1e-12f, R, 1.0, true, false}, {F16, 16, M, 2, 1e-12f, R, 1.0, true, false},
+        {F32, 16, M, 2, 1e-12f, R, 1.0, true, false}, {BF, 37, M - 8 * 37, 2, 1e-12f, N, 1.0, false, false},
+    };
     // LPN7_ONLY=trace / pipetrace: the stage trace (a -DINFINI_LP_NORM_STAGE_TRACE build);
     // LPN7_ONLY=holdrule: the timed cases of fewer than 8 rows or rows shorter than 1M that Hold
     // takes, against every other plan (where Hold should start); LPN7_ONLY=holdwide: the same for
@@ -1157,6 +1174,8 @@ int main(int argc, char **argv) {
         }
     } else if (mode == "beyond") {
         runAll(beyond_cases);
+    } else if (mode == "holdstore") {
+        runAll(holdstore_cases);
     } else if (mode == "f64") { // every plan on F64 rows that Hold does not hold
         runAll(f64_cases);
     } else if (mode == "holdwide") { // Hold against the others where holdPays has no measurement

@@ -104,6 +104,12 @@ constexpr PdlPolicy kHoldPdl = pdlPolicyOfKnob(INFINI_LP_NORM_HOLD_PDL);
 #define INFINI_LP_NORM_HOLD_DROP_HINT 1
 #endif
 constexpr bool kHoldDropHint = INFINI_LP_NORM_HOLD_DROP_HINT != 0;
+// Phase B's stores: 1 streaming (st.global.cs, evict-first in L2), 0 plain
+// (write-back, L2's default policy): a measuring knob (session 34: is the
+// write phase, ~3.5 TB/s on the H200, bound by the stores' policy?).
+#ifndef INFINI_LP_NORM_HOLD_STORE_CS
+#define INFINI_LP_NORM_HOLD_STORE_CS 1
+#endif
 // Tiles the read phase keeps in flight per worker (0: as many as the ring has
 // slots). With every slot's copies issued at the start the first tile landed
 // at 7.4 µs instead of bulk copies' 3.3. H100, session 20, graph µs, whole
@@ -687,7 +693,13 @@ __global__ void __launch_bounds__(kHoldThreads, 1)
     // Phase B: the held tiles (their slots then take the L2 part again), the registers, the L2 part.
     T *yp = y + pc.start * VEC;
     auto store = [&](int i, const uint4 &w) {
-        __stcs(reinterpret_cast<uint4 *>(yp + (int64_t)i * VEC), scaleWords<T>(w, i >= pc.split ? fb : fa));
+        uint4 *to = reinterpret_cast<uint4 *>(yp + (int64_t)i * VEC);
+        const uint4 v = scaleWords<T>(w, i >= pc.split ? fb : fa);
+        if (INFINI_LP_NORM_HOLD_STORE_CS) {
+            __stcs(to, v);
+        } else {
+            *to = v;
+        }
     };
     for (int s = pc.readTiles() - pc.held; s < pc.readTiles(); ++s) {
         stream.forTile(s, store);
