@@ -115,9 +115,17 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
 #ifndef INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS
 #define INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS 3
 #endif
+// Whole mode at 16 rows a thread (a measuring knob, session 34; 0: the compiler's choice, 172-176
+// registers for 8- and 16-byte packs, one block an SM).
+#ifndef INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS
+#define INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS 0
+#endif
 template <ColsMode MODE, int ITEMS>
 constexpr int colsMinBlocks() {
-    return MODE == ColsMode::Whole ? (ITEMS <= 8 ? INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS : 0) : ITEMS == 16 ? 2 : 4;
+    return MODE == ColsMode::Whole
+               ? (ITEMS <= 8 ? INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS
+                             : ITEMS == 16 ? INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS : 0)
+               : ITEMS == 16 ? 2 : 4;
 }
 
 template <class T, int VEC, int ITEMS, ColsMode MODE>

@@ -114,6 +114,11 @@
 #ifndef INFINI_LP_NORM_COLS_HELD_F64
 #define INFINI_LP_NORM_COLS_HELD_F64 8
 #endif
+// The same for the other types (a measuring knob, session 34: at 16 rows of 8- and 16-byte packs the
+// Whole kernel takes 172-176 registers, one block an SM).
+#ifndef INFINI_LP_NORM_COLS_HELD
+#define INFINI_LP_NORM_COLS_HELD 16
+#endif
 
 // A measuring knob: > 0 caps the rows a thread holds in a cut axis (more
 // chunks, fewer registers); 0 (the default): as many chunks as two target's
@@ -432,7 +437,7 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     int64_t bx = std::min<int64_t>(kThreads, nextPow2(plan.inner));
     int64_t by = 1;
     const int64_t by_max = std::min<int64_t>(kThreads / std::min<int64_t>(bx, 32), nextPow2(plan.len));
-    const int64_t held_max = in.dtype == INFINI_DTYPE_F64 ? INFINI_LP_NORM_COLS_HELD_F64 : 16;
+    const int64_t held_max = in.dtype == INFINI_DTYPE_F64 ? INFINI_LP_NORM_COLS_HELD_F64 : INFINI_LP_NORM_COLS_HELD;
     while (by < by_max && (columns * by < target || ceilDiv(plan.len, by) > held_max)) {
         by *= 2;
     }
