@@ -114,10 +114,14 @@
 #ifndef INFINI_LP_NORM_COLS_HELD_F64
 #define INFINI_LP_NORM_COLS_HELD_F64 8
 #endif
-// The same for the other types (a measuring knob, session 34: at 16 rows of 8- and 16-byte packs the
-// Whole kernel takes 172-176 registers, one block an SM).
+// The same for the other types (16 before session 34: at 16 rows of 8- and 16-byte packs the Whole
+// kernel took 172-176 registers, one block of 256 an SM). At 8, two thread rows share a column of 9-16
+// rows and Whole mode's 8-row kernel runs 3 blocks an SM; H200 eager µs, 16 -> 8 (PyTorch's):
+// (12,16,512,512) F32 axis 1 133.5 -> 109.5 (231), axis 0 p 1 150.0 -> 118.9 (242), BF16 axis 1 252.4 ->
+// 133.5 (191: behind it before), F16 axis 0 p 1 149.6 -> 144.3 (173), (256,10,8192) F32 axis 1 76.8 ->
+// 62.6 (109); (64,16,1,4096) BF16 p 3 28.1 either way (tools/verify_s34d.sh).
 #ifndef INFINI_LP_NORM_COLS_HELD
-#define INFINI_LP_NORM_COLS_HELD 16
+#define INFINI_LP_NORM_COLS_HELD 8
 #endif
 
 // A measuring knob: > 0 caps the rows a thread holds in a cut axis (more
@@ -429,9 +433,9 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     constexpr int kThreads = 256;
     // Enough threads to fill the GPU: split the axis over by threads when the
     // columns alone are too few, and so that a thread holds at most held_max
-    // rows (blocks at least a warp wide): 16, or 8 of F64 (16 took 213
-    // registers, one block an SM, whose loads and arithmetic then never
-    // overlapped: (12,16,512,512) axis 1 548 µs under ncu).
+    // rows (blocks at least a warp wide): 8 (16 took 172-213 registers, one
+    // block an SM, whose loads and arithmetic then never overlapped:
+    // (12,16,512,512) F64 axis 1 548 µs under ncu; INFINI_LP_NORM_COLS_HELD).
     const int64_t columns = plan.rows * plan.inner;
     const int64_t target = (int64_t)h.sm_count * 1024;
     int64_t bx = std::min<int64_t>(kThreads, nextPow2(plan.inner));
