@@ -655,14 +655,20 @@ def test_cols_cut_axis_gpu(rng, dtype, shape, axis):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype,shape,axis", [("f64", (6, 16, 96, 256), 1), ("f64", (12, 3, 64, 256), 0),
-                                              ("f32", (40, 8192), 0), ("bf16", (3, 24, 20000), 1)], ids=str)
+                                              ("f32", (40, 8192), 0), ("bf16", (3, 24, 20000), 1),
+                                              ("f32", (8, 100, 1028), 1), ("f16", (24, 72, 520), 1),
+                                              ("f64", (20, 100, 130), 1), ("f32", (160, 130, 512), 1),
+                                              ("f32", (1, 260, 16897), 1)], ids=str)
 def test_columns_split_over_thread_rows_gpu(rng, dtype, shape, axis):
     # Whole columns whose rows a block's thread rows share and merge in
     # shared memory (session 28: F64 threads hold at most 8 rows, and blocks
     # may narrow to a warp of columns for it; each thread's statistics in
     # one pass, redone scaled where its plain sum leaves the range): p 1 / 2
     # / 3, in place, non-finite columns by torch's rule, chained calls,
-    # columns of extreme magnitudes beside ordinary ones.
+    # columns of extreme magnitudes beside ordinary ones. Columns of 72-260
+    # rows, uneven inner extents and single elements: the blocks that narrow
+    # below 32 packs (INFINI_LP_NORM_COLS_MIN_ROW_BYTES) or, where they do
+    # not, the 16-row kernel and the streamed columns.
     name, dt = dtype, DTYPES[dtype]
     x = random_input(rng, shape, dt)
     check_long_rows_gpu(rng, x, axis)

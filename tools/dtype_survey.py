@@ -32,6 +32,14 @@ SPECS = [
     # a column capped at 8 (warps at least 32 packs wide); not yet measured
     ("[cols16] (8,128,4096) F32 axis 1 p 2", (8, 128, 4096), "float32", 1, 2),
     ("[cols16] (4,96,8192) BF16 axis 1 p 2", (4, 96, 8192), "bfloat16", 1, 2),
+    ("[cols16] (16,80,2048) F16 axis 1 p 1", (16, 80, 2048), "float16", 1, 1),
+    ("[cols16] (32,128,1024) F64 axis 1 p 2", (32, 128, 1024), "float64", 1, 2),
+    # Session 35: columns of 129-512 rows, streamed (read twice) unless blocks narrow below 32 packs
+    ("[cols32] (128,192,1024) F32 axis 1 p 2", (128, 192, 1024), "float32", 1, 2),
+    ("[cols32] (256,256,1024) BF16 axis 1 p 2", (256, 256, 1024), "bfloat16", 1, 2),
+    ("[cols32] (160,130,512) F32 axis 1 p 2", (160, 130, 512), "float32", 1, 2),
+    ("[cols64] (80,384,1024) F32 axis 1 p 2", (80, 384, 1024), "float32", 1, 2),
+    ("[cols64] (160,300,1024) BF16 axis 1 p 2", (160, 300, 1024), "bfloat16", 1, 2),
 ]
 
 report(selected(SPECS, sys.argv[1:]))

@@ -123,6 +123,13 @@
 #ifndef INFINI_LP_NORM_COLS_HELD
 #define INFINI_LP_NORM_COLS_HELD 8
 #endif
+// > 0: a Cols block may narrow to rows of this many bytes (whole sectors: at least 32), where that
+// lets a thread hold its column's rows within the cap above; 0: blocks stay at least 32 packs wide, so
+// that a column of 65-128 rows leaves a thread 9-16 rows (the 16-row kernel, 172-184 registers, one
+// block an SM) and a longer one is streamed (read twice).
+#ifndef INFINI_LP_NORM_COLS_MIN_ROW_BYTES
+#define INFINI_LP_NORM_COLS_MIN_ROW_BYTES 0
+#endif
 
 // A measuring knob: > 0 caps the rows a thread holds in a cut axis (more
 // chunks, fewer registers); 0 (the default): as many chunks as two target's
@@ -444,6 +451,17 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const int64_t held_max = in.dtype == INFINI_DTYPE_F64 ? INFINI_LP_NORM_COLS_HELD_F64 : INFINI_LP_NORM_COLS_HELD;
     while (by < by_max && (columns * by < target || ceilDiv(plan.len, by) > held_max)) {
         by *= 2;
+    }
+    // Narrower blocks where that brings a column within held_max rows a thread, and where the axis stays
+    // whole anyway (below: filled, or at most 16 rows a thread), so that no cut decision changes.
+    const int64_t pack_bytes = (int64_t)vec * (int64_t)dtypeSize(in.dtype);
+    const int64_t min_width = std::max<int64_t>(1, INFINI_LP_NORM_COLS_MIN_ROW_BYTES / pack_bytes);
+    const int64_t by_narrow = std::min<int64_t>(kThreads / std::min(bx, min_width), nextPow2(plan.len));
+    if (INFINI_LP_NORM_COLS_MIN_ROW_BYTES > 0 && ceilDiv(plan.len, by) > held_max &&
+        ceilDiv(plan.len, by_narrow) <= held_max && (columns * by >= target || ceilDiv(plan.len, by) <= 16)) {
+        while (ceilDiv(plan.len, by) > held_max) {
+            by *= 2;
+        }
     }
     bx = std::min<int64_t>(bx, kThreads / by);
     const int64_t held = ceilDiv(plan.len, by);
