@@ -672,7 +672,7 @@ def test_columns_split_over_thread_rows_gpu(rng, dtype, shape, axis):
     name, dt = dtype, DTYPES[dtype]
     x = random_input(rng, shape, dt)
     check_long_rows_gpu(rng, x, axis)
-    big, tiny = {"bf16": (1e30, 1e-30), "f32": (1e30, 1e-30), "f64": (1e300, 1e-300)}[name]
+    big, tiny = {"bf16": (1e30, 1e-30), "f16": (1e3, 1e-3), "f32": (1e30, 1e-30), "f64": (1e300, 1e-300)}[name]
     xm = x.astype(np.float64)
     xm[..., 0::3] *= big  # every third column (the innermost positions) huge, the next tiny
     xm[..., 1::3] *= tiny

@@ -34,6 +34,15 @@ SPECS = [
     ("[cols16] (4,96,8192) BF16 axis 1 p 2", (4, 96, 8192), "bfloat16", 1, 2),
     ("[cols16] (16,80,2048) F16 axis 1 p 1", (16, 80, 2048), "float16", 1, 1),
     ("[cols16] (32,128,1024) F64 axis 1 p 2", (32, 128, 1024), "float64", 1, 2),
+    # Session 35: 2-byte Cols cases (8-byte packs today), and the narrowing's p and dtype dependence
+    ("[pack] (12,16,512,512) F16 axis 1 p 1", (12, 16, 512, 512), "float16", 1, 1),
+    ("[pack] 4096x4096 BF16 axis 0 p 2", (4096, 4096), "bfloat16", 0, 2),
+    ("[pack] (1024,8,4096) BF16 axis 1 p 2", (1024, 8, 4096), "bfloat16", 1, 2),
+    ("[pack] (64,64,4096) F16 axis 1 p 2", (64, 64, 4096), "float16", 1, 2),
+    ("[pack] (16,80,2048) F16 axis 1 p 2", (16, 80, 2048), "float16", 1, 2),
+    ("[pack] (16,80,2048) BF16 axis 1 p 1", (16, 80, 2048), "bfloat16", 1, 1),
+    ("[pack] (64,80,2048) F16 axis 1 p 1", (64, 80, 2048), "float16", 1, 1),
+    ("[pack] (16,80,2048) F32 axis 1 p 1", (16, 80, 2048), "float32", 1, 1),
     # Session 35: columns of 129-512 rows, streamed (read twice) unless blocks narrow below 32 packs
     ("[cols32] (128,192,1024) F32 axis 1 p 2", (128, 192, 1024), "float32", 1, 2),
     ("[cols32] (256,256,1024) BF16 axis 1 p 2", (256, 256, 1024), "bfloat16", 1, 2),

@@ -393,10 +393,8 @@ template <class F>
 infiniStatus_t withColsShape(const Plan &plan, F &&f) {
     return dispatchDtype<INFINI_FLOAT_DTYPES>(plan.dtype, [&](auto tag) {
         using T = DeviceType<decltype(tag)>;
-        // 16-bit types hold 4 elements per pack here (8 bytes): 8 would cost
-        // too many registers with 16 rows held, and 16-byte packs lost in
-        // the cut axis too (session 28: 4096x4096 axis 0 BF16 77 -> 154 µs).
-        constexpr int kVec = sizeof(T) == 2 ? 4 : 16 / sizeof(T);
+        // 16-bit types: kColsPack16Bit elements a pack (nvidia_plan.h).
+        constexpr int kVec = sizeof(T) == 2 ? kColsPack16Bit : 16 / sizeof(T);
         auto go = [&](auto vec) {
             switch (plan.items) {
             case 0: return f(T{}, vec, std::integral_constant<int, 0>{});

@@ -550,7 +550,7 @@ struct NvidiaDescriptor final : Descriptor {
         const size_t bytes = in.rows * in.len * (in.dtype == INFINI_DTYPE_F64 ? 8 : in.dtype == INFINI_DTYPE_F32 ? 4 : 2);
         base.cs = bytes > (size_t)h.l2_cache_bytes;
         const int es = in.dtype == INFINI_DTYPE_F64 ? 8 : in.dtype == INFINI_DTYPE_F32 ? 4 : 2;
-        // Elements per pack: 16 bytes, except 8 for 16-bit types in Cols (see cols.cu).
+        // Elements per pack: 16 bytes, except for 16-bit types in Cols (kColsPack16Bit).
         int vec = 16 / es;
         const size_t nd = in.outer_shape.size();
         const bool cols = !(in.x_red == 1 && in.y_red == 1) && nd > 0 &&
@@ -560,7 +560,7 @@ struct NvidiaDescriptor final : Descriptor {
         vec_plan = base;
         std::vector<int64_t> table;
         if (cols) {
-            vec = es == 2 ? 4 : vec;
+            vec = es == 2 ? kColsPack16Bit : vec;
             INFINI_TRY(planCols(h, in, 1, scalar_plan, table));
             has_vec = in.outer_x[nd - 1] == 1 && in.outer_y[nd - 1] == 1 && in.outer_shape[nd - 1] % vec == 0 &&
                       in.x_red % vec == 0 && in.y_red % vec == 0 && stridesDivisible(in, nd - 1, vec);

@@ -69,6 +69,14 @@ struct Plan {
     size_t workspace = 0;
 };
 
+// Elements in a Cols pack of a 16-bit type (nvidia.cc's planner and cols.cu's kernels): 4, 8 bytes (8
+// cost too many registers with 16 rows held, and 16-byte packs lost in the cut axis: session 28,
+// 4096x4096 axis 0 BF16 77 -> 154 µs); 8 is a measuring knob (session 35).
+#ifndef INFINI_LP_NORM_COLS_PACK_16BIT
+#define INFINI_LP_NORM_COLS_PACK_16BIT 4
+#endif
+constexpr int kColsPack16Bit = INFINI_LP_NORM_COLS_PACK_16BIT;
+
 // Launch a plan on `stream` (x and y already offset to element 0).
 infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
