@@ -681,6 +681,32 @@ def test_columns_split_over_thread_rows_gpu(rng, dtype, shape, axis):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["bf16", "f16", "f32"])
+def test_cols_pointer_alignment_gpu(rng, dtype):
+    # Cols plans move packs that want pointers aligned to them: 16 bytes, or
+    # for 16-bit types where the axis stays whole, a fallback plan in 8-byte
+    # packs (INFINI_LP_NORM_COLS_PACK_16BIT 8), then single elements. x and y
+    # start 0-8 elements past a 256-byte boundary, each alone and together;
+    # the buffers' other elements stay untouched.
+    shape, axis = (6, 12, 256), 1
+    dt = DTYPES[dtype]
+    x = random_input(rng, shape, dt)
+    n, strides = x.size, layout_strides(shape, "contig")
+    ref = reference(x, axis, 2, 1e-12)
+    for xo, yo in ((0, 0), (4, 4), (2, 2), (1, 3), (4, 0), (0, 4), (8, 8)):
+        backing = (rng.standard_normal(n + 16) * 5 + 3).astype(dt)
+        backing[xo:xo + n] = x.ravel()
+        xd = ip.DeviceArray.from_numpy(backing)
+        _, yd = poisoned((n + 16,), dt, "nvidia")
+        ya = yd.view(shape, strides, yo)
+        ip.lp_norm(xd.view(shape, strides, xo), axis=axis, p=2, out=ya)
+        assert_close(to_host(ya), ref, axis, dt)
+        y_all = to_host(yd).astype(np.float64)
+        assert np.isnan(np.delete(y_all, np.arange(yo, yo + n))).all(), f"y written outside its view ({xo}, {yo})"
+        assert np.array_equal(to_host(xd).view(np.uint8), backing.view(np.uint8)), "x was written"
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", list(DTYPES))
 def test_many_rows_streamed_gpu(rng, dtype):
     # Many rows of 4-14 KB (sm_90: each warp streams its rows through shared

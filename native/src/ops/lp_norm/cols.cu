@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
                 auto add = [&](const P &v) {
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
-                        const A a = absA<A>(widen(v.v[j]));
+                        const A a = absA<A>(wideAt(v, j));
                         m[j] = maxNan(m[j], a);
                         t[j] += powP<kP>(a, plan.p);
                     }
@@ -253,7 +253,7 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
                 auto addScaled = [&](const P &v) {
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
-                        s[j] += powP<0>(f[j].apply(absA<A>(widen(v.v[j]))), plan.p);
+                        s[j] += powP<0>(f[j].apply(absA<A>(wideAt(v, j))), plan.p);
                     }
                 };
                 if constexpr (ITEMS > 0) {
@@ -308,28 +308,18 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
                 continue;
             }
         }
+        // Element j of a pack scaled by its column's factor (16-bit pairs rounded together: mapPack).
+        auto scaled = [&](const P &v) { return mapPack(v, [&](A e, int j) { return f[j].apply(e); }); };
         if constexpr (ITEMS > 0) {
 #pragma unroll
             for (int k = 0; k < ITEMS; ++k) {
                 const int64_t r = r0 + ty + (int64_t)k * by;
                 if (r < r1) {
-                    P out;
-#pragma unroll
-                    for (int j = 0; j < VEC; ++j) {
-                        out.v[j] = narrow<T>(f[j].apply(widen(buf[k].v[j])));
-                    }
-                    store(r, out);
+                    store(r, scaled(buf[k]));
                 }
             }
         } else {
-            streamRows([&](int64_t r, const P &v) {
-                P out;
-#pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    out.v[j] = narrow<T>(f[j].apply(widen(v.v[j])));
-                }
-                store(r, out);
-            });
+            streamRows([&](int64_t r, const P &v) { store(r, scaled(v)); });
         }
     }
 }
@@ -388,13 +378,20 @@ infiniStatus_t launchColsT(const Plan &plan, const void *x, void *y, void *works
     return INFINI_STATUS_SUCCESS;
 }
 
+// Whether a cut axis runs in packs of V elements of T (16-bit types: 4; wider packs only whole).
+template <class T, int V>
+constexpr bool cutAxisPack() {
+    return sizeof(T) != 2 || V <= 4;
+}
+
 // f(T{}, VEC constant, ITEMS constant) for the plan's element type, pack and rows held.
 template <class F>
 infiniStatus_t withColsShape(const Plan &plan, F &&f) {
     return dispatchDtype<INFINI_FLOAT_DTYPES>(plan.dtype, [&](auto tag) {
         using T = DeviceType<decltype(tag)>;
-        // 16-bit types: kColsPack16Bit elements a pack (nvidia_plan.h).
-        constexpr int kVec = sizeof(T) == 2 ? kColsPack16Bit : 16 / sizeof(T);
+        // 16-bit types: 4 elements a pack, or kColsPack16Bit where the axis stays whole (nvidia_plan.h).
+        constexpr int kVec = sizeof(T) == 2 ? 4 : 16 / sizeof(T);
+        constexpr int kWholeVec = sizeof(T) == 2 ? kColsPack16Bit : kVec;
         auto go = [&](auto vec) {
             switch (plan.items) {
             case 0: return f(T{}, vec, std::integral_constant<int, 0>{});
@@ -404,6 +401,11 @@ infiniStatus_t withColsShape(const Plan &plan, F &&f) {
             default: return INFINI_STATUS_INTERNAL_ERROR;
             }
         };
+        if constexpr (kWholeVec != kVec) {
+            if (plan.vec == kWholeVec) {
+                return go(std::integral_constant<int, kWholeVec>{});
+            }
+        }
         if (plan.vec == kVec) {
             return go(std::integral_constant<int, kVec>{});
         }
@@ -421,13 +423,17 @@ infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *worksp
         if (plan.chunks <= 1) {
             return launchColsT<T, V, I, ColsMode::Whole>(plan, x, y, workspace, s);
         }
-        const bool pdl = plan.pdl_ok && pdlWanted(plan.pdl, s);
-        INFINI_TRY((launchColsT<T, V, I, ColsMode::Stats>(plan, x, y, workspace, s)));
-        using A = ComputeType<T>;
-        const dim3 grid((unsigned)ceilDiv(plan.inner * V, int64_t(32)), (unsigned)std::min<int64_t>(plan.rows, 65535));
-        CUDA_TRY(launchKernel(colsFactorKernel<A>, grid, dim3(32, kFactorRows), 0, s, pdl, plan,
-                              static_cast<Stats<A> *>(workspace)));
-        return launchColsT<T, V, I, ColsMode::Apply>(plan, x, y, workspace, s, pdl);
+        if constexpr (!cutAxisPack<T, V>()) {
+            return INFINI_STATUS_INTERNAL_ERROR;
+        } else {
+            const bool pdl = plan.pdl_ok && pdlWanted(plan.pdl, s);
+            INFINI_TRY((launchColsT<T, V, I, ColsMode::Stats>(plan, x, y, workspace, s)));
+            using A = ComputeType<T>;
+            const dim3 grid((unsigned)ceilDiv(plan.inner * V, int64_t(32)), (unsigned)std::min<int64_t>(plan.rows, 65535));
+            CUDA_TRY(launchKernel(colsFactorKernel<A>, grid, dim3(32, kFactorRows), 0, s, pdl, plan,
+                                  static_cast<Stats<A> *>(workspace)));
+            return launchColsT<T, V, I, ColsMode::Apply>(plan, x, y, workspace, s, pdl);
+        }
     });
 }
 
@@ -435,8 +441,10 @@ void planColsPdl(Plan &plan) {
     withColsShape(plan, [&](auto t, auto vec, auto items) {
         using T = decltype(t);
         constexpr int V = decltype(vec)::value, I = decltype(items)::value;
-        plan.pdl_ok = kernelHonoursPdl(colsKernel<T, V, I, ColsMode::Apply>) &&
-                      kernelHonoursPdl(colsFactorKernel<ComputeType<T>>);
+        if constexpr (cutAxisPack<T, V>()) {
+            plan.pdl_ok = kernelHonoursPdl(colsKernel<T, V, I, ColsMode::Apply>) &&
+                          kernelHonoursPdl(colsFactorKernel<ComputeType<T>>);
+        }
         return INFINI_STATUS_SUCCESS;
     });
     plan.pdl = pdlPolicyOfKnob(INFINI_LP_NORM_COLS_SPLIT_PDL);

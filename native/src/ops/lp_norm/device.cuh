@@ -52,16 +52,16 @@ __device__ __forceinline__ ComputeType<T> wideAt(const Pack<T, VEC> &p, int j) {
     }
 }
 
-// y = f(x) for a pack. 16-bit types round pairs with one instruction into
-// one register (rounding element by element made BF16 kernels keep every
-// half-word in its own register and spill).
-template <class T, int VEC, class A>
-__device__ __forceinline__ Pack<T, VEC> scalePack(const Pack<T, VEC> &x, const Factor<A> &f) {
+// y[j] = g(x[j] in the compute type, j) for a pack. 16-bit types round pairs
+// with one instruction into one register (rounding element by element made
+// BF16 kernels keep every half-word in its own register and spill).
+template <class T, int VEC, class G>
+__device__ __forceinline__ Pack<T, VEC> mapPack(const Pack<T, VEC> &x, G &&g) {
     Pack<T, VEC> y;
     if constexpr (sizeof(T) == 2 && VEC % 2 == 0) {
 #pragma unroll
         for (int j = 0; j < VEC; j += 2) {
-            const A a = f.apply(wideAt(x, j)), b = f.apply(wideAt(x, j + 1));
+            const auto a = g(wideAt(x, j), j), b = g(wideAt(x, j + 1), j + 1);
             if constexpr (std::is_same_v<T, __half>) {
                 const __half2 h = __floats2half2_rn(a, b);
                 memcpy(&y.v[j], &h, 4);
@@ -73,10 +73,16 @@ __device__ __forceinline__ Pack<T, VEC> scalePack(const Pack<T, VEC> &x, const F
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; ++j) {
-            y.v[j] = narrow<T>(f.apply(widen(x.v[j])));
+            y.v[j] = narrow<T>(g(widen(x.v[j]), j));
         }
     }
     return y;
+}
+
+// y = f(x) for a pack.
+template <class T, int VEC, class A>
+__device__ __forceinline__ Pack<T, VEC> scalePack(const Pack<T, VEC> &x, const Factor<A> &f) {
+    return mapPack(x, [&](A v, int) { return f.apply(v); });
 }
 
 template <class A>

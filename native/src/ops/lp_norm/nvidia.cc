@@ -522,7 +522,9 @@ struct NvidiaDescriptor final : Descriptor {
     // Where a plan needs the whole device (needsWholeDevice): the portable plan
     // for the same pointers, for streams with fewer SMs (calculate).
     Plan vec_portable, scalar_portable;
-    bool has_vec = false;
+    // Cols of a 16-bit type in 8-element packs: the 4-element plan, for pointers aligned to 8 bytes only.
+    Plan narrow_plan;
+    bool has_vec = false, has_narrow = false;
     InfiniopHandle handle; // (its SM counts, for the streams' check)
     int64_t *offsets = nullptr; // device copy of the outer-offset table, if any
 
@@ -550,7 +552,7 @@ struct NvidiaDescriptor final : Descriptor {
         const size_t bytes = in.rows * in.len * (in.dtype == INFINI_DTYPE_F64 ? 8 : in.dtype == INFINI_DTYPE_F32 ? 4 : 2);
         base.cs = bytes > (size_t)h.l2_cache_bytes;
         const int es = in.dtype == INFINI_DTYPE_F64 ? 8 : in.dtype == INFINI_DTYPE_F32 ? 4 : 2;
-        // Elements per pack: 16 bytes, except for 16-bit types in Cols (kColsPack16Bit).
+        // Elements per pack: 16 bytes (16-bit types in Cols: below).
         int vec = 16 / es;
         const size_t nd = in.outer_shape.size();
         const bool cols = !(in.x_red == 1 && in.y_red == 1) && nd > 0 &&
@@ -560,12 +562,25 @@ struct NvidiaDescriptor final : Descriptor {
         vec_plan = base;
         std::vector<int64_t> table;
         if (cols) {
-            vec = es == 2 ? kColsPack16Bit : vec;
             INFINI_TRY(planCols(h, in, 1, scalar_plan, table));
-            has_vec = in.outer_x[nd - 1] == 1 && in.outer_y[nd - 1] == 1 && in.outer_shape[nd - 1] % vec == 0 &&
-                      in.x_red % vec == 0 && in.y_red % vec == 0 && stridesDivisible(in, nd - 1, vec);
-            if (has_vec) {
-                INFINI_TRY(planCols(h, in, vec, vec_plan, table));
+            auto packs = [&](int v) {
+                return in.outer_x[nd - 1] == 1 && in.outer_y[nd - 1] == 1 && in.outer_shape[nd - 1] % v == 0 &&
+                       in.x_red % v == 0 && in.y_red % v == 0 && stridesDivisible(in, nd - 1, v);
+            };
+            // 16-bit types: kColsPack16Bit elements a pack where the axis stays whole, 4 (8 bytes) where
+            // the planner cuts it or the wider pack does not fit the layout (cols.cu's kernels).
+            const int wide = es == 2 ? kColsPack16Bit : vec, narrow = es == 2 ? 4 : vec;
+            for (int v : {wide, narrow}) {
+                if (!has_vec && packs(v)) {
+                    vec_plan = base;
+                    INFINI_TRY(planCols(h, in, v, vec_plan, table));
+                    has_vec = v == narrow || vec_plan.chunks <= 1;
+                }
+            }
+            if (has_vec && vec_plan.vec != narrow && packs(narrow)) {
+                narrow_plan = base;
+                INFINI_TRY(planCols(h, in, narrow, narrow_plan, table));
+                has_narrow = true;
             }
         } else {
             INFINI_TRY(planRows(h, in, 1, scalar_plan, table));
@@ -589,11 +604,11 @@ struct NvidiaDescriptor final : Descriptor {
             CUDA_TRY(cudaMalloc(&offsets, bytes));
             CUDA_TRY(cudaMemcpy(offsets, table.data(), bytes, cudaMemcpyHostToDevice));
             scalar_plan.outer.table = vec_plan.outer.table = offsets;
-            scalar_portable.outer.table = vec_portable.outer.table = offsets;
+            scalar_portable.outer.table = vec_portable.outer.table = narrow_plan.outer.table = offsets;
         }
         // Measured on an H100 (notes/lp_norm.md): the cache hints help the
         // Split and Cols kernels a little and cost the Rows kernel a few percent.
-        for (Plan *pl : {&scalar_plan, &vec_plan, &scalar_portable, &vec_portable}) {
+        for (Plan *pl : {&scalar_plan, &vec_plan, &scalar_portable, &vec_portable, &narrow_plan}) {
             if (pl->kind == Kind::Rows) {
                 pl->cs = false;
             }
@@ -601,7 +616,8 @@ struct NvidiaDescriptor final : Descriptor {
         // The statistics records want 16-byte alignment; the caller's workspace
         // may start anywhere, so it is asked for with the slack to align it.
         const size_t need = std::max({scalar_plan.workspace, has_vec ? vec_plan.workspace : 0,
-                                      scalar_portable.workspace, has_vec ? vec_portable.workspace : 0});
+                                      scalar_portable.workspace, has_vec ? vec_portable.workspace : 0,
+                                      has_narrow ? narrow_plan.workspace : 0});
         workspace_size = need == 0 ? 0 : need + kWorkspaceAlign - 1;
         return INFINI_STATUS_SUCCESS;
     }
@@ -612,10 +628,12 @@ struct NvidiaDescriptor final : Descriptor {
         const size_t es = info.dtype == INFINI_DTYPE_F64 ? 8 : info.dtype == INFINI_DTYPE_F32 ? 4 : 2;
         const char *xp = static_cast<const char *>(x) + info.x_off * (ptrdiff_t)es;
         char *yp = static_cast<char *>(y) + info.y_off * (ptrdiff_t)es;
-        const uintptr_t align = (uintptr_t)vec_plan.vec * es;
-        const bool aligned = ((uintptr_t)xp % align == 0) && ((uintptr_t)yp % align == 0);
-        const bool use_vec = has_vec && aligned;
-        const Plan &chosen = use_vec ? vec_plan : scalar_plan;
+        auto aligned = [&](const Plan &pl) {
+            const uintptr_t align = (uintptr_t)pl.vec * es;
+            return (uintptr_t)xp % align == 0 && (uintptr_t)yp % align == 0;
+        };
+        const bool use_vec = has_vec && aligned(vec_plan);
+        const Plan &chosen = use_vec ? vec_plan : has_narrow && aligned(narrow_plan) ? narrow_plan : scalar_plan;
         ScopedCudaDevice dev(device_id);
         INFINI_TRY(dev.status());
         const Plan &portable = use_vec ? vec_portable : scalar_portable;

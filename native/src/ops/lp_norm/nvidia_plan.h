@@ -69,9 +69,9 @@ struct Plan {
     size_t workspace = 0;
 };
 
-// Elements in a Cols pack of a 16-bit type (nvidia.cc's planner and cols.cu's kernels): 4, 8 bytes (8
-// cost too many registers with 16 rows held, and 16-byte packs lost in the cut axis: session 28,
-// 4096x4096 axis 0 BF16 77 -> 154 µs); 8 is a measuring knob (session 35).
+// Elements in a Cols pack of a 16-bit type where the axis stays whole (nvidia.cc's planner, cols.cu's
+// kernels): 4, 8 bytes, or 8, 16 bytes (a measuring knob, session 35). A cut axis always takes 4 (16-byte
+// packs lost there: session 28, 4096x4096 axis 0 BF16 77 -> 154 µs).
 #ifndef INFINI_LP_NORM_COLS_PACK_16BIT
 #define INFINI_LP_NORM_COLS_PACK_16BIT 4
 #endif
