@@ -12,7 +12,7 @@ barriers, records exchanged through the workspace), TwoPass (6 x 1M BF16), Sweep
 two kernels over every SM, the second a programmatic dependent), Split (2 x 1M F32), Grid (24 x (1M + 4) F32 with non-finite rows, 26 x (2M - 64) BF16 p 3: one
 resident grid, every block a chunk of every row in a ring of bulk copies, flagged records), Stream (2200 x 4096 F16: a warp's
 cp.async ring), Rows (1024 x 64 F16), Cols (axis 0 of 512 x 300 F32; cut into chunks: axis 0 of 4096 x 4096
-BF16 with non-finite columns, of 10007 x 7 F64), and non-finite rows on
+BF16 with non-finite columns, of 10007 x 7 F64; BF16 in 16-byte packs, F32 blocks narrowed), and non-finite rows on
 Pipe, Hold, Stream and Sweep. Each result is compared with a float64 NumPy reference under the test suite's
 bounds (F.normalize's rule for NaN and inf); exits 1 on a mismatch.
 """
@@ -88,6 +88,8 @@ def main() -> int:
     ok &= check("cols, cut axis, non-finite columns", c, axis=0)
     ok &= check("cols, cut axis, single elements", rows((10007, 7), np.float64), axis=0, p=3)
     ok &= check("cols, F64 rows shared by thread rows", rows((6, 16, 96, 256), np.float64), axis=1, p=3)
+    ok &= check("cols, BF16 in 16-byte packs", rows((48, 16, 4096), ip.bfloat16), axis=1)
+    ok &= check("cols, F32 blocks narrowed to 16 packs", rows((4, 100, 260), np.float32), axis=1)
     ok &= check("sweep", rows((2, 1 << 20), ip.bfloat16))
     ok &= check("split", rows((2, 1 << 20), np.float32))
     z = rows((3, (1 << 20) - 40), np.float16)

@@ -123,12 +123,17 @@
 #ifndef INFINI_LP_NORM_COLS_HELD
 #define INFINI_LP_NORM_COLS_HELD 8
 #endif
-// > 0: a Cols block may narrow to rows of this many bytes (whole sectors: at least 32), where that
-// lets a thread hold its column's rows within the cap above; 0: blocks stay at least 32 packs wide, so
-// that a column of 65-128 rows leaves a thread 9-16 rows (the 16-row kernel, 172-184 registers, one
-// block an SM) and a longer one is streamed (read twice).
+// A Cols block of 4- or 8-byte elements may narrow to rows of this many bytes (whole sectors: at least
+// 32), where that lets a thread hold its column's rows within the cap above (0: blocks stay at least 32
+// packs wide, and a column of 65-128 rows leaves a thread 9-16 rows: the 16-row kernel, 128-184
+// registers, one block an SM). At 256 (16 packs of 16 bytes), H200 graph µs, 0 -> 256: (32,128,1024) F64
+// axis 1 52.6 -> 33.2 (PyTorch 33.3: behind it before), (8,128,4096) F32 18.0 -> 17.0, (16,80,2048) F32
+// p 1 14.2 -> 13.6. Narrower rows (64 bytes: 32-64 thread rows for columns of 129-512 rows, which are
+// otherwise streamed) lost: (256,256,1024) BF16 91 -> 215, (128,192,1024) F32 73.8 -> 76.1, (160,130,512)
+// F32 35.5 -> 47.3; and 16-bit types lost even at 256 ((64,80,2048) F16 p 1 29.8 -> 39.0), so they
+// never narrow (tools/verify_s35a.sh, s35b, s35c).
 #ifndef INFINI_LP_NORM_COLS_MIN_ROW_BYTES
-#define INFINI_LP_NORM_COLS_MIN_ROW_BYTES 0
+#define INFINI_LP_NORM_COLS_MIN_ROW_BYTES 256
 #endif
 
 // A measuring knob: > 0 caps the rows a thread holds in a cut axis (more
@@ -457,7 +462,7 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const int64_t pack_bytes = (int64_t)vec * (int64_t)dtypeSize(in.dtype);
     const int64_t min_width = std::max<int64_t>(1, INFINI_LP_NORM_COLS_MIN_ROW_BYTES / pack_bytes);
     const int64_t by_narrow = std::min<int64_t>(kThreads / std::min(bx, min_width), nextPow2(plan.len));
-    if (INFINI_LP_NORM_COLS_MIN_ROW_BYTES > 0 && ceilDiv(plan.len, by) > held_max &&
+    if (INFINI_LP_NORM_COLS_MIN_ROW_BYTES > 0 && dtypeSize(in.dtype) >= 4 && ceilDiv(plan.len, by) > held_max &&
         ceilDiv(plan.len, by_narrow) <= held_max && (columns * by >= target || ceilDiv(plan.len, by) <= 16)) {
         while (ceilDiv(plan.len, by) > held_max) {
             by *= 2;
@@ -567,14 +572,21 @@ struct NvidiaDescriptor final : Descriptor {
                 return in.outer_x[nd - 1] == 1 && in.outer_y[nd - 1] == 1 && in.outer_shape[nd - 1] % v == 0 &&
                        in.x_red % v == 0 && in.y_red % v == 0 && stridesDivisible(in, nd - 1, v);
             };
-            // 16-bit types: kColsPack16Bit elements a pack where the axis stays whole, 4 (8 bytes) where
-            // the planner cuts it or the wider pack does not fit the layout (cols.cu's kernels).
+            // 16-bit types: kColsPack16Bit elements a pack (nvidia_plan.h) where the axis stays whole, its
+            // threads fill at least half the GPU and p is 1 or 2; else 4 (8 bytes; cols.cu's kernels).
+            // H200 graph µs, 16-byte packs against 8-byte ones: (12,16,512,512) BF16 axis 1 132.3 -> 104.2,
+            // F16 axis 0 p 1 144.0 -> 117.1, (1024,8,4096) BF16 81.0 -> 66.1, (64,80,2048) F16 p 1 41.1 ->
+            // 29.8; but with fewer threads (16,80,2048) F16 12.1 -> 13.4, (4,96,8192) BF16 13.4 -> 15.1,
+            // and with p 3 (a call that spills the held rows) (64,16,1,4096) BF16 26.8 -> 39.7
+            // (tools/verify_s35c.sh). A cut axis lost with them (session 28).
             const int wide = es == 2 ? kColsPack16Bit : vec, narrow = es == 2 ? 4 : vec;
             for (int v : {wide, narrow}) {
                 if (!has_vec && packs(v)) {
                     vec_plan = base;
                     INFINI_TRY(planCols(h, in, v, vec_plan, table));
-                    has_vec = v == narrow || vec_plan.chunks <= 1;
+                    const int64_t threads = vec_plan.rows * vec_plan.inner * vec_plan.by;
+                    has_vec = v == narrow || (vec_plan.chunks <= 1 && (in.p == 1 || in.p == 2) &&
+                                              threads >= (int64_t)h.sm_count * 512);
                 }
             }
             if (has_vec && vec_plan.vec != narrow && packs(narrow)) {

@@ -69,11 +69,11 @@ struct Plan {
     size_t workspace = 0;
 };
 
-// Elements in a Cols pack of a 16-bit type where the axis stays whole (nvidia.cc's planner, cols.cu's
-// kernels): 4, 8 bytes, or 8, 16 bytes (a measuring knob, session 35). A cut axis always takes 4 (16-byte
-// packs lost there: session 28, 4096x4096 axis 0 BF16 77 -> 154 µs).
+// Elements in a Cols pack of a 16-bit type where the axis stays whole and the planner takes it
+// (nvidia.cc, which says where; cols.cu's kernels): 8, 16 bytes (session 35), or 4, 8 bytes (before).
+// A cut axis always takes 4 (16-byte packs lost there: session 28, 4096x4096 axis 0 BF16 77 -> 154 µs).
 #ifndef INFINI_LP_NORM_COLS_PACK_16BIT
-#define INFINI_LP_NORM_COLS_PACK_16BIT 4
+#define INFINI_LP_NORM_COLS_PACK_16BIT 8
 #endif
 constexpr int kColsPack16Bit = INFINI_LP_NORM_COLS_PACK_16BIT;
 
