@@ -559,7 +559,8 @@ def check_chained_calls(x, axis=1):
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype,shape", [("bf16", (1, 16 << 20)), ("bf16", (2, (1 << 20) + 8)),
                                          ("f16", (3, 3 << 19)), ("f32", (2, 2 << 20)), ("f32", (1, 40000)),
-                                         ("f64", (4, (1 << 19) - 2)), ("bf16", (5, 66000))], ids=str)
+                                         ("f64", (4, (1 << 19) - 2)), ("bf16", (5, 66000)),
+                                         ("f16", (1, (3 << 20) + 1)), ("f32", (2, (1 << 20) + 3))], ids=str)
 def test_few_long_rows_gpu(rng, dtype, shape):
     # Too few long rows for a cluster plan (sm_90: the Sweep plan, each row
     # cut into chunks over every SM, statistics merged by a second kernel;
@@ -567,6 +568,8 @@ def test_few_long_rows_gpu(rng, dtype, shape):
     # elsewhere): uneven last chunks, p 1 / 2 / 3, in place,
     # non-finite rows, and three calls queued back to back each reading the
     # previous output (the workspace is written by every call before it is read).
+    # Lengths that are no multiple of a pack take the scalar Split plan, in
+    # ~1000 chunks a row (its Factor kernel: INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS).
     check_long_rows_gpu(rng, random_input(rng, shape, DTYPES[dtype]))
 
 

@@ -92,6 +92,7 @@ def main() -> int:
     ok &= check("cols, F32 blocks narrowed to 16 packs", rows((4, 100, 260), np.float32), axis=1)
     ok &= check("sweep", rows((2, 1 << 20), ip.bfloat16))
     ok &= check("split", rows((2, 1 << 20), np.float32))
+    ok &= check("split, scalar, 513 chunks a row", rows((1, (1 << 20) + 1), np.float16))
     z = rows((3, (1 << 20) - 40), np.float16)
     z[0, 9] = np.inf
     z[1, 3] = np.nan

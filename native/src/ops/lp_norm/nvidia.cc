@@ -136,6 +136,14 @@
 #define INFINI_LP_NORM_COLS_MIN_ROW_BYTES 256
 #endif
 
+// > 0: a Split plan of at least this many chunks a row merges each row's chunk records once, in a kernel
+// of its own (rows.cu's splitFactorKernel), instead of in every Apply block (quadratic in the chunks: one
+// row of 47.5M F16 elements, scalar, 1176 µs against PyTorch's 154; session 35's sweep). 0 (for now):
+// never. Written in session 35 without a GPU left to run it: measure, then set (e.g. 64).
+#ifndef INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS
+#define INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS 0
+#endif
+
 // A measuring knob: > 0 caps the rows a thread holds in a cut axis (more
 // chunks, fewer registers); 0 (the default): as many chunks as two target's
 // worth of threads need, and at most 8 rows a thread where they are held
@@ -401,7 +409,9 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
         const int64_t blocks = plan.rows * plan.chunks;
         INFINI_REQUIRE(blocks < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
         plan.grid_x = (unsigned)blocks;
-        plan.workspace = (size_t)blocks * 2 * computeSize(in.dtype);
+        plan.split_factors = INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS > 0 && plan.chunks >= INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS;
+        // A record (two compute-type values) a chunk, then (split_factors) a factor a row.
+        plan.workspace = (size_t)(blocks + (plan.split_factors ? plan.rows : 0)) * 2 * computeSize(in.dtype);
         planSplitPdl(plan);
         return INFINI_STATUS_SUCCESS;
     }
