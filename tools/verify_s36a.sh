@@ -16,5 +16,5 @@ INFINIOP_LIBRARY=$PWD/build_f64/lib/libinfiniop.so lp_tests "$OUT/tests_f64.txt"
 INFINIOP_LIBRARY=$PWD/build_f64/lib/libinfiniop.so SANITIZE_CAP=40 lpn_sanitize memcheck "$OUT/sanitize.txt" split
 INFINIOP_LIBRARY=$PWD/build_f64/lib/libinfiniop.so SANITIZE_CAP=40 lpn_sanitize racecheck "$OUT/sanitize.txt" split
 grep "^lp_norm" notes/sweeps/session35_behind.txt >/tmp/lp_behind.txt
-probe_rounds "$OUT/repro.txt" "tools/behind_sweep.py --repro /tmp/lp_behind.txt 25" build/lib build_f64/lib
+probe_rounds "$OUT/repro.txt" "tools/behind_sweep.py --repro /tmp/lp_behind.txt 12" build/lib build_f64/lib
 step "done"
