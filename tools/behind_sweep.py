@@ -2,7 +2,7 @@
 checked, then timed eager beside PyTorch on the same tensors (harness.run_case: events around batches,
 medians, buffers rotated past L2), to find the shapes where we are behind it. A line a case; the
 slowest ratios again at the end.
-    python3 tools/behind_sweep.py [SEED [SECONDS [OPS]]]     (OPS: e.g. rearrange,mul,lp_norm)
+    python3 tools/behind_sweep.py [--cpu] [SEED [SECONDS [OPS]]]     (OPS: e.g. rearrange,mul,lp_norm)
     python3 tools/behind_sweep.py --repro FILE [N]
 The second form runs again the N cases (default 30) with the highest ratios among FILE's lines (this
 script's output, e.g. notes/sweeps/session35_behind.txt), each with the kernels our call launched."""
@@ -43,13 +43,21 @@ def itemsize(dtype):
     return {"int8": 1, "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int64": 8}[dtype]
 
 
-def rearrange_case(rng):
+def random_permute(rng, numel):
+    """(dtype, shape, order): a Rearrange case's element type, shape and a src order other than identity;
+    numel(rng, itemsize) picks the element count."""
     dtype = rng.choice(["int8", "float16", "float32", "float64"])
     ndim = rng.randint(2, 5)
-    shape = random_shape(rng, ndim, random_numel(rng, itemsize(dtype)))
+    shape = random_shape(rng, ndim, numel(rng, itemsize(dtype)))
     order = list(range(ndim))
     while order == list(range(ndim)):
         rng.shuffle(order)
+    return dtype, shape, order
+
+
+def rearrange_case(rng):
+    dtype, shape, order = random_permute(rng, random_numel)
+    ndim = len(shape)
     dst = contiguous_strides(shape)
     if rng.random() < 0.25:  # both sides permuted
         other = list(range(ndim))
@@ -75,34 +83,10 @@ def mul_case(rng):
 
 
 def make_mul(shape, a_order, b_shape, dtype_name):
-    t = harness.torch()
-    dtype = getattr(t, dtype_name)
-    ndim = len(shape)
     nbytes = 3 * math.prod(shape) * itemsize(dtype_name)
     nsets = max(1, min(8, -(-(192 << 20) // nbytes)))
-    sets = []
-    for _ in range(nsets):
-        a_base = (t.rand([shape[i] for i in a_order], device="cuda") * 4 - 2).to(dtype)
-        a = a_base.permute([list(a_order).index(i) for i in range(ndim)])
-        b = (t.rand(b_shape, device="cuda") * 4 - 2).to(dtype)
-        sets.append((t.empty(shape, device="cuda", dtype=dtype), a, b))
-    op = bench_mul._descriptor(*sets[0])
-    ours = [lambda c=c, a=a, b=b: op(c.data_ptr(), a.data_ptr(), b.data_ptr()) for c, a, b in sets]
-    theirs = [lambda c=c, a=a, b=b: t.mul(a, b, out=c) for c, a, b in sets]
-
-    def check():
-        for (c, a, b), call in zip(sets, ours):
-            c.fill_(float("nan"))
-            call()
-            if not t.equal(c, t.mul(a, b)):
-                return "differs from torch.mul"
-        return True
-
-    c, a, b = sets[0]
-    moved = sum(x.numel() * x.element_size() for x in (c, a, b))
     name = f"mul {shape} a order {a_order} b {b_shape} {dtype_name}"
-    return harness.Case("mul", name, "nvidia", ours[0], theirs[0], check, moved,
-                        rotate=ours if nsets > 1 else None, baseline_rotate=theirs if nsets > 1 else None)
+    return bench_mul._gpu_case(name, shape, (shape, tuple(a_order)), b_shape, dtype_name, nsets)
 
 
 def lp_norm_case(rng):
@@ -158,34 +142,71 @@ def repro(path, count):
 MAKERS = {"rearrange": rearrange_case, "mul": mul_case, "lp_norm": lp_norm_case}
 
 
+# --cpu: the same kinds of cases on the CPU backend against NumPy (np.copyto, np.multiply, the bench's
+# NumPy normalisation), tensors of 1-24 MB; Mul's a stays contiguous there (the bench's CPU case).
+def cpu_numel(rng, size):
+    return int(math.exp(rng.uniform(math.log(1 << 20), math.log(24 << 20)))) // size
+
+
+def rearrange_cpu(rng):
+    dtype, shape, order = random_permute(rng, cpu_numel)
+    name = f"rearrange {shape} src order {tuple(order)} dst {contiguous_strides(shape)} {dtype}"
+    spec = bench_rearrange.Spec(name, shape, contiguous_strides(shape), permuted_strides(shape, order), dtype)
+    return bench_rearrange._cpu_case(spec)
+
+
+def mul_cpu(rng):
+    dtype = rng.choice(["float16", "float32", "float64"])
+    shape = random_shape(rng, rng.randint(2, 4), cpu_numel(rng, itemsize(dtype)) // 3)
+    b_shape = tuple(1 if rng.random() < 0.35 else v for v in shape)
+    return bench_mul._cpu_case(f"mul {shape} a order {tuple(range(len(shape)))} b {b_shape} {dtype}", shape, b_shape,
+                               dtype)
+
+
+def lp_norm_cpu(rng):
+    dtype = rng.choice(["float16", "float32", "float64"])
+    ndim = rng.randint(1, 4)
+    shape = random_shape(rng, ndim, cpu_numel(rng, itemsize(dtype)))
+    axis, p = rng.randrange(ndim), rng.choice([1, 2, 2, 3])
+    return bench_lp_norm._cpu_case(f"lp_norm {shape} axis {axis} p {p} {dtype}", shape, dtype, axis, p)
+
+
+CPU_MAKERS = {"rearrange": rearrange_cpu, "mul": mul_cpu, "lp_norm": lp_norm_cpu}
+
+
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "--repro":
         repro(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 30)
         return
-    seed = int(sys.argv[1]) if len(sys.argv) > 1 else 35
-    budget = float(sys.argv[2]) if len(sys.argv) > 2 else 120.0
-    ops = sys.argv[3].split(",") if len(sys.argv) > 3 else list(MAKERS)
+    cpu = "--cpu" in sys.argv
+    args = [a for a in sys.argv[1:] if a != "--cpu"]
+    seed = int(args[0]) if len(args) > 0 else 35
+    budget = float(args[1]) if len(args) > 1 else 120.0
+    ops = args[2].split(",") if len(args) > 2 else list(MAKERS)
+    makers = CPU_MAKERS if cpu else MAKERS
+    base = "numpy" if cpu else "torch"
     rng = random.Random(seed)
-    t = harness.torch()
-    print(f"device: {harness.device_name()}, seed {seed}, {budget:.0f} s, ops {ops}", flush=True)
+    t = None if cpu else harness.torch()
+    print(f"device: {'cpu' if cpu else harness.device_name()}, seed {seed}, {budget:.0f} s, ops {ops}", flush=True)
     rows = []
     start = time.monotonic()
     k = 0
     while time.monotonic() - start < budget:
-        make = MAKERS[ops[k % len(ops)]]
+        make = makers[ops[k % len(ops)]]
         k += 1
         case = make(rng)
         row = harness.run_case(case)
         ratio = row.ours_us / row.torch_us if row.ok and row.torch_us else float("nan")
         flag = "BEHIND" if ratio > 1.0 else "close" if ratio > 0.9 else ""
-        print(f"{case.name}: ours {row.ours_us:.2f} us, torch {row.torch_us or float('nan'):.2f} us, "
+        print(f"{case.name}: ours {row.ours_us:.2f} us, {base} {row.torch_us or float('nan'):.2f} us, "
               f"ratio {ratio:.3f}, {row.bytes_moved / 1e6:.1f} MB, ok {row.ok} {row.note or ''} {flag}", flush=True)
         rows.append((ratio, case.name, row))
         del case
-        t.cuda.empty_cache()
-    print("\nslowest against PyTorch:")
+        if t is not None:
+            t.cuda.empty_cache()
+    print(f"\nslowest against {base}:")
     for ratio, name, row in sorted(rows, key=lambda r: -r[0] if r[0] == r[0] else 0)[:12]:
-        print(f"  {ratio:.3f}  {name}: ours {row.ours_us:.2f}, torch {row.torch_us or float('nan'):.2f}")
+        print(f"  {ratio:.3f}  {name}: ours {row.ours_us:.2f}, {base} {row.torch_us or float('nan'):.2f}")
     bad = [name for _, name, row in rows if not row.ok]
     print(f"{len(rows)} cases, {len(bad)} failed checks: {bad}")
 

@@ -18,7 +18,7 @@ import infiniop_py as ip  # noqa: E402
 from infiniop_py.bench import harness  # noqa: E402
 
 GPU_CASES = [
-    # name, c shape, a (shape, transposed), b shape, dtype name, buffer sets
+    # name, c shape, a (shape, transposed or an order of dims), b shape, dtype name, buffer sets
     ("16x5632 F16 (latency)", (16, 5632), ((16, 5632), False), (16, 5632), "float16", 16),
     ("4096x4096 F16", (4096, 4096), ((4096, 4096), False), (4096, 4096), "float16", 1),
     ("4096x4096 BF16", (4096, 4096), ((4096, 4096), False), (4096, 4096), "bfloat16", 1),
@@ -55,10 +55,13 @@ def _gpu_sets(c_shape, a_spec, b_shape, dtype, nsets):
     def rand(shape):
         return (t.rand(shape, device="cuda", dtype=t.float32) * 4 - 2).to(dtype)
 
+    a_shape, layout = a_spec
+    # a's layout: True (a 2-D transpose), False (contiguous), or an order of its dims in memory (the
+    # outermost first: tools/behind_sweep.py's permuted operands).
+    order = tuple(layout) if isinstance(layout, tuple) else (1, 0) if layout else tuple(range(len(a_shape)))
     sets = []
     for _ in range(nsets):
-        a_shape, transposed = a_spec
-        a = rand(a_shape[::-1]).t() if transposed else rand(a_shape)
+        a = rand([a_shape[i] for i in order]).permute([order.index(i) for i in range(len(a_shape))])
         sets.append((t.empty(c_shape, device="cuda", dtype=dtype), a, rand(b_shape)))
     return sets
 
