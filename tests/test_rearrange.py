@@ -102,6 +102,21 @@ def test_transpose_2d(device, rng, n, dtype):
     check_copy(device, rng, (n, n), (1, n), (n, 1), dtype)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("case", [
+    ((3000, 3072), (3072, 1), (1, 3000)),    # 9 MB, dst rows of whole lines: streamed on the CPU
+    ((3001, 2999), (2999, 1), (1, 3001)),    # odd edges: the blocks' borders element by element
+    ((5, 100, 37), (3700, 37, 1), (3700, 1, 100)),  # batched
+    ((40, 24), (1, 40), (24, 1)),            # dst the transposed side
+], ids=str)
+@pytest.mark.parametrize("shifts", [(0, 0), (1, 0), (0, 3)], ids=str)
+def test_byte_transposes(device, rng, case, shifts):
+    """1-byte transposes (since session 35 through registers on the CPU, 16 x 16
+    blocks of byte unpacks): sizes past the streaming threshold, odd edges,
+    batches, and pointers shifted off every alignment."""
+    check_copy(device, rng, *case, np.uint8, src_shift=shifts[0], dst_shift=shifts[1])
+
+
 ND_SHAPES = [(3, 4, 5, 6), (2, 3, 4, 5, 6), (7, 5, 3, 2, 4, 3), (9, 40, 3, 17), (2, 3, 2, 5, 33, 4)]
 
 

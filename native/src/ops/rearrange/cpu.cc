@@ -175,7 +175,7 @@ struct CpuDesc final : Desc {
     template <size_t N>
     void runTile(unsigned char *dst, const unsigned char *src) const {
         // Through registers when src is contiguous along a and dst along b.
-        constexpr bool kRegs = N == 2 || N == 4 || N == 8;
+        constexpr bool kRegs = N == 1 || N == 2 || N == 4 || N == 8;
         const bool regs = kRegs && src_a == 1 && dst_b == 1;
         size_t edge_a = regs ? kVecTile : kTile, edge_b = edge_a;
         // Large outputs are written as whole cache lines past the caches: the
