@@ -7,6 +7,7 @@
 #include "../../common/cpu/parallel.h"
 #include "../../common/cpu/strided.h"
 #include "elementwise.h"
+#include <algorithm>
 #include <array>
 #include <cfloat>
 #include <cmath>
@@ -35,9 +36,12 @@ inline T applyOnce(const Op &op, A... a) {
 }
 
 // Block form, after the block was narrowed: BF16 elements whose float result
-// lies below F32's normal range are redone through applyOnce.
+// lies below F32's normal range are redone through applyOnce. Inlined into each
+// vector path's loop (cpu_kernels.inc): called out of line from AVX-512 code,
+// this SSE-encoded copy cost an AVX-SSE transition a call, ~100 ns, which on
+// runs of 3 elements made BF16 Mul 8x NumPy's time (session 35).
 template <class Op, class T, size_t... I>
-inline void fixTinyBf16(const float *y, T *dst, size_t m, const float (*x)[256], std::index_sequence<I...>) {
+INFINI_VEC_INLINE void fixTinyBf16(const float *y, T *dst, size_t m, const float (*x)[256], std::index_sequence<I...>) {
     if constexpr (std::is_same_v<T, bf16_t>) {
         const Op op{};
         for (size_t i = 0; i < m; ++i) {
@@ -69,6 +73,22 @@ inline void runKernel(size_t n, T *out, const T *const *in, ptrdiff_t so, const 
     const Op op{};
     for (size_t i = 0; i < n; ++i) {
         out[(ptrdiff_t)i * so] = applyOnce<Op, T>(op, widen(in[I][(ptrdiff_t)i * s[I]])...);
+    }
+}
+
+// `rows` runs of runKernel's, run j at out + j * ro and at in[k] + j * r[k] (elements): one dispatch
+// for all of them where the runs are unit-stride or broadcast.
+template <class Op, class T, size_t... I>
+inline void runRows(size_t rows, size_t n, T *out, ptrdiff_t ro, const T *const *in, const ptrdiff_t *r,
+                    ptrdiff_t so, const ptrdiff_t *s, std::index_sequence<I...> seq) {
+    if (so == 1 && ((s[I] == 0 || s[I] == 1) && ...)) {
+        const unsigned mask = (((unsigned)(s[I] == 1) << I) | ... | 0u);
+        INFINI_CPU_DISPATCH(unitRowsMasked<Op, T>(mask, rows, n, out, ro, in, r, seq));
+        return;
+    }
+    for (size_t j = 0; j < rows; ++j) {
+        const T *p[sizeof...(I)] = {(in[I] + (ptrdiff_t)j * r[I])...};
+        runKernel<Op, T>(n, out + (ptrdiff_t)j * ro, p, so, s, seq);
     }
 }
 
@@ -117,6 +137,42 @@ infiniStatus_t run(const Info &info, void *out_ptr, const void *const *in_ptrs) 
             }
             runKernel<Op, T>(len, out + off[0] + (ptrdiff_t)begin * so_inner, p, so_inner, s_inner,
                              std::make_index_sequence<N>{});
+        });
+        return INFINI_STATUS_SUCCESS;
+    }
+    constexpr size_t kShortRun = 64;
+    if (nd >= 2 && inner < kShortRun) {
+        // Runs of a few elements (an inner extent a broadcast left short): tasks of whole rows of the
+        // next dim, about kTaskElems elements each, one dispatch a task instead of one a run (session
+        // 35's CPU sweep: (41,124,23,10) F32 times b (41,124,23,1) 1.55x NumPy's time before).
+        constexpr size_t kTaskElems = 4096;
+        const size_t rows = L.shape[nd - 2];
+        const size_t per_task = std::max<size_t>(1, kTaskElems / std::max<size_t>(inner, 1));
+        const size_t chunks = (rows + per_task - 1) / per_task;
+        const size_t planes = L.numel() / (rows * inner);
+        ptrdiff_t r_in[N];
+        for (size_t k = 0; k < N; ++k) {
+            r_in[k] = L.strides[k + 1][nd - 2];
+        }
+        const ptrdiff_t r_out = L.strides[0][nd - 2];
+        infini::cpu::parallelFor(planes * chunks, per_task * inner, [&](size_t item) {
+            size_t o = item / chunks;
+            const size_t first = (item % chunks) * per_task;
+            const size_t count = std::min(per_task, rows - first);
+            ptrdiff_t off[NOps] = {};
+            for (size_t d = nd - 2; d-- > 0;) { // decompose the plane index
+                const size_t idx = o % L.shape[d];
+                o /= L.shape[d];
+                for (size_t k = 0; k < NOps; ++k) {
+                    off[k] += (ptrdiff_t)idx * L.strides[k][d];
+                }
+            }
+            const T *p[N];
+            for (size_t k = 0; k < N; ++k) {
+                p[k] = in[k] + off[k + 1] + (ptrdiff_t)first * r_in[k];
+            }
+            runRows<Op, T>(count, inner, out + off[0] + (ptrdiff_t)first * r_out, r_out, p, r_in, so_inner, s_inner,
+                           std::make_index_sequence<N>{});
         });
         return INFINI_STATUS_SUCCESS;
     }
