@@ -294,6 +294,25 @@ def test_long_rows_and_columns(device, rng, dtype, shape, axis):
         run_case(device, rng, x, axis, p, inplace=(p == 2))
 
 
+@pytest.mark.parametrize("dtype,shape", [("f16", (4, 300001)), ("bf16", (2, 1 << 19)), ("f32", (1, (1 << 22) + 5))],
+                         ids=str)
+def test_long_rows_over_threads_cpu(rng, dtype, shape):
+    # Contiguous rows of 256K+ elements, since session 35 each cut into pieces
+    # of 64K elements over the threads (normRowVec's three phases, the same
+    # bits): p 1 / 2 / 3 against the float64 reference, uneven last pieces,
+    # non-finite rows by torch's rule, extreme magnitudes (the scaled sums),
+    # and an output past 16 MB (streamed stores).
+    dt = DTYPES[dtype]
+    x = random_input(rng, shape, dt)
+    for p in (1, 2, 3):
+        run_case("cpu", rng, x, 1, p, inplace=(p == 2))
+    xn = nonfinite_input(rng, shape, 1, dt)
+    for p, eps in ((2, 1e-12), (1, 0.0)):
+        assert_nonfinite(ip.lp_norm(xn, axis=1, p=p, eps=eps), reference(xn, 1, p, eps), 1, dt)
+    scale = {"f16": 1e-6, "bf16": 1e30, "f32": 1e-30}[dtype]
+    run_case("cpu", rng, extreme_input(rng, shape, dt, scale), 1, 3, eps=0.0, inplace=False)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype,scale", [("f32", 1e30), ("f32", 1e-30), ("f32", 1e-40), ("f32", 3e38),
                                          ("f16", 60000.0), ("f16", 1e-6), ("bf16", 1e30), ("bf16", 1e-30),

@@ -353,6 +353,43 @@ namespace {
 template <int P, class T>
 constexpr bool kVector = (P == 1 || P == 2 || P == 3) && !std::is_same_v<T, double>;
 
+// Contiguous rows of kLongRow elements or more go one at a time, each cut into pieces of kRowChunk
+// over the threads (a row was one task: a long row ran on one core, at NumPy's speed; session 35).
+constexpr size_t kRowChunk = 64 * kBlock, kLongRow = 4 * kRowChunk;
+
+// normRowVec's phases (the max, the scaled sum's block parts, the scaling), each a parallelFor over
+// pieces of the row: the same arithmetic in the same order, so the same bits.
+template <int P, class T>
+void normRowChunked(const T *x, T *y, size_t n, int p, float eps, bool stream) {
+    const size_t chunks = (n + kRowChunk - 1) / kRowChunk;
+    auto piece = [&](size_t c) { return std::min(kRowChunk, n - c * kRowChunk); };
+    std::vector<float> maxima(chunks);
+    infini::cpu::parallelFor(chunks, kRowChunk, [&](size_t c) {
+        maxima[c] = INFINI_CPU_DISPATCH(rowMaxVec(x + c * kRowChunk, piece(c)));
+    });
+    float m = 0;
+    for (float v : maxima) {
+        m = maxNan(m, v);
+    }
+    float s = 0;
+    if (m > 0 && m < INFINITY) {
+        const Factor<float> scale = sumScale(m);
+        std::vector<float> parts((n + kBlock - 1) / kBlock);
+        infini::cpu::parallelFor(chunks, kRowChunk, [&](size_t c) {
+            INFINI_CPU_DISPATCH(rowSumPartsVec<P>(x + c * kRowChunk, piece(c), scale, parts.data() + c * (kRowChunk / kBlock)));
+        });
+        double total = 0;
+        for (float v : parts) {
+            total += (double)v;
+        }
+        s = (float)total;
+    }
+    const Factor<float> f = rowFactor(m, s, p, eps);
+    infini::cpu::parallelFor(chunks, kRowChunk, [&](size_t c) {
+        INFINI_CPU_DISPATCH(rowScaleVec(x + c * kRowChunk, y + c * kRowChunk, piece(c), f, stream));
+    });
+}
+
 struct CpuDescriptor final : Descriptor {
     using Descriptor::Descriptor;
 
@@ -373,6 +410,22 @@ struct CpuDescriptor final : Descriptor {
         // A fence closes each streamed row or tile: short rows are not worth it.
         const bool stream = big && (columns || in.len * sizeof(T) >= 4096);
         if (!columns) {
+            if constexpr (kVector<P, T>) {
+                if (in.x_red == 1 && in.y_red == 1 && in.len >= kLongRow) {
+                    for (size_t r = 0; r < in.rows; ++r) {
+                        ptrdiff_t ox = 0, oy = 0;
+                        size_t rest = r;
+                        for (size_t d = nd; d-- > 0;) {
+                            const size_t i = rest % in.outer_shape[d];
+                            rest /= in.outer_shape[d];
+                            ox += (ptrdiff_t)i * in.outer_x[d];
+                            oy += (ptrdiff_t)i * in.outer_y[d];
+                        }
+                        normRowChunked<P>(x + ox, y + oy, in.len, in.p, in.eps, stream);
+                    }
+                    return INFINI_STATUS_SUCCESS;
+                }
+            }
             SimpleLayout lay;
             lay.shape = in.outer_shape;
             lay.strides = {in.outer_x, in.outer_y};
