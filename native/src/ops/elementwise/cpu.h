@@ -76,6 +76,18 @@ inline void runKernel(size_t n, T *out, const T *const *in, ptrdiff_t so, const 
     }
 }
 
+// off[k] += operand k's offset of index o over L's first `dims` dims (the last fastest).
+template <size_t NOps>
+inline void outerOffsets(const SimpleLayout &L, size_t dims, size_t o, ptrdiff_t (&off)[NOps]) {
+    for (size_t d = dims; d-- > 0;) {
+        const size_t idx = o % L.shape[d];
+        o /= L.shape[d];
+        for (size_t k = 0; k < NOps; ++k) {
+            off[k] += (ptrdiff_t)idx * L.strides[k][d];
+        }
+    }
+}
+
 // `rows` runs of runKernel's, run j at out + j * ro and at in[k] + j * r[k] (elements): one dispatch
 // for all of them where the runs are unit-stride or broadcast.
 template <class Op, class T, size_t... I>
@@ -121,16 +133,10 @@ infiniStatus_t run(const Info &info, void *out_ptr, const void *const *in_ptrs) 
         size_t outer = L.numel() / inner;
         size_t chunks = (inner + kChunk - 1) / kChunk;
         infini::cpu::parallelFor(outer * chunks, kChunk, [&](size_t item) {
-            size_t o = item / chunks, c = item % chunks;
+            const size_t o = item / chunks, c = item % chunks;
             size_t begin = c * kChunk, len = begin + kChunk < inner ? kChunk : inner - begin;
             ptrdiff_t off[NOps] = {};
-            for (size_t d = nd - 1; d-- > 0;) { // decompose the outer index
-                size_t idx = o % L.shape[d];
-                o /= L.shape[d];
-                for (size_t k = 0; k < NOps; ++k) {
-                    off[k] += (ptrdiff_t)idx * L.strides[k][d];
-                }
-            }
+            outerOffsets(L, nd - 1, o, off);
             const T *p[N];
             for (size_t k = 0; k < N; ++k) {
                 p[k] = in[k] + off[k + 1] + (ptrdiff_t)begin * s_inner[k];
@@ -156,17 +162,11 @@ infiniStatus_t run(const Info &info, void *out_ptr, const void *const *in_ptrs) 
         }
         const ptrdiff_t r_out = L.strides[0][nd - 2];
         infini::cpu::parallelFor(planes * chunks, per_task * inner, [&](size_t item) {
-            size_t o = item / chunks;
+            const size_t o = item / chunks;
             const size_t first = (item % chunks) * per_task;
             const size_t count = std::min(per_task, rows - first);
             ptrdiff_t off[NOps] = {};
-            for (size_t d = nd - 2; d-- > 0;) { // decompose the plane index
-                const size_t idx = o % L.shape[d];
-                o /= L.shape[d];
-                for (size_t k = 0; k < NOps; ++k) {
-                    off[k] += (ptrdiff_t)idx * L.strides[k][d];
-                }
-            }
+            outerOffsets(L, nd - 2, o, off);
             const T *p[N];
             for (size_t k = 0; k < N; ++k) {
                 p[k] = in[k] + off[k + 1] + (ptrdiff_t)first * r_in[k];
