@@ -117,6 +117,21 @@ def test_byte_transposes(device, rng, case, shifts):
     check_copy(device, rng, *case, np.uint8, src_shift=shifts[0], dst_shift=shifts[1])
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [F16, F32, np.dtype(np.float64)], ids=str)
+@pytest.mark.parametrize("case", [
+    ((157, 11, 150), (1650, 150, 1), (1650, 1, 11)),  # 11-unit tiles, shorter than a register block
+    ((9, 13, 70), (910, 70, 1), (910, 1, 13)),
+    ((37, 45), (45, 1), (1, 37)),                       # borders of both kinds
+], ids=str)
+def test_short_tile_transposes(device, rng, dtype, case):
+    """Transposes whose tiles are shorter than the CPU's register blocks (since
+    session 35 through halved blocks, down to 16 bytes, before the element
+    loop; also the borders the full blocks leave), pointers shifted too."""
+    check_copy(device, rng, *case, dtype)
+    check_copy(device, rng, *case, dtype, src_shift=1, dst_shift=1)
+
+
 ND_SHAPES = [(3, 4, 5, 6), (2, 3, 4, 5, 6), (7, 5, 3, 2, 4, 3), (9, 40, 3, 17), (2, 3, 2, 5, 33, 4)]
 
 
