@@ -31,6 +31,14 @@ namespace {
 
 constexpr size_t kUnits[] = {16, 8, 4, 2, 1};
 constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
+// > 0: a transpose whose tiles would hold less than this percentage of data (a transposed group of a
+// few units in a 64-unit tile) goes to the generic kernel instead (coalesced dst writes, reads within
+// L2). Session 35's sweep: such tiles ran 3-17% full and up to 12.7x PyTorch's time ((13,111,83,15,8)
+// F32, 566.6 against 44.7 µs; notes/rearrange.md). 0 (for now): off. Written without a GPU left to run
+// it: measure (tools/verify_s36b.sh), then set.
+#ifndef INFINI_REARRANGE_MIN_TILE_FILL
+#define INFINI_REARRANGE_MIN_TILE_FILL 0
+#endif
 // Contiguous copies up to this size run as a kernel rather than cudaMemcpyAsync
 // (H100, host µs per call, tools/launch_cost.cu: memcpy path 1.23-1.54x an
 // empty launch, kernel paths 1.05-1.13x; BENCHMARKS.md, session 4).
@@ -209,6 +217,12 @@ struct NvidiaDesc final : Desc {
         }
         if (len_a < kMinTileEdge || len_b < kMinTileEdge || len_a > UINT32_MAX || len_b > UINT32_MAX) {
             return false;
+        }
+        if (INFINI_REARRANGE_MIN_TILE_FILL > 0) {
+            const double span_a = (double)((len_a + edge - 1) / edge) * edge, span_b = (double)((len_b + edge - 1) / edge) * edge;
+            if (100.0 * (double)len_a * (double)len_b < INFINI_REARRANGE_MIN_TILE_FILL * span_a * span_b) {
+                return false;
+            }
         }
         TileParams &t = plan->tile;
         t.len_a = (uint32_t)len_a;
