@@ -353,6 +353,13 @@ namespace {
 template <int P, class T>
 constexpr bool kVector = (P == 1 || P == 2 || P == 3) && !std::is_same_v<T, double>;
 
+// Contiguous F32 rows shorter than kVectorRow take the scalar one-pass kernel: the vector kernel's
+// three passes and its scaled sum cost more than such a row's elements (session 35, ms vector -> scalar:
+// (10,61,54,11) axis 3 p 2 2.48 -> 1.25 (NumPy 1.35), p 3 2.25 -> 1.36 (1.8); (100000,20) 4.9 -> 3.2;
+// rows of 40 even). 16-bit rows keep the vector kernel, whose block conversions beat the scalar
+// ones ((100000,40) F16 12.8 against 25.2).
+constexpr size_t kVectorRow = 64;
+
 // Contiguous rows of kLongRow elements or more go one at a time, each cut into pieces of kRowChunk
 // over the threads (a row was one task: a long row ran on one core, at NumPy's speed; session 35).
 constexpr size_t kRowChunk = 64 * kBlock, kLongRow = 4 * kRowChunk;
@@ -432,7 +439,7 @@ struct CpuDescriptor final : Descriptor {
             lay.offset = {0, 0};
             infini::cpu::forEachOuter<2>(lay, 0, in.len, [&](const ptrdiff_t *off) {
                 if constexpr (kVector<P, T>) {
-                    if (in.x_red == 1 && in.y_red == 1) {
+                    if (in.x_red == 1 && in.y_red == 1 && (!std::is_same_v<T, float> || in.len >= kVectorRow)) {
                         INFINI_CPU_DISPATCH(normRowVec<P>(x + off[0], y + off[1], in.len, in.p, in.eps, stream));
                         return;
                     }
