@@ -5,7 +5,7 @@
 # group of 8-11 units in one 64-unit tile a block: up to 12.7x PyTorch's time). Runs: Rearrange's tests with
 # the variant, tools/behind_sweep.py --repro on the rearrange lines of notes/sweeps/session35_behind.txt and
 # the Rearrange bench on both libraries. Files under $OUT: s36b_log.txt, tests_fill.txt, repro.txt,
-# bench_*.txt.
+# bench_default.txt, bench_fill.txt.
 NAME=${NAME:-s36b}
 END=${END:-540}
 source "$(dirname "$0")/verify_common.sh"
@@ -18,10 +18,5 @@ INFINIOP_LIBRARY=$PWD/build_fill/lib/libinfiniop.so timeout -k 3 "$(cap 120)" $P
 echo "tests rc=$?" | tee -a "$LOG"
 grep "^rearrange" notes/sweeps/session35_behind.txt >/tmp/re_behind.txt
 probe_rounds "$OUT/repro.txt" "tools/behind_sweep.py --repro /tmp/re_behind.txt 12" build/lib build_fill/lib
-for v in build build_fill; do
-    step "Rearrange bench, $v"
-    INFINIOP_LIBRARY=$PWD/$v/lib/libinfiniop.so timeout -k 3 "$(cap 60)" $PY -m infiniop_py bench --device nvidia \
-        --op rearrange >"$OUT/bench_$v.txt" 2>&1
-    echo "rc=$?" | tee -a "$LOG"
-done
+bench_libraries infiniop_py.bench.bench_rearrange "$OUT/bench" default=build/lib fill=build_fill/lib
 step "done"

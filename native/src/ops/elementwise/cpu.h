@@ -59,23 +59,6 @@ namespace infini::elementwise::cpu {
 #define INFINI_CPU_KERNELS "ops/elementwise/cpu_kernels.inc"
 #include "../../common/cpu/foreach_isa.h"
 
-// One run of `n` elements: out[i * so] = op(in_k[i * s_k]...). `so` and `s`
-// are the operands' strides along the run.
-template <class Op, class T, size_t... I>
-inline void runKernel(size_t n, T *out, const T *const *in, ptrdiff_t so, const ptrdiff_t *s,
-                      std::index_sequence<I...> seq) {
-    bool unit = so == 1 && ((s[I] == 0 || s[I] == 1) && ...);
-    if (unit) {
-        const unsigned mask = (((unsigned)(s[I] == 1) << I) | ... | 0u);
-        INFINI_CPU_DISPATCH(unitRunMasked<Op, T>(mask, n, out, in, seq));
-        return;
-    }
-    const Op op{};
-    for (size_t i = 0; i < n; ++i) {
-        out[(ptrdiff_t)i * so] = applyOnce<Op, T>(op, widen(in[I][(ptrdiff_t)i * s[I]])...);
-    }
-}
-
 // off[k] += operand k's offset of index o over L's first `dims` dims (the last fastest).
 template <size_t NOps>
 inline void outerOffsets(const SimpleLayout &L, size_t dims, size_t o, ptrdiff_t (&off)[NOps]) {
@@ -88,8 +71,9 @@ inline void outerOffsets(const SimpleLayout &L, size_t dims, size_t o, ptrdiff_t
     }
 }
 
-// `rows` runs of runKernel's, run j at out + j * ro and at in[k] + j * r[k] (elements): one dispatch
-// for all of them where the runs are unit-stride or broadcast.
+// `rows` runs of `n` elements, run j: out[j * ro + i * so] = op(in_k[j * r[k] + i * s[k]]...), where
+// `so` and `s` are the operands' strides along a run. Unit-stride (or broadcast) runs go to the vector
+// path's unitRows, one dispatch for all of them.
 template <class Op, class T, size_t... I>
 inline void runRows(size_t rows, size_t n, T *out, ptrdiff_t ro, const T *const *in, const ptrdiff_t *r,
                     ptrdiff_t so, const ptrdiff_t *s, std::index_sequence<I...> seq) {
@@ -98,10 +82,22 @@ inline void runRows(size_t rows, size_t n, T *out, ptrdiff_t ro, const T *const 
         INFINI_CPU_DISPATCH(unitRowsMasked<Op, T>(mask, rows, n, out, ro, in, r, seq));
         return;
     }
+    const Op op{};
     for (size_t j = 0; j < rows; ++j) {
+        T *o = out + (ptrdiff_t)j * ro;
         const T *p[sizeof...(I)] = {(in[I] + (ptrdiff_t)j * r[I])...};
-        runKernel<Op, T>(n, out + (ptrdiff_t)j * ro, p, so, s, seq);
+        for (size_t i = 0; i < n; ++i) {
+            o[(ptrdiff_t)i * so] = applyOnce<Op, T>(op, widen(p[I][(ptrdiff_t)i * s[I]])...);
+        }
     }
+}
+
+// One run of `n` elements (runRows' with one row).
+template <class Op, class T, size_t... I>
+inline void runKernel(size_t n, T *out, const T *const *in, ptrdiff_t so, const ptrdiff_t *s,
+                      std::index_sequence<I...> seq) {
+    const ptrdiff_t r[sizeof...(I)] = {};
+    runRows<Op, T>(1, n, out, 0, in, r, so, s, seq);
 }
 
 template <class Op, class T>
