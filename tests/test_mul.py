@@ -270,6 +270,33 @@ def test_functional_allocates_broadcast_shape(rng, device):
     check(out, av, bv, np.float32)
 
 
+# A contiguous output with broadcast or permuted inputs whose innermost extent is no multiple of a
+# 16-byte vector: on the GPU the strided path's gather form (elementwise/nvidia.cuh, gatherKernel):
+# vectors inside one row, rows ending inside a vector (a carry over one or more dims), splatted and
+# unit-stride gathered rows on and off 16 bytes, a partial last vector; `lead` puts a flat input off
+# 16 bytes (the scalar strided kernel then).
+GATHERS = [
+    ((109, 18, 23, 28), ((109, 18, 23, 28), None), ((109, 1, 1, 28), None)),
+    ((95, 305, 53), ((95, 305, 53), None), ((1, 305, 1), None)),
+    ((41, 124, 23, 10), ((41, 124, 23, 10), None), ((41, 124, 23, 1), None)),
+    ((1000, 3), ((1000, 3), None), ((1000, 1), None)),
+    ((7, 5, 3, 3), ((7, 5, 3, 3), (9, 63, 3, 1)), ((1, 5, 1, 3), None)),      # a's outer dims swapped
+    ((33, 17, 5), ((33, 17, 5), (-85, 5, 1)), ((5,), None)),                  # a's rows reversed
+    ((2, 3, 4, 5, 6, 7), ((2, 3, 4, 5, 6, 7), None), ((2, 1, 4, 1, 6, 1), None)),
+    ((64, 50, 37), ((64, 1, 37), None), ((1, 50, 37), None)),                 # both broadcast
+    ((19, 301), ((19, 301), None, 1), ((19, 1), None)),                       # a off 16 bytes
+    ((5, 9, 13), ((5, 9, 13), (1, 5, 45)), ((9, 1), None)),                   # a fully permuted
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, BF16, np.float32, np.float64, np.int8, np.int64],
+                         ids=["f16", "bf16", "f32", "f64", "i8", "i64"])
+@pytest.mark.parametrize("c_shape,a_spec,b_spec", GATHERS, ids=[str(i) for i in range(len(GATHERS))])
+def test_gathered_inputs(rng, device, dtype, c_shape, a_spec, b_spec):
+    run_case(rng, device, dtype, c_shape, a_spec, b_spec)
+
+
 TRANSPOSES = [
     # c shape, (a shape, a strides), (b shape, b strides), c strides
     ((67, 45), ((67, 45), (1, 67)), ((67, 45), None), None),            # a transposed

@@ -231,6 +231,121 @@ __global__ void __launch_bounds__(kBlock) stridedVecKernel(T *out, Inputs<T, N> 
     }
 }
 
+// The strided path's gather form (GatherArgs): a thread per 16-byte vector of
+// the contiguous output. Flat inputs load the vector at the output's index.
+// The gathered ones decompose the vector's first element once; where the
+// vector stays inside one innermost row (the common case) each loads V
+// elements at its inner stride (one splatted element at stride 0, a vector at
+// stride 1 on a 16-byte address), else the coordinates step element by
+// element with a carry. The last, partial vector goes element by element.
+template <class Op, class T, int N>
+__global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, GatherArgs a) {
+    constexpr int V = 16 / sizeof(T);
+    const uint32_t nvec = (a.numel + V - 1) / V;
+    for (uint32_t v = blockIdx.x * kBlock + threadIdx.x; v < nvec; v += gridDim.x * kBlock) {
+        const uint32_t n0 = v * V;
+        uint32_t c[kMaxDims];
+        int64_t off[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            off[k] = a.offset[k + 1];
+        }
+        uint32_t n = n0;
+#pragma unroll
+        for (int d = 0; d < kMaxDims; ++d) {
+            c[d] = 0;
+            if (d < (int)a.ndim) {
+                uint32_t r = n;
+                if (d + 1 < (int)a.ndim) {
+                    n = divmod(a.size[d], n, r);
+                }
+                c[d] = r;
+#pragma unroll
+                for (int k = 0; k < N; ++k) {
+                    off[k] += (int64_t)r * a.stride[d][k];
+                }
+            }
+        }
+        const bool whole = n0 + V <= a.numel;
+        const bool in_row = whole && c[0] + V <= a.size[0].divisor;
+        Vec<T> x[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            const bool flat = (a.flat >> k) & 1u;
+            if (flat && whole) {
+                x[k] = *reinterpret_cast<const Vec<T> *>(in.p[k] + a.offset[k + 1] + n0);
+            } else if (!flat && in_row) {
+                const T *p = in.p[k] + off[k];
+                const int64_t s = a.stride[0][k];
+                if (s == 0) {
+                    const T e = *p;
+#pragma unroll
+                    for (int j = 0; j < V; ++j) {
+                        x[k].v[j] = e;
+                    }
+                } else if (s == 1 && reinterpret_cast<uintptr_t>(p) % 16 == 0) {
+                    x[k] = *reinterpret_cast<const Vec<T> *>(p);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < V; ++j) {
+                        x[k].v[j] = p[(int64_t)j * s];
+                    }
+                }
+            }
+        }
+        if (!in_row) { // element by element: the row ends inside the vector, or the tensor does
+#pragma unroll
+            for (int j = 0; j < V; ++j) {
+                if (n0 + j < a.numel) {
+#pragma unroll
+                    for (int k = 0; k < N; ++k) {
+                        if (!((a.flat >> k) & 1u)) {
+                            x[k].v[j] = in.p[k][off[k]];
+                        } else if (!whole) {
+                            x[k].v[j] = in.p[k][a.offset[k + 1] + n0 + j];
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int k = 0; k < N; ++k) {
+                        x[k].v[j] = T{};
+                    }
+                }
+                // the next element's coordinates: the innermost dim steps, a carry outwards
+#pragma unroll
+                for (int d = 0; d < kMaxDims; ++d) {
+                    if (d < (int)a.ndim) {
+#pragma unroll
+                        for (int k = 0; k < N; ++k) {
+                            off[k] += a.stride[d][k];
+                        }
+                        if (++c[d] < a.size[d].divisor) {
+                            break;
+                        }
+                        c[d] = 0;
+#pragma unroll
+                        for (int k = 0; k < N; ++k) {
+                            off[k] -= (int64_t)a.size[d].divisor * a.stride[d][k];
+                        }
+                    }
+                }
+            }
+        }
+        const Vec<T> y = applyVec<Op>(x);
+        T *o = out + a.offset[0] + n0;
+        if (whole) {
+            *reinterpret_cast<Vec<T> *>(o) = y;
+        } else {
+#pragma unroll
+            for (int j = 0; j < V; ++j) {
+                if (n0 + j < a.numel) {
+                    o[j] = y.v[j];
+                }
+            }
+        }
+    }
+}
+
 // A transposed input: 32x32 tiles over (j, i), i the output's innermost dim
 // and j the dim along which the staged inputs have stride 1. Staged inputs
 // are read along j into shared memory, everything else along i, so every
@@ -362,6 +477,18 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
             }
             if (aligned) {
                 stridedVecKernel<Op, T, N><<<plan.grid_vec_strided, kBlock, 0, s>>>(out, in, plan.vec);
+                CUDA_TRY_LAUNCH();
+                return INFINI_STATUS_SUCCESS;
+            }
+        }
+        if (plan.has_gather) {
+            bool aligned = reinterpret_cast<uintptr_t>(out + plan.gather.offset[0]) % 16 == 0;
+            for (int k = 0; k < N; ++k) {
+                aligned = aligned && (!((plan.gather.flat >> k) & 1u) ||
+                                      reinterpret_cast<uintptr_t>(in.p[k] + plan.gather.offset[k + 1]) % 16 == 0);
+            }
+            if (aligned) {
+                gatherKernel<Op, T, N><<<plan.grid_gather, kBlock, 0, s>>>(out, in, plan.gather);
                 CUDA_TRY_LAUNCH();
                 return INFINI_STATUS_SUCCESS;
             }

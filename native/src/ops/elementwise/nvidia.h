@@ -11,7 +11,11 @@
 //               strides in the kernel's parameters; when the innermost dim is
 //               contiguous in the output and each input has stride 1 or 0
 //               there (rows, row broadcasts), whole 16-byte vectors of it
-//               per index, if the pointers are aligned at Calculate
+//               per index, if the pointers are aligned at Calculate; where
+//               that does not apply but the output is contiguous, the
+//               gather form: 16-byte vectors of the output and of the inputs
+//               of its layout, the other inputs (broadcasts, permuted
+//               operands) gathered per vector (GatherArgs)
 //   tiled       an input walks the output's innermost dim with a large stride
 //               but some other dim with stride 1 (a transposed operand):
 //               32x32 tiles staged through shared memory so that every global
@@ -55,6 +59,19 @@ struct StridedArgs {
     uint32_t splat; // vector form only: bit k-1 when input k is constant along the innermost dim
 };
 
+// Kernel parameters of the strided path's gather form: the output contiguous,
+// an index per 16-byte vector of it. Inputs of the output's layout (`flat`)
+// load vectors at the output's index; the others are gathered: the vector's
+// first element decomposed into coordinates once, then stepped.
+struct GatherArgs {
+    uint32_t ndim;  // 1..kMaxDims, innermost first (unlike StridedArgs)
+    uint32_t numel; // elements
+    FastDiv size[kMaxDims];
+    int64_t stride[kMaxDims][kMaxInputs]; // the inputs' strides (elements); unused for flat ones
+    int64_t offset[kMaxOperands];         // elements, added to each base (output first)
+    uint32_t flat;                        // bit k-1: input k has the output's layout
+};
+
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
 // transposed inputs' unit-stride dim `j`, and batch dims (all others).
 struct TiledArgs {
@@ -90,6 +107,11 @@ struct Plan {
     bool has_vec = false;
     StridedArgs vec{};
     unsigned grid_vec_strided = 1;
+    // strided, gather form (one launch, no vector form): used when the output
+    // and the flat inputs are 16-byte aligned
+    bool has_gather = false;
+    GatherArgs gather{};
+    unsigned grid_gather = 1;
     // tiled
     TiledArgs tiled{};
     unsigned grid_tiled = 1;

@@ -137,6 +137,47 @@ void planStridedVec(const Info &info, const InfiniopHandle &h, const Occupancy &
     plan->grid_vec_strided = gridFor((v.numel + kUnroll / 2 - 1) / (kUnroll / 2), plan->block, h, occ.strided_vec);
 }
 
+// The gather form of a single strided launch that has no vector form: the
+// output contiguous (its dims after simplification are one row-major block),
+// at most kMaxDims dims, 32-bit indices.
+void planGather(const Info &info, Plan *plan) {
+    const SimpleLayout &L = info.layout;
+    const size_t nd = L.ndim(), nops = info.ninputs + 1;
+    if (plan->has_vec || plan->launches.size() != 1 || nd == 0 || nd > (size_t)kMaxDims ||
+        info.numel > kMaxLaunchElems) {
+        return;
+    }
+    int64_t run = 1;
+    for (size_t d = nd; d-- > 0;) {
+        if (L.strides[0][d] != run) {
+            return;
+        }
+        run *= (int64_t)L.shape[d];
+    }
+    GatherArgs g{};
+    g.ndim = (uint32_t)nd;
+    g.numel = (uint32_t)info.numel;
+    for (size_t k = 0; k < nops; ++k) {
+        g.offset[k] = L.offset[k];
+    }
+    for (size_t k = 1; k < nops; ++k) {
+        if (L.strides[k] == L.strides[0]) {
+            g.flat |= 1u << (k - 1);
+        }
+    }
+    for (size_t i = 0; i < nd; ++i) { // innermost first
+        const size_t d = nd - 1 - i;
+        g.size[i] = FastDiv((uint32_t)L.shape[d]);
+        for (size_t k = 1; k < nops; ++k) {
+            g.stride[i][k - 1] = L.strides[k][d];
+        }
+    }
+    const uint64_t vectors = (info.numel + 16 / plan->elem_size - 1) / (16 / plan->elem_size);
+    plan->has_gather = true;
+    plan->gather = g;
+    plan->grid_gather = chunks(vectors, plan->block); // a vector a thread, one chunk a block
+}
+
 infiniStatus_t planStrided(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
     const SimpleLayout &L = info.layout;
     const size_t nd = L.ndim(), nops = info.ninputs + 1;
@@ -221,6 +262,7 @@ infiniStatus_t planStrided(const Info &info, const InfiniopHandle &h, const Occu
         }
     }
     planStridedVec(info, h, occ, plan);
+    planGather(info, plan);
     return INFINI_STATUS_SUCCESS;
 }
 
