@@ -3,9 +3,10 @@ checked, then timed eager beside PyTorch on the same tensors (harness.run_case: 
 medians, buffers rotated past L2), to find the shapes where we are behind it. A line a case; the
 slowest ratios again at the end.
     python3 tools/behind_sweep.py [--cpu] [SEED [SECONDS [OPS]]]     (OPS: e.g. rearrange,mul,lp_norm)
-    python3 tools/behind_sweep.py --repro FILE [N]
+    python3 tools/behind_sweep.py --repro FILE [N [--no-kernels]]
 The second form runs again the N cases (default 30) with the highest ratios among FILE's lines (this
-script's output, e.g. notes/sweeps/session35_behind.txt), each with the kernels our call launched."""
+script's output, e.g. notes/sweeps/session35_behind.txt), each with the kernels our call launched (a
+profiler run a case: --no-kernels skips it, to rerun hundreds), then how many are still behind."""
 import math
 import random
 import re
@@ -117,9 +118,11 @@ PARSERS = [
 ]
 
 
-def repro(path, count):
+def repro(path, count, with_kernels=True):
     """The `count` cases of the highest ratio in a sweep's output, again, with our kernels."""
     from split_eager import kernels  # (tools/, this script's directory)
+
+    behind = total = 0
 
     lines = []
     for line in open(path):
@@ -132,11 +135,18 @@ def repro(path, count):
             if m:
                 case = make(m)
                 row = harness.run_case(case)
-                print(f"{desc}: ours {row.ours_us:.2f} us, torch {row.torch_us or float('nan'):.2f} us "
-                      f"(sweep ratio {ratio:.2f}), ok {row.ok} [{kernels(case)}]", flush=True)
+                now = row.ours_us / row.torch_us if row.ok and row.torch_us else float("nan")
+                total += 1
+                behind += not now <= 1.0
+                print(f"{desc}: ours {row.ours_us:.2f} us, torch {row.torch_us or float('nan'):.2f} us, ratio "
+                      f"{now:.3f} (sweep ratio {ratio:.2f}), ok {row.ok}"
+                      f"{f' [{kernels(case)}]' if with_kernels else ''}", flush=True)
+                del case
+                harness.torch().cuda.empty_cache()
                 break
         else:
             print(f"{desc}: not understood", flush=True)
+    print(f"{behind} of {total} still behind (or failed)")
 
 
 MAKERS = {"rearrange": rearrange_case, "mul": mul_case, "lp_norm": lp_norm_case}
@@ -176,7 +186,7 @@ CPU_MAKERS = {"rearrange": rearrange_cpu, "mul": mul_cpu, "lp_norm": lp_norm_cpu
 
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "--repro":
-        repro(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 30)
+        repro(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 30, "--no-kernels" not in sys.argv)
         return
     cpu = "--cpu" in sys.argv
     args = [a for a in sys.argv[1:] if a != "--cpu"]

@@ -137,11 +137,11 @@
 #endif
 
 // > 0: a Split plan of at least this many chunks a row merges each row's chunk records once, in a kernel
-// of its own (rows.cu's splitFactorKernel), instead of in every Apply block (quadratic in the chunks: one
-// row of 47.5M F16 elements, scalar, 1176 µs against PyTorch's 154; session 35's sweep). 0 (for now):
-// never. Written in session 35 without a GPU left to run it: measure, then set (e.g. 64).
+// of its own (rows.cu's splitFactorKernel), instead of in every Apply block (quadratic in the chunks).
+// H200, session 36 (eager µs, default 0 -> 64): one row of 47.5M F16 elements, scalar, 1164 -> 235
+// (PyTorch 151); (49844002,) F16 p 3 1775 -> 296; (23677580,) F16 358 -> 118. 0: never.
 #ifndef INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS
-#define INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS 0
+#define INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS 64
 #endif
 
 // A measuring knob: > 0 caps the rows a thread holds in a cut axis (more

@@ -13,16 +13,13 @@ template <> struct UnitOf<4> { using type = uint32_t; };
 template <> struct UnitOf<8> { using type = uint2; };
 template <> struct UnitOf<16> { using type = uint4; };
 
+// The dst and src offsets (units) of linear index `linear` over p's dims.
 // NDIM > 0: that many dims, 32-bit index; NDIM == 0: p.ndim dims, 32-bit;
 // NDIM < 0: p.ndim dims, 64-bit, possibly in a device buffer.
-template <class U, int NDIM>
-__global__ void __launch_bounds__(kGenericBlock) genericKernel(const __grid_constant__ GenericParams p, U *__restrict__ dst,
-                                                              const U *__restrict__ src) {
-    const uint64_t linear = (uint64_t)blockIdx.x * kGenericBlock + threadIdx.x;
-    if (linear >= p.total) {
-        return;
-    }
-    int64_t od = 0, os = 0;
+template <int NDIM>
+__device__ __forceinline__ void genericOffsets(const GenericParams &p, uint64_t linear, int64_t &od, int64_t &os) {
+    od = 0;
+    os = 0;
     if constexpr (NDIM >= 0) { // 32-bit: multiply-high division; NDIM > 0 unrolls
         const Dim *dims = p.dims;
         const int nd = NDIM > 0 ? NDIM : p.ndim;
@@ -52,7 +49,32 @@ __global__ void __launch_bounds__(kGenericBlock) genericKernel(const __grid_cons
         od += (int64_t)i * dims[0].dst_stride;
         os += (int64_t)i * dims[0].src_stride;
     }
-    dst[od] = src[os];
+}
+
+// A thread per K units (genericUnitsPerThread), kGenericBlock apart within
+// its block's chunk: every load is issued before the first store.
+template <class U, int NDIM>
+__global__ void __launch_bounds__(kGenericBlock) genericKernel(const __grid_constant__ GenericParams p, U *__restrict__ dst,
+                                                              const U *__restrict__ src) {
+    constexpr int K = genericUnitsPerThread(sizeof(U));
+    const uint64_t first = (uint64_t)blockIdx.x * (kGenericBlock * K) + threadIdx.x;
+    int64_t od[K];
+    U v[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        const uint64_t linear = first + (uint64_t)k * kGenericBlock;
+        if (linear < p.total) {
+            int64_t os;
+            genericOffsets<NDIM>(p, linear, od[k], os);
+            v[k] = src[os];
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        if (first + (uint64_t)k * kGenericBlock < p.total) {
+            dst[od[k]] = v[k];
+        }
+    }
 }
 
 template <class U, int T>

@@ -33,11 +33,11 @@ constexpr size_t kUnits[] = {16, 8, 4, 2, 1};
 constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
 // > 0: a transpose whose tiles would hold less than this percentage of data (a transposed group of a
 // few units in a 64-unit tile) goes to the generic kernel instead (coalesced dst writes, reads within
-// L2). Session 35's sweep: such tiles ran 3-17% full and up to 12.7x PyTorch's time ((13,111,83,15,8)
-// F32, 566.6 against 44.7 µs; notes/rearrange.md). 0 (for now): off. Written without a GPU left to run
-// it: measure (tools/verify_s36b.sh), then set.
+// L2). Session 35's sweep: such tiles ran 3-17% full and up to 12.7x PyTorch's time. H200, session 36,
+// eager µs, 0 -> 25 (PyTorch): (13,111,83,15,8) F32 566.6 -> 57.0 (44.1); (128,183,10,51) F16 270.9 ->
+// 39.0 (27.3); (89,96,48,9) int8 55.5 -> 15.2 (12.1); Rearrange's bench unchanged. 0: off.
 #ifndef INFINI_REARRANGE_MIN_TILE_FILL
-#define INFINI_REARRANGE_MIN_TILE_FILL 0
+#define INFINI_REARRANGE_MIN_TILE_FILL 25
 #endif
 // Contiguous copies up to this size run as a kernel rather than cudaMemcpyAsync
 // (H100, host µs per call, tools/launch_cost.cu: memcpy path 1.23-1.54x an
@@ -122,6 +122,12 @@ Dim makeDim(uint64_t size, int64_t dst_stride, int64_t src_stride) {
     d.dst_stride = dst_stride;
     d.src_stride = src_stride;
     return d;
+}
+
+// Blocks of the generic kernel for `total` units of `unit` bytes.
+uint64_t genericGrid(uint64_t total, size_t unit) {
+    const uint64_t chunk = (uint64_t)kGenericBlock * (uint64_t)genericUnitsPerThread(unit);
+    return (total + chunk - 1) / chunk;
 }
 
 // f(the copy unit as a constant): what f returns (a launch's error, a kernel property).
@@ -425,7 +431,7 @@ struct NvidiaDesc final : Desc {
             g.deep = nullptr;
             g.dims[0] = makeDim(n, 1, 1);
             plan->variant = 1;
-            plan->grid = (unsigned)((n + kGenericBlock - 1) / kGenericBlock);
+            plan->grid = genericGrid(n, unit);
             return INFINI_STATUS_SUCCESS;
         }
         if (planTile(l, plan)) {
@@ -447,7 +453,7 @@ struct NvidiaDesc final : Desc {
             std::copy(dims.begin(), dims.end(), g.dims);
             plan->variant = g.total <= UINT32_MAX ? (nd <= 4 ? (int)nd : 0) : -1;
         }
-        const uint64_t grid = (g.total + kGenericBlock - 1) / kGenericBlock;
+        const uint64_t grid = genericGrid(g.total, unit);
         INFINI_REQUIRE(grid <= (uint64_t)INT32_MAX, INFINI_STATUS_BAD_TENSOR_SHAPE);
         plan->grid = (unsigned)grid;
         return INFINI_STATUS_SUCCESS;
