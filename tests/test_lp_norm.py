@@ -587,9 +587,51 @@ def test_few_long_rows_gpu(rng, dtype, shape):
     # elsewhere): uneven last chunks, p 1 / 2 / 3, in place,
     # non-finite rows, and three calls queued back to back each reading the
     # previous output (the workspace is written by every call before it is read).
-    # Lengths that are no multiple of a pack take the scalar Split plan, in
-    # ~1000 chunks a row (its Factor kernel: INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS).
+    # Lengths that are no multiple of a pack take the Split plan in ragged packs
+    # (test_ragged_rows_gpu), in ~200-400 chunks a row (its Factor kernel:
+    # INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS).
     check_long_rows_gpu(rng, random_input(rng, shape, DTYPES[dtype]))
+
+
+RAGGED_ROWS = [("f16", (1, 100003), "contig"), ("bf16", (1, (1 << 20) + 7), "contig"), ("f32", (1, 500001), "contig"),
+               ("f64", (1, 300001), "contig"), ("f16", (3, 100005), "padded"), ("f32", (2, 400001), "padded"),
+               ("bf16", (2, 70001), "negative"), ("f16", (300, 2857), "contig"), ("bf16", (257, 1127), "contig"),
+               ("f32", (100, 1035), "contig"), ("f64", (64, 333), "contig"), ("f16", (3000, 19), "contig"),
+               ("bf16", (40, 22823), "contig"), ("f32", (33, 5001), "padded"), ("f16", (9, 70001), "contig")]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape,layout", RAGGED_ROWS, ids=str)
+def test_ragged_rows_gpu(rng, dtype, shape, layout):
+    # Rows whose length is no multiple of a 16-byte pack, x and y in one layout (nvidia.cc's ragged plans,
+    # rows.cu's RAGGED kernels): each row in packs on the 16-byte grid of its own address, partial at its
+    # ends. One row and a few long ones take Split (partial last packs only where the starts are aligned:
+    # one row, padded rows), many rows Rows (every row starting elsewhere on the grid); negative row
+    # strides the same rows backwards (still ragged: x and y share their strides). p 2 / 1 / 3, in place,
+    # elements outside the views untouched, non-finite rows.
+    x = random_input(rng, shape, DTYPES[dtype])
+    for p in (2, 1, 3):
+        run_case("nvidia", rng, x, 1, p, layout=layout, y_layout=layout, inplace=(p == 2))
+    xn = nonfinite_input(rng, shape, 1, x.dtype)
+    ya, _ = poisoned(shape, x.dtype, "nvidia")
+    ip.lp_norm(ip.DeviceArray.from_numpy(xn), axis=1, p=2, eps=1e-12, out=ya)
+    assert_nonfinite(to_host(ya), reference(xn, 1, 2, 1e-12), 1, x.dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape", [("f16", (300, 2857)), ("f32", (2, 400001)), ("bf16", (1, 100003))], ids=str)
+@pytest.mark.parametrize("y_lead", [1, 8], ids=["y_off_grid", "y_on_grid"])
+def test_ragged_rows_y_elsewhere_gpu(rng, dtype, shape, y_lead):
+    # Ragged rows with y starting 1 element (off x's 16-byte grid: the scalar plans) or 8 elements (a
+    # whole pack for 16-bit types, on it) into its buffer; the elements before and after stay untouched.
+    x = random_input(rng, shape, DTYPES[dtype])
+    n = x.size
+    backing = ip.DeviceArray.from_numpy(np.full(n + 16, np.nan, x.dtype))
+    y = backing.view(shape, layout_strides(shape, "contig"), y_lead)
+    ip.lp_norm(ip.DeviceArray.from_numpy(x), axis=1, p=2, out=y)
+    assert_close(to_host(y), reference(x, 1, 2, 1e-12), 1, x.dtype)
+    rest = to_host(backing).astype(np.float64)
+    assert np.isnan(rest[:y_lead]).all() and np.isnan(rest[y_lead + n:]).all(), "y written outside its view"
 
 
 @pytest.mark.gpu

@@ -9,9 +9,9 @@ distributed shared memory merge), Hold (16 x 2M BF16, 8 x (2M + 8) F16 and 8 x (
 non-finite rows, 4 x 1M F64 p 3:
 one resident grid, pieces held in registers, a shared-memory ring and L2, a manager warp and named
 barriers, records exchanged through the workspace), TwoPass (6 x 1M BF16), Sweep (2 x 1M BF16, 3 x (1M - 40) F16:
-two kernels over every SM, the second a programmatic dependent), Split (2 x 1M F32), Grid (24 x (1M + 4) F32 with non-finite rows, 26 x (2M - 64) BF16 p 3: one
+two kernels over every SM, the second a programmatic dependent), Split (2 x 1M F32; 1 x (1M + 1) F16 and 2 x (1M + 3) F32 in ragged packs), Grid (24 x (1M + 4) F32 with non-finite rows, 26 x (2M - 64) BF16 p 3: one
 resident grid, every block a chunk of every row in a ring of bulk copies, flagged records), Stream (2200 x 4096 F16: a warp's
-cp.async ring), Rows (1024 x 64 F16), Cols (axis 0 of 512 x 300 F32; cut into chunks: axis 0 of 4096 x 4096
+cp.async ring), Rows (1024 x 64 F16; ragged packs: 300 x 2857 F16, 64 x 333 F64 p 3), Cols (axis 0 of 512 x 300 F32; cut into chunks: axis 0 of 4096 x 4096
 BF16 with non-finite columns, of 10007 x 7 F64; BF16 in 16-byte packs, F32 blocks narrowed), and non-finite rows on
 Pipe, Hold, Stream and Sweep. Each result is compared with a float64 NumPy reference under the test suite's
 bounds (F.normalize's rule for NaN and inf); exits 1 on a mismatch.
@@ -92,7 +92,10 @@ def main() -> int:
     ok &= check("cols, F32 blocks narrowed to 16 packs", rows((4, 100, 260), np.float32), axis=1)
     ok &= check("sweep", rows((2, 1 << 20), ip.bfloat16))
     ok &= check("split", rows((2, 1 << 20), np.float32))
-    ok &= check("split, scalar, 513 chunks a row", rows((1, (1 << 20) + 1), np.float16))
+    ok &= check("split, ragged packs, 513 chunks a row", rows((1, (1 << 20) + 1), np.float16))
+    ok &= check("rows, ragged packs", rows((300, 2857), np.float16))
+    ok &= check("rows, ragged packs, F64", rows((64, 333), np.float64), p=3)
+    ok &= check("split, ragged packs, the second row off the grid", rows((2, (1 << 20) + 3), np.float32))
     z = rows((3, (1 << 20) - 40), np.float16)
     z[0, 9] = np.inf
     z[1, 3] = np.nan

@@ -76,4 +76,29 @@ __device__ __forceinline__ void storePack(T *base, int64_t v, int64_t stride, co
     }
 }
 
+// Elements [lo, hi) of the pack at p (aligned to the pack), zeros elsewhere;
+// no other element is read.
+template <class T, int VEC>
+__device__ __forceinline__ Pack<T, VEC> partialPack(const T *p, int lo, int hi) {
+    Pack<T, VEC> pk{};
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        if (j >= lo && j < hi) {
+            pk.v[j] = p[j];
+        }
+    }
+    return pk;
+}
+
+// Elements [lo, hi) of pk to the pack at p; no other element is written.
+template <class T, int VEC>
+__device__ __forceinline__ void storePartialPack(T *p, const Pack<T, VEC> &pk, int lo, int hi) {
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        if (j >= lo && j < hi) {
+            p[j] = pk.v[j];
+        }
+    }
+}
+
 } // namespace infini

@@ -231,53 +231,80 @@ __global__ void __launch_bounds__(kBlock) stridedVecKernel(T *out, Inputs<T, N> 
     }
 }
 
+// The gather form's coordinates (innermost first) of linear index n, and the
+// gathered inputs' element offsets there.
+template <int N>
+__device__ __forceinline__ void gatherOffsets(const GatherArgs &a, uint32_t n, uint32_t (&c)[kMaxDims],
+                                              int64_t (&off)[N]) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        off[k] = a.offset[k + 1];
+    }
+#pragma unroll
+    for (int d = 0; d < kMaxDims; ++d) {
+        c[d] = 0;
+        if (d < (int)a.ndim) {
+            uint32_t r = n;
+            if (d + 1 < (int)a.ndim) {
+                n = divmod(a.size[d], n, r);
+            }
+            c[d] = r;
+#pragma unroll
+            for (int k = 0; k < N; ++k) {
+                off[k] += (int64_t)r * a.stride[d][k];
+            }
+        }
+    }
+}
+
 // The strided path's gather form (GatherArgs): a thread per 16-byte vector of
 // the contiguous output. Flat inputs load the vector at the output's index.
-// The gathered ones decompose the vector's first element once; where the
-// vector stays inside one innermost row (the common case) each loads V
-// elements at its inner stride (one splatted element at stride 0, a vector at
-// stride 1 on a 16-byte address), else the coordinates step element by
-// element with a carry. The last, partial vector goes element by element.
+// The gathered ones decompose the vector's first element once. With innermost
+// rows of V elements or more a vector spans at most two rows: elements up to
+// the row's end at the inner stride from there, the rest from the next row's
+// start (a second decomposition, only where the row ends inside the vector);
+// inside one row, stride 0 loads one element and stride 1 a vector where its
+// address is on 16 bytes. Shorter rows and the last, partial vector step the
+// coordinates element by element with a carry.
 template <class Op, class T, int N>
 __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, GatherArgs a) {
     constexpr int V = 16 / sizeof(T);
     const uint32_t nvec = (a.numel + V - 1) / V;
+    const uint32_t size0 = a.size[0].divisor;
     for (uint32_t v = blockIdx.x * kBlock + threadIdx.x; v < nvec; v += gridDim.x * kBlock) {
         const uint32_t n0 = v * V;
         uint32_t c[kMaxDims];
         int64_t off[N];
+        gatherOffsets<N>(a, n0, c, off);
+        const bool whole = n0 + V <= a.numel;
+        const bool runs = whole && size0 >= V; // one or two runs of the innermost dim
+        uint32_t first_run = V;                // elements in the first run
+        int64_t next[N];                       // the second run's offsets
 #pragma unroll
         for (int k = 0; k < N; ++k) {
-            off[k] = a.offset[k + 1];
+            next[k] = off[k];
         }
-        uint32_t n = n0;
-#pragma unroll
-        for (int d = 0; d < kMaxDims; ++d) {
-            c[d] = 0;
-            if (d < (int)a.ndim) {
-                uint32_t r = n;
-                if (d + 1 < (int)a.ndim) {
-                    n = divmod(a.size[d], n, r);
-                }
-                c[d] = r;
-#pragma unroll
-                for (int k = 0; k < N; ++k) {
-                    off[k] += (int64_t)r * a.stride[d][k];
-                }
-            }
+        if (runs && c[0] + V > size0) {
+            first_run = size0 - c[0];
+            uint32_t c2[kMaxDims];
+            gatherOffsets<N>(a, n0 + first_run, c2, next);
         }
-        const bool whole = n0 + V <= a.numel;
-        const bool in_row = whole && c[0] + V <= a.size[0].divisor;
         Vec<T> x[N];
 #pragma unroll
         for (int k = 0; k < N; ++k) {
             const bool flat = (a.flat >> k) & 1u;
             if (flat && whole) {
                 x[k] = *reinterpret_cast<const Vec<T> *>(in.p[k] + a.offset[k + 1] + n0);
-            } else if (!flat && in_row) {
+            } else if (!flat && runs) {
                 const T *p = in.p[k] + off[k];
                 const int64_t s = a.stride[0][k];
-                if (s == 0) {
+                if (first_run < V) {
+                    const T *q = in.p[k] + next[k];
+#pragma unroll
+                    for (int j = 0; j < V; ++j) {
+                        x[k].v[j] = j < (int)first_run ? p[(int64_t)j * s] : q[(int64_t)(j - (int)first_run) * s];
+                    }
+                } else if (s == 0) {
                     const T e = *p;
 #pragma unroll
                     for (int j = 0; j < V; ++j) {
@@ -293,7 +320,7 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
                 }
             }
         }
-        if (!in_row) { // element by element: the row ends inside the vector, or the tensor does
+        if (!runs) { // element by element: rows shorter than a vector, or the tensor's end
 #pragma unroll
             for (int j = 0; j < V; ++j) {
                 if (n0 + j < a.numel) {

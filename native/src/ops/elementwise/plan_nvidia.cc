@@ -32,6 +32,26 @@ unsigned chunks(uint64_t work_items, uint64_t per_block) {
     return (unsigned)std::min<uint64_t>((work_items + per_block - 1) / per_block, INT32_MAX);
 }
 
+// The output (operand 0) is one row-major block: its dims after
+// simplification are contiguous and in order.
+bool outputContiguous(const SimpleLayout &L) {
+    int64_t run = 1;
+    for (size_t d = L.ndim(); d-- > 0;) {
+        if (L.strides[0][d] != run) {
+            return false;
+        }
+        run *= (int64_t)L.shape[d];
+    }
+    return true;
+}
+
+// A measuring knob (session 36): > 0 sends a transposed operand whose 32x32 tiles would hold less than
+// this percentage of data (small planes: 33x33 fills 27% of four tiles) to the gather form instead,
+// where the output is contiguous; 101: every such case. 0: off.
+#ifndef INFINI_ELEMENTWISE_TILED_MIN_FILL
+#define INFINI_ELEMENTWISE_TILED_MIN_FILL 0
+#endif
+
 // The tiled path, when an input walks the output's innermost dim with a
 // stride but another dim with stride 1 (a transposed operand).
 bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
@@ -64,6 +84,10 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
     a.nj = (uint32_t)L.shape[j];
     a.tiles_i = (a.ni + kTile - 1) / kTile;
     a.tiles_j = (a.nj + kTile - 1) / kTile;
+    if (INFINI_ELEMENTWISE_TILED_MIN_FILL > 0 && nd <= (size_t)kMaxDims && outputContiguous(L) &&
+        100.0 * a.ni * a.nj < INFINI_ELEMENTWISE_TILED_MIN_FILL * (double)a.tiles_i * a.tiles_j * kTile * kTile) {
+        return false;
+    }
     a.div_tiles_i = FastDiv(a.tiles_i);
     a.div_tiles_j = FastDiv(a.tiles_j);
     uint64_t batch = 1;
@@ -147,12 +171,8 @@ void planGather(const Info &info, Plan *plan) {
         info.numel > kMaxLaunchElems) {
         return;
     }
-    int64_t run = 1;
-    for (size_t d = nd; d-- > 0;) {
-        if (L.strides[0][d] != run) {
-            return;
-        }
-        run *= (int64_t)L.shape[d];
+    if (!outputContiguous(L)) {
+        return;
     }
     GatherArgs g{};
     g.ndim = (uint32_t)nd;

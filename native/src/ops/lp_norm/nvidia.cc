@@ -380,6 +380,42 @@ bool planWholeDeviceRows(const InfiniopHandle &h, Plan &plan) {
     return false;
 }
 
+// Packs a row spans: ragged rows start anywhere on the 16-byte grid.
+int64_t rowPacks(const Plan &plan) {
+    return plan.ragged ? (plan.len + 2 * plan.vec - 2) / plan.vec : plan.len / plan.vec;
+}
+
+// Split's chunks: a block of 256 threads, 8 packs a thread (rows.cu's kSplitThreads, kSplitItems).
+constexpr int64_t kSplitThreads = 256, kSplitItems = 8, kSplitChunkPacks = kSplitThreads * kSplitItems;
+
+// The Split plan (rows.cu: per-chunk records, then apply) on plan's rows and
+// outer dims in packs of plan.vec elements.
+infiniStatus_t planSplit(const Info &in, Plan &plan) {
+    plan.kind = Kind::Split;
+    plan.threads = (int)kSplitThreads;
+    plan.tpr = (int)kSplitThreads;
+    plan.items = (int)kSplitItems;
+    plan.chunk_vecs = kSplitChunkPacks;
+    plan.chunks = ceilDiv(rowPacks(plan), kSplitChunkPacks);
+    const int64_t blocks = plan.rows * plan.chunks;
+    INFINI_REQUIRE(blocks < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
+    plan.grid_x = (unsigned)blocks;
+    plan.split_factors = INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS > 0 && plan.chunks >= INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS;
+    // A record (two compute-type values) a chunk, then (split_factors) a factor a row.
+    plan.workspace = (size_t)(blocks + (plan.split_factors ? plan.rows : 0)) * 2 * computeSize(in.dtype);
+    planSplitPdl(plan);
+    return INFINI_STATUS_SUCCESS;
+}
+
+infiniStatus_t sizeRows(Plan &plan);
+
+// Rows a group of threads cannot hold (over 4096 packs), or long ones (over four Split chunks) too few
+// to fill the GPU with a group each: the long-row plans' ground.
+bool beyondRows(const InfiniopHandle &h, const Plan &plan) {
+    const int64_t nv = rowPacks(plan);
+    return nv > 1024 * 4 || (nv > 4 * kSplitChunkPacks && plan.rows < 2 * (int64_t)h.sm_count);
+}
+
 // A row per group of threads, or the split form for rows too long to hold or
 // too few to fill the GPU. `portable`: none of the plans needsWholeDevice names.
 infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &plan, std::vector<int64_t> &table,
@@ -387,37 +423,35 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
     plan.kind = Kind::Rows;
     plan.vec = vec;
     INFINI_REQUIRE(setOuter(plan, in, 0, in.outer_shape.size(), table), INFINI_STATUS_NOT_IMPLEMENTED);
-    const int64_t nv = plan.len / vec;
-    constexpr int64_t kChunkThreads = 256, kChunkItems = 8, kChunkVecs = kChunkThreads * kChunkItems;
-    const bool too_long = nv > 1024 * 4;
-    const bool too_few = nv > 4 * kChunkVecs && plan.rows < 2 * (int64_t)h.sm_count;
-    if ((too_long || too_few) && !portable) {
+    const bool beyond = beyondRows(h, plan);
+    if (beyond && !portable) {
         if (planWholeDeviceRows(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
     }
-    if (too_long || too_few) {
+    if (beyond) {
         if (INFINI_LP_NORM_SWEEP && dtypeSize(plan.dtype) == 2 && planSweep(h, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
-        plan.kind = Kind::Split;
-        plan.threads = (int)kChunkThreads;
-        plan.tpr = (int)kChunkThreads;
-        plan.items = (int)kChunkItems;
-        plan.chunk_vecs = kChunkVecs;
-        plan.chunks = ceilDiv(nv, kChunkVecs);
-        const int64_t blocks = plan.rows * plan.chunks;
-        INFINI_REQUIRE(blocks < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
-        plan.grid_x = (unsigned)blocks;
-        plan.split_factors = INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS > 0 && plan.chunks >= INFINI_LP_NORM_SPLIT_FACTOR_CHUNKS;
-        // A record (two compute-type values) a chunk, then (split_factors) a factor a row.
-        plan.workspace = (size_t)(blocks + (plan.split_factors ? plan.rows : 0)) * 2 * computeSize(in.dtype);
-        planSplitPdl(plan);
-        return INFINI_STATUS_SUCCESS;
+        return planSplit(in, plan);
     }
     if (planStream(h, plan)) {
         return INFINI_STATUS_SUCCESS;
     }
+    return sizeRows(plan);
+}
+
+// Rows and Split for ragged rows (plan.ragged, in packs): Rows where a group holds a row, else Split.
+infiniStatus_t planRaggedRows(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table) {
+    plan.kind = Kind::Rows;
+    INFINI_REQUIRE(setOuter(plan, in, 0, in.outer_shape.size(), table), INFINI_STATUS_NOT_IMPLEMENTED);
+    return beyondRows(h, plan) ? planSplit(in, plan) : sizeRows(plan);
+}
+
+// The Rows plan's threads: a group of plan.tpr threads a row, plan.items packs each.
+infiniStatus_t sizeRows(Plan &plan) {
+    plan.kind = Kind::Rows;
+    const int64_t nv = rowPacks(plan);
     if (nv <= 32) {
         // Short rows: a few threads per row, each with `items` packs, so that
         // the per-row arithmetic is shared by more elements.
@@ -606,9 +640,22 @@ struct NvidiaDescriptor final : Descriptor {
             }
         } else {
             INFINI_TRY(planRows(h, in, 1, scalar_plan, table));
-            has_vec = in.x_red == 1 && in.y_red == 1 && base.len % vec == 0 && stridesDivisible(in, nd, vec);
+            const bool packed = in.x_red == 1 && in.y_red == 1 && stridesDivisible(in, nd, vec);
+            has_vec = packed && base.len % vec == 0;
             if (has_vec) {
                 INFINI_TRY(planRows(h, in, vec, vec_plan, table));
+            } else if (in.x_red == 1 && in.y_red == 1 && base.len > 2 * vec &&
+                       (packed || in.outer_x == in.outer_y) &&
+                       (scalar_plan.kind == Kind::Rows || scalar_plan.kind == Kind::Split)) {
+                // Rows whose length is no multiple of a pack, where every row of y sits on the 16-byte
+                // grid as x's does (the same outer strides, or strides all multiples of a pack; the
+                // pointers as far apart at Calculate): packs on that grid, partial at the rows' ends.
+                // H200, session 35's sweep (scalar plans): one row of 47.5M F16 1176 µs against
+                // PyTorch's 154; (15555, 2857) F16 363 against 158.
+                vec_plan.vec = vec;
+                vec_plan.ragged = true;
+                INFINI_TRY(planRaggedRows(h, in, vec_plan, table));
+                has_vec = true;
             }
             scalar_portable = base;
             vec_portable = base;
@@ -651,6 +698,9 @@ struct NvidiaDescriptor final : Descriptor {
         const char *xp = static_cast<const char *>(x) + info.x_off * (ptrdiff_t)es;
         char *yp = static_cast<char *>(y) + info.y_off * (ptrdiff_t)es;
         auto aligned = [&](const Plan &pl) {
+            if (pl.ragged) { // rows anywhere on the grid, y's as x's
+                return ((uintptr_t)xp - (uintptr_t)yp) % 16 == 0;
+            }
             const uintptr_t align = (uintptr_t)pl.vec * es;
             return (uintptr_t)xp % align == 0 && (uintptr_t)yp % align == 0;
         };

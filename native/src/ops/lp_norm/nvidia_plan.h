@@ -54,6 +54,7 @@ struct Plan {
     int64_t chunks = 1; // Split / Cluster: chunks per row (Cluster: blocks per cluster); Cols: of the axis
     int64_t chunk_vecs = 0; // Split: packs a chunk; Cols: rows of the axis a chunk
     bool split_factors = false; // Split: a kernel merges each row's chunk records once (rows.cu)
+    bool ragged = false; // Rows / Split in packs of rows whose length is no multiple of a pack (rows.cu)
     // Cols
     int64_t inner = 0; // inner positions, in vectors
     int64_t sxi = 0, syi = 0;

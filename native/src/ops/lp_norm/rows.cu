@@ -102,8 +102,14 @@ __device__ __forceinline__ Factor<A> wholeRowFactor(const S &buf, int tpr, const
 
 // One row (Rows) or one chunk of a row per group of tpr threads; thread t of
 // the group holds packs t, t + tpr, ... so that the group's loads are contiguous.
-template <class T, int VEC, int ITEMS, Mode MODE>
-__global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
+// RAGGED (plan.ragged: rows whose length is no multiple of a pack, Rows and
+// Split): packs on the 16-byte grid of the row's own address, its first and
+// last ones partial (elements outside the row are neither read nor written;
+// the zeros in their place count for nothing); y's rows sit on the grid as
+// x's do (Calculate checks it). Kernels of their own, as the branches cost
+// the F16 Split Apply kernel a spill.
+template <class T, int VEC, int ITEMS, Mode MODE, bool RAGGED = false>
+__global__ void __launch_bounds__(maxThreads(MODE), RAGGED && MODE == Mode::Apply ? 2 : minBlocks(MODE)) // (ragged Apply: 100 B spilled under the cap of 3)
     rowsKernel(const Plan plan, const T *__restrict__ x, T *y, Stats<ComputeType<T>> *stats) {
     using A = ComputeType<T>;
     using P = Pack<T, VEC>;
@@ -117,7 +123,8 @@ __global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
     // addresses are then one base plus constant offsets (fewer registers).
     const int tpr = MODE == Mode::Rows ? plan.tpr : maxThreads(MODE);
     const int lane = threadIdx.x & (tpr - 1);
-    int64_t row, first = 0, count = plan.len / VEC; // packs [first, first + count) of the row
+    static_assert(!RAGGED || (VEC > 1 && MODE != Mode::Cluster), "ragged rows: packs, Rows and Split");
+    int64_t row, first = 0, count = 0; // packs [first, first + count) of the row
     if constexpr (MODE == Mode::Rows) {
         row = (int64_t)blockIdx.x * (blockDim.x / tpr) + threadIdx.x / tpr;
     } else {
@@ -125,12 +132,24 @@ __global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
         const int64_t b = MODE == Mode::Apply ? (int64_t)gridDim.x - 1 - blockIdx.x : (int64_t)blockIdx.x;
         row = b / plan.chunks;
         first = (b - row * plan.chunks) * plan.chunk_vecs;
-        count = count - first < plan.chunk_vecs ? count - first : plan.chunk_vecs;
     }
     const bool valid = row < plan.rows;
     int64_t ox, oy;
     outerOffsets(plan.outer, valid ? row : 0, ox, oy);
+    // RAGGED: `head` elements of the grid's first pack precede the row; the
+    // row's packs end with `last` of the last one's elements in it.
+    const int head = RAGGED ? (int)((reinterpret_cast<uintptr_t>(x + ox) / sizeof(T)) % VEC) : 0;
+    const int64_t packs = RAGGED ? (head + plan.len + VEC - 1) / VEC : plan.len / VEC;
+    const int last = (int)(head + plan.len - (packs - 1) * VEC);
+    count = MODE == Mode::Rows || packs - first < plan.chunk_vecs ? packs - first : plan.chunk_vecs;
+    ox -= head;
+    oy -= head;
     const T *xr = x + ox + first * VEC * plan.sxr;
+    // RAGGED: the elements [lo, hi) of pack v of this chunk that are the row's.
+    auto span = [&](int64_t v, int &lo, int &hi) {
+        lo = first + v == 0 ? head : 0;
+        hi = first + v == packs - 1 ? last : VEC;
+    };
 
     // Every load issued before any math; zeros past the end count for nothing.
     // Cluster: the shared part first (asynchronous copies, VEC > 1 there).
@@ -150,7 +169,13 @@ __global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
         const int64_t v = lane + (int64_t)k * tpr;
-        buf.reg[k] = valid && v < count ? loadPack<T, VEC>(xr, v, plan.sxr, plan.cs) : P{};
+        int lo = 0, hi = VEC;
+        if constexpr (RAGGED) {
+            span(v, lo, hi);
+        }
+        buf.reg[k] = !(valid && v < count)      ? P{}
+                     : !RAGGED || hi - lo == VEC ? loadPack<T, VEC>(xr, v, plan.sxr, plan.cs)
+                                                 : partialPack<T, VEC>(xr + v * VEC, lo, hi);
     }
     if constexpr (kShared > 0) {
         waitAsyncGroups(0); // this thread's copies only: no barrier
@@ -176,7 +201,16 @@ __global__ void __launch_bounds__(maxThreads(MODE), minBlocks(MODE))
     buf.forEach([&](const P &pk, int k) {
         const int64_t v = lane + (int64_t)k * tpr;
         if (valid && v < count) {
-            storePack<T, VEC>(yr, v, plan.syr, scalePack(pk, f), plan.cs);
+            const P out = scalePack(pk, f);
+            int lo = 0, hi = VEC;
+            if constexpr (RAGGED) {
+                span(v, lo, hi);
+            }
+            if (!RAGGED || hi - lo == VEC) {
+                storePack<T, VEC>(yr, v, plan.syr, out, plan.cs);
+            } else {
+                storePartialPack(yr + v * VEC, out, lo, hi);
+            }
         }
     });
 }
@@ -197,15 +231,15 @@ __global__ void __launch_bounds__(kSplitThreads) splitFactorKernel(const Plan pl
     }
 }
 
-template <class T, int VEC, int ITEMS, Mode MODE>
+template <class T, int VEC, int ITEMS, Mode MODE, bool RAGGED = false>
 infiniStatus_t launch(const Plan &plan, const void *x, void *y, void *workspace, cudaStream_t stream, bool pdl = false) {
     auto *stats = static_cast<Stats<ComputeType<T>> *>(workspace);
     if (pdl) {
-        CUDA_TRY(launchKernel(rowsKernel<T, VEC, ITEMS, MODE>, dim3(plan.grid_x), dim3(plan.threads), 0, stream, true,
-                              plan, (const T *)x, (T *)y, stats));
+        CUDA_TRY(launchKernel(rowsKernel<T, VEC, ITEMS, MODE, RAGGED>, dim3(plan.grid_x), dim3(plan.threads), 0, stream,
+                              true, plan, (const T *)x, (T *)y, stats));
         return INFINI_STATUS_SUCCESS;
     }
-    rowsKernel<T, VEC, ITEMS, MODE><<<plan.grid_x, plan.threads, 0, stream>>>(plan, (const T *)x, (T *)y, stats);
+    rowsKernel<T, VEC, ITEMS, MODE, RAGGED><<<plan.grid_x, plan.threads, 0, stream>>>(plan, (const T *)x, (T *)y, stats);
     CUDA_TRY_LAUNCH();
     return INFINI_STATUS_SUCCESS;
 }
@@ -270,15 +304,29 @@ bool planCluster(const InfiniopHandle &h, Plan &plan) {
     return true;
 }
 
+// f(T, V, RAGGED) for plan's kernels: RAGGED where plan.ragged (packs only).
+template <class F>
+infiniStatus_t withRowKernels(const Plan &plan, F &&f) {
+    return withType(plan, [&](auto t, auto vec) {
+        if constexpr (decltype(vec)::value > 1) {
+            if (plan.ragged) {
+                return f(t, vec, std::true_type{});
+            }
+        }
+        return f(t, vec, std::false_type{});
+    });
+}
+
 infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *workspace, void *stream) {
     auto s = (cudaStream_t)stream;
-    return withType(plan, [&](auto t, auto vec) {
+    return withRowKernels(plan, [&](auto t, auto vec, auto ragged) {
         using T = decltype(t);
         constexpr int V = decltype(vec)::value;
+        constexpr bool R = decltype(ragged)::value;
         switch (plan.items) {
-        case 1: return launch<T, V, 1, Mode::Rows>(plan, x, y, workspace, s);
-        case 2: return launch<T, V, 2, Mode::Rows>(plan, x, y, workspace, s);
-        case 4: return launch<T, V, 4, Mode::Rows>(plan, x, y, workspace, s);
+        case 1: return launch<T, V, 1, Mode::Rows, R>(plan, x, y, workspace, s);
+        case 2: return launch<T, V, 2, Mode::Rows, R>(plan, x, y, workspace, s);
+        case 4: return launch<T, V, 4, Mode::Rows, R>(plan, x, y, workspace, s);
         default: return INFINI_STATUS_INTERNAL_ERROR;
         }
     });
@@ -286,25 +334,26 @@ infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *worksp
 
 infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *workspace, void *stream) {
     auto s = (cudaStream_t)stream;
-    return withType(plan, [&](auto t, auto vec) {
+    return withRowKernels(plan, [&](auto t, auto vec, auto ragged) {
         using T = decltype(t);
         constexpr int V = decltype(vec)::value;
+        constexpr bool R = decltype(ragged)::value;
         const bool pdl = plan.pdl_ok && pdlWanted(plan.pdl, s);
-        INFINI_TRY((launch<T, V, kSplitItems, Mode::Stats>(plan, x, y, workspace, s)));
+        INFINI_TRY((launch<T, V, kSplitItems, Mode::Stats, R>(plan, x, y, workspace, s)));
         if (plan.split_factors) {
             using A = ComputeType<T>;
             CUDA_TRY(launchKernel(splitFactorKernel<A>, dim3((unsigned)plan.rows), dim3(kSplitThreads), 0, s, pdl, plan,
                                   static_cast<Stats<A> *>(workspace)));
         }
-        return launch<T, V, kSplitItems, Mode::Apply>(plan, x, y, workspace, s, pdl);
+        return launch<T, V, kSplitItems, Mode::Apply, R>(plan, x, y, workspace, s, pdl);
     });
 }
 
 void planSplitPdl(Plan &plan) {
-    withType(plan, [&](auto t, auto vec) {
+    withRowKernels(plan, [&](auto t, auto vec, auto ragged) {
         using T = decltype(t);
         constexpr int V = decltype(vec)::value;
-        plan.pdl_ok = kernelHonoursPdl(rowsKernel<T, V, kSplitItems, Mode::Apply>) &&
+        plan.pdl_ok = kernelHonoursPdl(rowsKernel<T, V, kSplitItems, Mode::Apply, decltype(ragged)::value>) &&
                       (!plan.split_factors || kernelHonoursPdl(splitFactorKernel<ComputeType<T>>));
         return INFINI_STATUS_SUCCESS;
     });
