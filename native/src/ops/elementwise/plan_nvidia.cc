@@ -45,11 +45,14 @@ bool outputContiguous(const SimpleLayout &L) {
     return true;
 }
 
-// A measuring knob (session 36): > 0 sends a transposed operand whose 32x32 tiles would hold less than
-// this percentage of data (small planes: 33x33 fills 27% of four tiles) to the gather form instead,
-// where the output is contiguous; 101: every such case. 0: off.
+// > 0: a transposed operand whose 32x32 tiles would hold less than this percentage of data (small
+// planes: 33x33 fills 27% of four tiles) goes to the gather form instead, where the output is
+// contiguous. H200, session 36, eager µs, tiled -> gather (PyTorch): (60,202,33,33) BF16 (27% full)
+// 146.2 -> 47.0 (44.0); (109,27,141,17) F16 (47%) 47.3 -> 25.6 (24.1); (152,14,223,18) F16 (56%) 52.0 ->
+// 28.3 (28.7); (893,297,44) BF16 (64%) 57.1 -> 34.9 (35.0). Fuller tiles were not measured: 70 keeps
+// them tiled. 0: off.
 #ifndef INFINI_ELEMENTWISE_TILED_MIN_FILL
-#define INFINI_ELEMENTWISE_TILED_MIN_FILL 0
+#define INFINI_ELEMENTWISE_TILED_MIN_FILL 70
 #endif
 
 // The tiled path, when an input walks the output's innermost dim with a

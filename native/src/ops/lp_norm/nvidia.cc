@@ -655,7 +655,11 @@ struct NvidiaDescriptor final : Descriptor {
                 vec_plan.vec = vec;
                 vec_plan.ragged = true;
                 INFINI_TRY(planRaggedRows(h, in, vec_plan, table));
-                has_vec = true;
+                // Session 36 (H200, eager µs, scalar -> ragged): Rows 0.36-1.0x the scalar plan's time, e.g.
+                // (15555, 2857) F16 360.6 -> 132.8 (PyTorch 159.3); Split of 2- and 4-byte rows 0.7-1.15x,
+                // (47482228,) F16 234.8 -> 164.3 (154.7); Split of F64 rows slower: (4973377,) 43.2 ->
+                // 53.6, (1122, 10633) 98.8 -> 127.7. F64 Split stays scalar.
+                has_vec = !(vec_plan.kind == Kind::Split && es == 8);
             }
             scalar_portable = base;
             vec_portable = base;

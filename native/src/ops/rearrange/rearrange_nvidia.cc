@@ -35,9 +35,11 @@ constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
 // few units in a 64-unit tile) goes to the generic kernel instead (coalesced dst writes, reads within
 // L2). Session 35's sweep: such tiles ran 3-17% full and up to 12.7x PyTorch's time. H200, session 36,
 // eager µs, 0 -> 25 (PyTorch): (13,111,83,15,8) F32 566.6 -> 57.0 (44.1); (128,183,10,51) F16 270.9 ->
-// 39.0 (27.3); (89,96,48,9) int8 55.5 -> 15.2 (12.1); Rearrange's bench unchanged. 0: off.
+// 39.0 (27.3); (89,96,48,9) int8 55.5 -> 15.2 (12.1); Rearrange's bench unchanged. 25 -> 50 over the
+// sweep's 155 cases behind PyTorch: 20 faster by 5% or more, 4 slower (at most 9%), e.g. (358,17,49,24)
+// F16 (27% full) 104.4 -> 25.1 (21.9), (43,87,67,28) F16 61.4 -> 24.4 (22.1). 0: off.
 #ifndef INFINI_REARRANGE_MIN_TILE_FILL
-#define INFINI_REARRANGE_MIN_TILE_FILL 25
+#define INFINI_REARRANGE_MIN_TILE_FILL 50
 #endif
 // Contiguous copies up to this size run as a kernel rather than cudaMemcpyAsync
 // (H100, host µs per call, tools/launch_cost.cu: memcpy path 1.23-1.54x an
