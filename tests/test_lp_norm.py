@@ -597,7 +597,8 @@ RAGGED_ROWS = [("f16", (1, 100003), "contig"), ("bf16", (1, (1 << 20) + 7), "con
                ("f64", (1, 300001), "contig"), ("f16", (3, 100005), "padded"), ("f32", (2, 400001), "padded"),
                ("bf16", (2, 70001), "negative"), ("f16", (300, 2857), "contig"), ("bf16", (257, 1127), "contig"),
                ("f32", (100, 1035), "contig"), ("f64", (64, 333), "contig"), ("f16", (3000, 19), "contig"),
-               ("bf16", (40, 22823), "contig"), ("f32", (33, 5001), "padded"), ("f16", (9, 70001), "contig")]
+               ("bf16", (40, 22823), "contig"), ("f32", (33, 5001), "padded"), ("f16", (9, 70001), "contig"),
+               ("f32", (4, 32767), "contig")]  # rows on the grid span 8192 packs, the others 8193: an empty chunk
 
 
 @pytest.mark.gpu

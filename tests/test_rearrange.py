@@ -132,6 +132,24 @@ def test_short_tile_transposes(device, rng, dtype, case):
     check_copy(device, rng, *case, dtype, src_shift=1, dst_shift=1)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.dtype(np.uint8), F16, F32, np.dtype(np.float64)], ids=str)
+@pytest.mark.parametrize("shape,order", [
+    ((52, 2, 53, 6, 43), (4, 2, 0, 3, 1)),   # src's unit-stride dim of 2
+    ((3, 5, 49, 42, 19), (2, 4, 0, 3, 1)),   # of 5, dst rows of 19
+    ((5, 94, 47, 37), (3, 2, 1, 0)),         # every dim reversed, 5 outermost
+    ((24, 45, 43, 91, 2), (4, 3, 2, 0, 1)),  # dst rows of 2
+    ((21, 42, 10, 29, 3), (0, 4, 1, 2, 3)),  # 3 x 29 tiles
+], ids=str)
+def test_small_dim_permutations(device, rng, dtype, shape, order):
+    """4-5-D permutations whose transposed dims are 2-7 units long (since session
+    36 the CPU's tile path from 2 units, before: the element loop, up to 7x
+    NumPy's time), pointers shifted too."""
+    src_strides = permuted_strides(shape, order)
+    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype)
+    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype, src_shift=1, dst_shift=1)
+
+
 ND_SHAPES = [(3, 4, 5, 6), (2, 3, 4, 5, 6), (7, 5, 3, 2, 4, 3), (9, 40, 3, 17), (2, 3, 2, 5, 33, 4)]
 
 
