@@ -54,10 +54,22 @@ struct TileParams {
 constexpr int kGenericBlock = 256;
 // Units a thread of the generic kernel copies (a block's chunk is that many
 // times kGenericBlock; the thread's units are kGenericBlock apart, so each
-// warp access stays coalesced in dst): 16 bytes in flight a thread, up to 8
-// units. With one unit a thread, 2-byte units kept 4 KB an SM in flight:
-// session 35's sweep had 4-5-D permutations on it at 1.3-1.6x torch's time.
-constexpr int genericUnitsPerThread(size_t unit) { return unit >= 16 ? 1 : (int)(16 / unit < 8 ? 16 / unit : 8); }
+// warp access stays coalesced in dst): INFINI_REARRANGE_GENERIC_BYTES (16) in
+// flight a thread, up to 8 units. With one unit a thread, 2-byte units kept
+// 4 KB an SM in flight: session 35's sweep had 4-5-D permutations on it at
+// 1.3-1.6x torch's time (H200, session 36, one unit -> up to 8: (128,183,10,51)
+// F16 39.0 -> 30.8 µs, torch 27.5). A measuring knob for bytes: session 36's
+// fresh sweep put int8 permutations on it at up to 1.8x torch's time.
+#ifndef INFINI_REARRANGE_GENERIC_BYTES
+#define INFINI_REARRANGE_GENERIC_BYTES 16
+#endif
+#ifndef INFINI_REARRANGE_GENERIC_MAX_UNITS
+#define INFINI_REARRANGE_GENERIC_MAX_UNITS 8
+#endif
+constexpr int genericUnitsPerThread(size_t unit) {
+    const size_t n = INFINI_REARRANGE_GENERIC_BYTES / unit;
+    return n < 1 ? 1 : n > INFINI_REARRANGE_GENERIC_MAX_UNITS ? INFINI_REARRANGE_GENERIC_MAX_UNITS : (int)n;
+}
 
 // ndim_variant: 1..4 = specialised for that many dims with 32-bit indices,
 // 0 = up to kMaxDims dims with 32-bit indices, -1 = any ndim (deep too) with 64-bit indices.
