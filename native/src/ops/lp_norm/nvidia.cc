@@ -385,16 +385,13 @@ int64_t rowPacks(const Plan &plan) {
     return plan.ragged ? (plan.len + 2 * plan.vec - 2) / plan.vec : plan.len / plan.vec;
 }
 
-// Split's chunks: a block of 256 threads, 8 packs a thread (rows.cu's kSplitThreads, kSplitItems).
-constexpr int64_t kSplitThreads = 256, kSplitItems = 8, kSplitChunkPacks = kSplitThreads * kSplitItems;
-
 // The Split plan (rows.cu: per-chunk records, then apply) on plan's rows and
 // outer dims in packs of plan.vec elements.
 infiniStatus_t planSplit(const Info &in, Plan &plan) {
     plan.kind = Kind::Split;
-    plan.threads = (int)kSplitThreads;
-    plan.tpr = (int)kSplitThreads;
-    plan.items = (int)kSplitItems;
+    plan.threads = kSplitThreads;
+    plan.tpr = kSplitThreads;
+    plan.items = kSplitItems;
     plan.chunk_vecs = kSplitChunkPacks;
     plan.chunks = ceilDiv(rowPacks(plan), kSplitChunkPacks);
     const int64_t blocks = plan.rows * plan.chunks;

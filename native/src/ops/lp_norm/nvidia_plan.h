@@ -36,6 +36,10 @@ enum class Kind {
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
 };
 
+// The Split plan's chunks (rows.cu): a block of kSplitThreads threads, kSplitItems packs a thread.
+constexpr int kSplitThreads = 256, kSplitItems = 8;
+constexpr int64_t kSplitChunkPacks = (int64_t)kSplitThreads * kSplitItems;
+
 struct Plan {
     Kind kind = Kind::Rows;
     infiniDtype_t dtype = INFINI_DTYPE_F32;

@@ -19,8 +19,8 @@ namespace {
 
 enum class Mode { Rows, Stats, Apply, Cluster };
 
-// Threads per block and packs per thread of the chunked modes (Rows: from the plan).
-constexpr int kSplitThreads = 256, kSplitItems = 8;
+// Threads per block and packs per thread of the chunked modes (Rows: from the plan): Split's are
+// kSplitThreads and kSplitItems (nvidia_plan.h).
 // Cluster: a thread holds 12 packs in registers and 20 in shared memory
 // (160 KB a block, one block per SM), so that a cluster of 8 holds a 2 MB row.
 constexpr int kClusterThreads = 512, kClusterItems = 12, kClusterShared = 20, kMaxCluster = 16;
