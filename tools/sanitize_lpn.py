@@ -95,6 +95,7 @@ def main() -> int:
     ok &= check("split, ragged packs, 513 chunks a row", rows((1, (1 << 20) + 1), np.float16))
     ok &= check("rows, ragged packs", rows((300, 2857), np.float16))
     ok &= check("rows, ragged packs, F64", rows((64, 333), np.float64), p=3)
+    ok &= check("rows, ragged packs, many rows (Stream with INFINI_LP_NORM_RAGGED_STREAM)", rows((2400, 2857), np.float16))
     ok &= check("split, ragged packs, the second row off the grid", rows((2, (1 << 20) + 3), np.float32))
     z = rows((3, (1 << 20) - 40), np.float16)
     z[0, 9] = np.inf

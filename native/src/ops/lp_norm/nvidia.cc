@@ -380,11 +380,6 @@ bool planWholeDeviceRows(const InfiniopHandle &h, Plan &plan) {
     return false;
 }
 
-// Packs a row spans: ragged rows start anywhere on the 16-byte grid.
-int64_t rowPacks(const Plan &plan) {
-    return plan.ragged ? (plan.len + 2 * plan.vec - 2) / plan.vec : plan.len / plan.vec;
-}
-
 // The Split plan (rows.cu: per-chunk records, then apply) on plan's rows and
 // outer dims in packs of plan.vec elements.
 infiniStatus_t planSplit(const Info &in, Plan &plan) {
@@ -438,11 +433,26 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
     return sizeRows(plan);
 }
 
-// Rows and Split for ragged rows (plan.ragged, in packs): Rows where a group holds a row, else Split.
+// A measuring knob (session 36, written without device time to run it): 1 lets ragged rows take the
+// Stream plan (stream.cu's RAGGED kernel) where aligned rows of their length would. Session 36's fresh
+// sweep had 33 many-row ragged cases behind PyTorch on Rows (median 1.06x, (1138, 17177) F16 1.27x),
+// where aligned rows of those lengths stream ahead of it. 0: Rows.
+#ifndef INFINI_LP_NORM_RAGGED_STREAM
+#define INFINI_LP_NORM_RAGGED_STREAM 0
+#endif
+
+// Rows, Stream (INFINI_LP_NORM_RAGGED_STREAM) and Split for ragged rows (plan.ragged, in packs): Rows
+// where a group holds a row, else Split.
 infiniStatus_t planRaggedRows(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table) {
     plan.kind = Kind::Rows;
     INFINI_REQUIRE(setOuter(plan, in, 0, in.outer_shape.size(), table), INFINI_STATUS_NOT_IMPLEMENTED);
-    return beyondRows(h, plan) ? planSplit(in, plan) : sizeRows(plan);
+    if (beyondRows(h, plan)) {
+        return planSplit(in, plan);
+    }
+    if (INFINI_LP_NORM_RAGGED_STREAM && planStream(h, plan)) {
+        return INFINI_STATUS_SUCCESS;
+    }
+    return sizeRows(plan);
 }
 
 // The Rows plan's threads: a group of plan.tpr threads a row, plan.items packs each.

@@ -2,6 +2,7 @@
 // LPNorm on NVIDIA GPUs: the launch plan decided at Create (plain C++, shared
 // by the host planner nvidia.cc and the kernels' launchers in *.cu).
 #include "../../common/cuda/pdl_policy.h"
+#include "../../common/host_device.h"
 #include "../../common/handle.h"
 #include "infinicore.h"
 #include <cstddef>
@@ -199,6 +200,11 @@ bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune = Hold
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
 // 2-14 KB, at least two per warp of the grid); false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan);
+
+// Packs a row spans: ragged rows start anywhere on the 16-byte grid.
+INFINI_HD int64_t rowPacks(const Plan &plan) {
+    return plan.ragged ? (plan.len + 2 * plan.vec - 2) / plan.vec : plan.len / plan.vec;
+}
 
 // How the Stream plan uses programmatic dependent launch (PDL, stream.cu): when
 // (PdlPolicy, common/cuda/pdl_policy.h) and where each warp triggers; the

@@ -36,7 +36,13 @@ constexpr int kStreamMaxDepth = 4;
 // (PDL cost 0.4-0.8 µs a call in graphs).
 constexpr StreamPdl kStreamPdl{PdlPolicy::NotCapturing, PdlTrigger::Entry, true};
 
-template <class T>
+// RAGGED (plan.ragged, INFINI_LP_NORM_RAGGED_STREAM): rows whose length is no
+// multiple of a pack, each copied in packs on the 16-byte grid of its own
+// address. The first pack is copied whole from the grid (the bytes before the
+// row lie in the tensor's allocation, and are zeroed in the slot before use);
+// the last copies only the row's bytes (cp.async fills the rest with zeros).
+// Stores write only the row's elements.
+template <class T, bool RAGGED = false>
 __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
     streamKernel(const Plan plan, const T *__restrict__ x, T *y, PdlTrigger trigger) {
     using A = ComputeType<T>;
@@ -44,7 +50,14 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
     using P = Pack<T, VEC>;
     extern __shared__ int4 stream_smem[];
     const int lane = threadIdx.x & 31, depth = plan.items;
-    const int64_t nv = plan.len / VEC, warps = (int64_t)gridDim.x * kStreamWarps;
+    const int64_t nv = rowPacks(plan), warps = (int64_t)gridDim.x * kStreamWarps;
+    // RAGGED: a row's head (elements of its first pack before it), packs and
+    // elements of the last pack in it, from the row's x offset.
+    auto shape = [&](int64_t ox, int &head, int64_t &packs, int &last) {
+        head = RAGGED ? (int)((reinterpret_cast<uintptr_t>(x + ox) / sizeof(T)) % VEC) : 0;
+        packs = RAGGED ? (head + plan.len + VEC - 1) / VEC : nv;
+        last = (int)(head + plan.len - (packs - 1) * VEC);
+    };
     const int64_t g = (int64_t)blockIdx.x * kStreamWarps + (threadIdx.x >> 5);
     P *ring = reinterpret_cast<P *>(stream_smem) + (threadIdx.x >> 5) * depth * nv;
     // Nothing global before the wait: the previous kernel may still write x
@@ -62,10 +75,13 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
         if (r < plan.rows) {
             int64_t ox, oy;
             outerOffsets(plan.outer, r, ox, oy);
-            const T *xr = x + ox;
+            int head, last;
+            int64_t packs;
+            shape(ox, head, packs, last);
+            const T *xr = x + ox - head;
             P *slot = ring + (i % depth) * nv;
-            for (int64_t v = lane; v < nv; v += 32) {
-                copyAsync16(slot + v, xr + v * VEC, 16);
+            for (int64_t v = lane; v < packs; v += 32) {
+                copyAsync16(slot + v, xr + v * VEC, !RAGGED || v < packs - 1 ? 16 : last * (int)sizeof(T));
             }
             if (trigger == PdlTrigger::LastLoad && r + warps >= plan.rows) {
                 pdlAllowNext(); // this warp's last loads are issued
@@ -81,11 +97,26 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
             pdlAllowNext(); // only this row's reduction and stores are left
         }
         waitAsyncGroups(depth - 1); // groups committed: depth + i; row i's is group i
-        const P *slot = ring + (i % depth) * nv;
+        P *slot = ring + (i % depth) * nv;
+        int head = 0, last = VEC;
+        int64_t rp = nv, ragged_oy = 0; // the row's packs; RAGGED: its y offset
+        if constexpr (RAGGED) {
+            int64_t ox;
+            outerOffsets(plan.outer, g + i * warps, ox, ragged_oy);
+            shape(ox, head, rp, last);
+            if (lane == 0) { // pack 0 is lane 0's: the elements before the row count for nothing
+#pragma unroll
+                for (int j = 0; j < VEC; ++j) {
+                    if (j < head) {
+                        slot[0].v[j] = T{};
+                    }
+                }
+            }
+        }
         A acc[kStreamAcc] = {};
         withP(plan.p, [&](auto pc) {
             constexpr int kP = decltype(pc)::value;
-            for (int64_t v = lane; v < nv; v += 32) {
+            for (int64_t v = lane; v < rp; v += 32) {
                 const P pk = slot[v];
 #pragma unroll
                 for (int e = 0; e < VEC; ++e) {
@@ -104,7 +135,7 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
             f = plainFactor(t, plan.p, plan.eps);
         } else { // warp-uniform: zeros, NaN, inf or extreme values take the two steps
             A m = 0;
-            for (int64_t v = lane; v < nv; v += 32) {
+            for (int64_t v = lane; v < rp; v += 32) {
                 const P pk = slot[v];
 #pragma unroll
                 for (int e = 0; e < VEC; ++e) {
@@ -115,31 +146,44 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
             A s = 0;
             if (scaledSumNeeded(m)) {
                 const Factor<A> sc = sumScale(m);
-                for (int64_t v = lane; v < nv; v += 32) {
+                for (int64_t v = lane; v < rp; v += 32) {
                     addScaledPack<0>(s, slot[v], sc, plan.p);
                 }
             }
             f = rowFactor(m, warpReduce(s, SumOp{}), plan.p, plan.eps);
         }
-        int64_t ox, oy;
-        outerOffsets(plan.outer, g + i * warps, ox, oy);
-        T *yr = y + oy;
-        for (int64_t v = lane; v < nv; v += 32) {
-            stPack<T, VEC>(yr + v * VEC, scalePack(slot[v], f), plan.cs);
+        if constexpr (RAGGED) {
+            T *yr = y + ragged_oy - head;
+            for (int64_t v = lane; v < rp; v += 32) {
+                const P out = scalePack(slot[v], f);
+                const int lo = v == 0 ? head : 0, hi = v == rp - 1 ? last : VEC;
+                if (hi - lo == VEC) {
+                    stPack<T, VEC>(yr + v * VEC, out, plan.cs);
+                } else {
+                    storePartialPack(yr + v * VEC, out, lo, hi);
+                }
+            }
+        } else {
+            int64_t ox, oy;
+            outerOffsets(plan.outer, g + i * warps, ox, oy);
+            T *yr = y + oy;
+            for (int64_t v = lane; v < nv; v += 32) {
+                stPack<T, VEC>(yr + v * VEC, scalePack(slot[v], f), plan.cs);
+            }
         }
         issue(i + depth); // the slot is free: each lane rewrites only what it has just stored
     }
 }
 
 template <class F>
-infiniStatus_t withStreamKernel(infiniDtype_t dtype, F &&f) {
+infiniStatus_t withStreamKernel(infiniDtype_t dtype, bool ragged, F &&f) {
     return dispatchDtype<INFINI_FLOAT_DTYPES>(dtype, [&](auto tag) {
         using T = DeviceType<decltype(tag)>;
-        return f(streamKernel<T>, T{});
+        return ragged ? f(streamKernel<T, true>, T{}) : f(streamKernel<T>, T{});
     });
 }
 
-size_t streamSmem(const Plan &plan) { return (size_t)kStreamWarps * plan.items * (plan.len / plan.vec) * 16; }
+size_t streamSmem(const Plan &plan) { return (size_t)kStreamWarps * plan.items * rowPacks(plan) * 16; }
 
 // The kernel's shared-memory limit: the same value for every plan (a smaller
 // one set by a later plan would break the plans made before it), and with
@@ -151,7 +195,7 @@ size_t streamSmemBudget(const InfiniopHandle &h) {
 } // namespace
 
 bool planStream(const InfiniopHandle &h, Plan &plan) {
-    const int64_t nv = plan.len / plan.vec;
+    const int64_t nv = rowPacks(plan);
     const int64_t warps = (int64_t)h.sm_count * kStreamBlocksPerSm * kStreamWarps;
     const size_t budget = streamSmemBudget(h);
     const int64_t depth = std::min<int64_t>(kStreamMaxDepth, (int64_t)(budget / ((size_t)kStreamWarps * nv * 16)));
@@ -173,7 +217,7 @@ bool planStream(const InfiniopHandle &h, Plan &plan) {
     const int64_t used = (plan.rows + rounds - 1) / rounds;
     s.grid_x = (unsigned)((used + kStreamWarps - 1) / kStreamWarps);
     int per_sm = 0;
-    withStreamKernel(plan.dtype, [&](auto kernel, auto) {
+    withStreamKernel(plan.dtype, plan.ragged, [&](auto kernel, auto) {
         per_sm = blocksPerSmOf(kernel, (unsigned)s.threads, streamSmem(s), budget);
         s.pdl_ok = kernelHonoursPdl(kernel); // false for a build without sm_90 code (JIT of compute_80)
         return INFINI_STATUS_SUCCESS;
@@ -189,7 +233,7 @@ infiniStatus_t launchStreamKernel(const Plan &plan, const void *x, void *y, void
     const cudaStream_t st = (cudaStream_t)stream;
     const bool on = plan.pdl_ok && pdlWanted(pdl.use, st);
     const size_t smem = on && pdl.two_per_sm ? plan.smem_max : streamSmem(plan);
-    return withStreamKernel(plan.dtype, [&](auto kernel, auto t) {
+    return withStreamKernel(plan.dtype, plan.ragged, [&](auto kernel, auto t) {
         using T = decltype(t);
         const cudaError_t launched = launchKernel(kernel, plan.grid_x, plan.threads, smem, st, on, plan,
                                                   (const T *)x, (T *)y, pdl.trigger);
