@@ -10,7 +10,10 @@
 # (test_small_dim_permutations, the ragged case with an empty Split chunk), the ragged LPNorm tests and
 # memcheck / racecheck on the ragged Rows cases with the variant, Rearrange and Mul tests on the
 # variant, the behind cases of notes/sweeps/session36_behind.txt on both libraries (no kernels), the Mul
-# bench on both.
+# bench on both. A second variant (build_box) runs Rearrange's box transposes where the tiles are
+# refused (INFINI_REARRANGE_BOX=1, written in session 36: a dense block of innermost dims permuted
+# inside, several blocks a box), with Rearrange's tests, memcheck on the dense-block tests and the
+# behind cases too.
 NAME=${NAME:-s37a}
 END=${END:-560}
 source "$(dirname "$0")/verify_common.sh"
@@ -20,9 +23,18 @@ KNOBS="-DINFINI_REARRANGE_GENERIC_BYTES=32 -DINFINI_REARRANGE_GENERIC_MAX_UNITS=
 VARIANT_CXXFLAGS="$KNOBS -DINFINI_LP_NORM_RAGGED_STREAM=1" build_variant_pair build_knobs "$KNOBS" \
     $r/rearrange_nvidia.cc $r/kernels_u1.cu $r/kernels_u2.cu $r/kernels_u4.cu $r/kernels_u8.cu $r/kernels_u16.cu \
     native/src/ops/elementwise/plan_nvidia.cc native/src/ops/lp_norm/nvidia.cc
+VARIANT_CXXFLAGS="-DINFINI_REARRANGE_BOX=1" build_variant_pair build_box "" $r/rearrange_nvidia.cc
+step "Rearrange tests and memcheck on the dense-block tests, build_box"
+INFINIOP_LIBRARY=$PWD/build_box/lib/libinfiniop.so timeout -k 3 "$(cap 60)" $PY -m pytest -q -p no:cacheprovider -rfEs \
+    tests/test_rearrange.py >>"$OUT/tests.txt" 2>&1
+echo "tests rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/tests.txt" >>"$LOG"
+INFINIOP_LIBRARY=$PWD/build_box/lib/libinfiniop.so timeout -k 3 "$(cap 60)" compute-sanitizer --tool memcheck \
+    --report-api-errors no --error-exitcode 99 $PY -m pytest -q -x -p no:cacheprovider tests/test_rearrange.py \
+    -k "(dense_block or small_dim) and nvidia" >>"$OUT/tests.txt" 2>&1
+echo "memcheck rc=$? (99: errors reported)" | tee -a "$LOG"; tail -n 1 "$OUT/tests.txt" >>"$LOG"
 step "session 36's untried GPU tests (default library)"
 timeout -k 3 "$(cap 60)" $PY -m pytest -q -p no:cacheprovider -rfEs tests/test_rearrange.py tests/test_lp_norm.py \
-    -k "small_dim_permutations or (ragged_rows_gpu and (32767 or 2400 or 4000))" >"$OUT/tests.txt" 2>&1
+    -k "small_dim_permutations or dense_block or (ragged_rows_gpu and (32767 or 2400 or 4000))" >>"$OUT/tests.txt" 2>&1
 echo "tests rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/tests.txt" >>"$LOG"
 step "Rearrange and Mul tests, LPNorm ragged tests, build_knobs"
 INFINIOP_LIBRARY=$PWD/build_knobs/lib/libinfiniop.so timeout -k 3 "$(cap 110)" $PY -m pytest -q -p no:cacheprovider \
@@ -32,10 +44,10 @@ echo "tests rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/tests.txt" >>"$LOG"
 INFINIOP_LIBRARY=$PWD/build_knobs/lib/libinfiniop.so SANITIZE_CAP=30 lpn_sanitize memcheck "$OUT/sanitize.txt" rows
 INFINIOP_LIBRARY=$PWD/build_knobs/lib/libinfiniop.so SANITIZE_CAP=30 lpn_sanitize racecheck "$OUT/sanitize.txt" rows
 cp notes/sweeps/session36_behind.txt /tmp/s36_re_mul.txt
-for pair in default=build/lib knobs=build_knobs/lib; do
+for pair in default=build/lib knobs=build_knobs/lib box=build_box/lib; do
     step "session 36's behind cases, ${pair%%=*}"
     INFINIOP_LIBRARY=$PWD/${pair#*=}/libinfiniop.so timeout -k 3 "$(cap 60)" $PY tools/behind_sweep.py --repro \
-        /tmp/s36_re_mul.txt 200 --no-kernels >"$OUT/repro_${pair%%=*}.txt" 2>&1
+        /tmp/s36_re_mul.txt 200 --no-kernels >"$OUT/repro_${pair%%=*}.txt" 2>&1  # 8 files at most come back
     echo "rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/repro_${pair%%=*}.txt" | tee -a "$LOG"
 done
 [ $((END - SECONDS)) -ge 30 ] && bench_libraries infiniop_py.bench.bench_mul "$OUT/bench_mul" default=build/lib knobs=build_knobs/lib

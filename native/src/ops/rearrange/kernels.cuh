@@ -148,6 +148,59 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
     }
 }
 
+// One box a block (BoxParams): block index = outer index * chunks + chunk.
+template <class U>
+__global__ void __launch_bounds__(kBoxThreads) boxKernel(const __grid_constant__ BoxParams p, U *__restrict__ dst,
+                                                        const U *__restrict__ src) {
+    __shared__ U box[kBoxBytes / sizeof(U)];
+    uint32_t b = blockIdx.x;
+    const uint32_t outer = p.div_chunks.div(b);
+    const uint32_t c0 = (b - outer * p.chunks) * p.chunk;
+    b = outer;
+    int64_t od = 0, os = 0;
+#pragma unroll
+    for (int d = kMaxDims - 1; d >= 0; --d) {
+        if (d < p.outer_ndim) {
+            const uint32_t q = d > 0 ? p.outer[d].div.div(b) : 0;
+            const uint32_t r = b - q * (uint32_t)p.outer[d].size;
+            od += (int64_t)r * p.outer[d].dst_stride;
+            os += (int64_t)r * p.outer[d].src_stride;
+            b = q;
+        }
+    }
+    const uint32_t ext = p.chunk_len - c0 < p.chunk ? p.chunk_len - c0 : p.chunk;
+    const uint32_t n = p.inner * ext;
+    od += (int64_t)c0 * p.chunk_dst;
+    os += (int64_t)c0 * p.chunk_src;
+    // Unit i of the box: block i / inner, unit i % inner of it (src order when loading, dst order when
+    // storing); a block sits at (i / inner) * inner in shared memory.
+    for (uint32_t i = threadIdx.x; i < n; i += kBoxThreads) {
+        const uint32_t c = p.div_inner.div(i);
+        box[i] = src[os + (int64_t)c * p.chunk_src + (i - c * p.inner)];
+    }
+    __syncthreads();
+    for (uint32_t i = threadIdx.x; i < n; i += kBoxThreads) {
+        const uint32_t c = p.div_inner.div(i);
+        uint32_t j = i - c * p.inner, at = c * p.inner;
+#pragma unroll
+        for (int d = 0; d < kMaxBoxDims; ++d) {
+            if (d < p.nbox) {
+                const uint32_t q = p.box_div[d].div(j);
+                at += (j - q * p.box_size[d]) * p.box_src[d];
+                j = q;
+            }
+        }
+        dst[od + (int64_t)c * p.chunk_dst + (i - c * p.inner)] = box[at];
+    }
+}
+
+template <size_t Unit>
+cudaError_t launchBox(const BoxParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
+    using U = typename UnitOf<Unit>::type;
+    boxKernel<U><<<grid, kBoxThreads, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+    return cudaGetLastError();
+}
+
 template <size_t Unit>
 cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned grid, void *dst, const void *src,
                           cudaStream_t stream) {
@@ -183,6 +236,7 @@ bool tileKernelsHonourPdl() {
 #define INFINI_REARRANGE_INSTANTIATE(N)                                                                        \
     template cudaError_t launchGeneric<N>(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t); \
     template cudaError_t launchTile<N>(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool);    \
+    template cudaError_t launchBox<N>(const BoxParams &, unsigned, void *, const void *, cudaStream_t);            \
     template bool tileKernelsHonourPdl<N>();
 
 } // namespace infini::rearrange::nvidia

@@ -71,6 +71,31 @@ constexpr int genericUnitsPerThread(size_t unit) {
     return n < 1 ? 1 : n > INFINI_REARRANGE_GENERIC_MAX_UNITS ? INFINI_REARRANGE_GENERIC_MAX_UNITS : (int)n;
 }
 
+// Box transposes (rearrange_nvidia.cc planBox, INFINI_REARRANGE_BOX): the
+// innermost dims form one dense block in both tensors, permuted inside it (a
+// transposed group of a few units with its neighbours). A block copies a box
+// of such blocks, a chunk of one more dim (where the block is small): each
+// block read contiguously into shared memory, written contiguously, each dst
+// unit's place in the src block decomposed over the block's dims.
+constexpr int kMaxBoxDims = 4;
+constexpr int kBoxBytes = 16384; // shared memory a block
+constexpr int kBoxThreads = 256;
+struct BoxParams {
+    uint32_t inner;  // units of the dense block
+    FastDivU32 div_inner;
+    uint32_t chunk;  // blocks a box along the chunked dim (1: none)
+    uint32_t chunk_len, chunks; // that dim's size; boxes along it
+    int64_t chunk_dst, chunk_src; // its strides
+    FastDivU32 div_chunks;
+    int nbox; // whole dims, dst-innermost first
+    FastDivU32 box_div[kMaxBoxDims];
+    uint32_t box_size[kMaxBoxDims], box_src[kMaxBoxDims]; // sizes; src offsets within the block a step
+    int outer_ndim; // the other dims, outermost first
+    Dim outer[kMaxDims];
+};
+template <size_t Unit>
+cudaError_t launchBox(const BoxParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
+
 // ndim_variant: 1..4 = specialised for that many dims with 32-bit indices,
 // 0 = up to kMaxDims dims with 32-bit indices, -1 = any ndim (deep too) with 64-bit indices.
 template <size_t Unit>

@@ -56,7 +56,17 @@ constexpr size_t kKernelCopyMax = 1 << 20;
 #endif
 constexpr PdlPolicy kRearrangePdl = pdlPolicyOfKnob(INFINI_REARRANGE_PDL);
 
-enum class Kind { None, Memcpy, Generic, Tile };
+// A measuring knob (session 36, written without device time to run it): transposes whose innermost
+// dims form one dense block in both tensors, of at most kBoxBytes, as box transposes (nvidia.h
+// BoxParams): 1 where the tiles are refused (short groups, tiles under INFINI_REARRANGE_MIN_TILE_FILL
+// full: instead of the generic kernel), 2 ahead of the tiles too. Session 36's fresh sweep had int8
+// permutations of such blocks ((117,58,6,75,25) order (1,0,2,4,3): a 6 x 75 x 25 block) on the generic
+// kernel at up to 1.8x PyTorch's time. 0: off.
+#ifndef INFINI_REARRANGE_BOX
+#define INFINI_REARRANGE_BOX 0
+#endif
+
+enum class Kind { None, Memcpy, Generic, Tile, Box };
 
 // A transpose cut into other tiles than the plan's `tile` (wide, skewed, odd
 // word tiles): that kernel's parameters and grid; grid 0 when not planned.
@@ -87,6 +97,7 @@ struct Plan {
     unsigned grid = 0;
     GenericParams generic{};
     TileParams tile{};
+    BoxParams box{};
 };
 
 // `l` (strides in bytes) with copy units of `unit` bytes, if the innermost
@@ -412,6 +423,109 @@ struct NvidiaDesc final : Desc {
         return INFINI_STATUS_SUCCESS;
     }
 
+    // A box transpose (INFINI_REARRANGE_BOX): the most innermost dims (2 to kMaxBoxDims) that are one
+    // dense block in both tensors and fit kBoxBytes, src's fastest dim not dst's; then as many blocks
+    // along one more dim as fit.
+    bool planBox(const SimpleLayout &l, Plan *plan) {
+        const size_t nd = l.ndim();
+        const auto &ds = l.strides[kDst];
+        const auto &ss = l.strides[kSrc];
+        if (nd < 2 || ss[nd - 1] == 1) {
+            return false;
+        }
+        for (size_t d = 0; d < nd; ++d) {
+            if (ds[d] <= 0 || ss[d] <= 0) {
+                return false;
+            }
+        }
+        std::vector<size_t> by_dst(nd), by_src(nd);
+        for (size_t d = 0; d < nd; ++d) {
+            by_dst[d] = by_src[d] = d;
+        }
+        std::sort(by_dst.begin(), by_dst.end(), [&](size_t a, size_t b) { return ds[a] < ds[b]; });
+        std::sort(by_src.begin(), by_src.end(), [&](size_t a, size_t b) { return ss[a] < ss[b]; });
+        const uint64_t cap = (uint64_t)kBoxBytes / plan->unit;
+        // k innermost dims of both orders: the same set, each order dense (a stride the product of the
+        // dims inside it), their product within cap. `unmatched`: dims in one of the two prefixes only.
+        uint64_t dense_d = 1, dense_s = 1, best_inner = 0;
+        size_t best = 0;
+        int64_t unmatched = 0;
+        std::vector<char> in_d(nd, 0), in_s(nd, 0);
+        for (size_t k = 0; k < nd && k < (size_t)kMaxBoxDims; ++k) {
+            const size_t a = by_dst[k], b = by_src[k];
+            if ((uint64_t)ds[a] != dense_d || (uint64_t)ss[b] != dense_s) {
+                break;
+            }
+            dense_d *= l.shape[a];
+            dense_s *= l.shape[b];
+            if (dense_d > cap) {
+                break;
+            }
+            unmatched += in_s[a] ? -1 : 1;
+            in_d[a] = 1;
+            unmatched += in_d[b] ? -1 : 1;
+            in_s[b] = 1;
+            if (unmatched == 0 && k >= 1) {
+                best = k + 1;
+                best_inner = dense_d;
+            }
+        }
+        if (best < 2) {
+            return false;
+        }
+        BoxParams &p = plan->box;
+        p = BoxParams{};
+        p.inner = (uint32_t)best_inner;
+        p.nbox = (int)best;
+        std::vector<char> used(nd, 0);
+        for (size_t i = 0; i < best; ++i) {
+            const size_t d = by_dst[i];
+            p.box_size[i] = (uint32_t)l.shape[d];
+            p.box_div[i] = FastDivU32(p.box_size[i]);
+            p.box_src[i] = (uint32_t)ss[d];
+            used[d] = 1;
+        }
+        // Blocks a box along one more dim where a block is small: the dim continuing dst's block (its
+        // writes then one run), else src's, else dst's next (the nearest in dst).
+        p.div_inner = FastDivU32(p.inner);
+        p.chunk = 1;
+        p.chunk_len = 1;
+        if (best < nd && 2 * best_inner <= cap) {
+            size_t pick = by_dst[best];
+            for (size_t d = 0; d < nd; ++d) {
+                if (!used[d] && (uint64_t)ss[d] == best_inner && (uint64_t)ds[pick] != best_inner) {
+                    pick = d;
+                }
+            }
+            if (l.shape[pick] <= UINT32_MAX) {
+                p.chunk_len = (uint32_t)l.shape[pick];
+                p.chunk = (uint32_t)std::min<uint64_t>(l.shape[pick], cap / best_inner);
+                p.chunk_dst = ds[pick];
+                p.chunk_src = ss[pick];
+                used[pick] = 1;
+            }
+        }
+        p.chunks = (p.chunk_len + p.chunk - 1) / p.chunk;
+        p.div_chunks = FastDivU32(p.chunks);
+        uint64_t blocks = p.chunks;
+        p.outer_ndim = 0;
+        for (size_t d = 0; d < nd; ++d) {
+            if (!used[d]) {
+                if (p.outer_ndim == kMaxDims || l.shape[d] > UINT32_MAX) {
+                    return false;
+                }
+                p.outer[p.outer_ndim++] = makeDim(l.shape[d], ds[d], ss[d]);
+                blocks *= l.shape[d];
+            }
+        }
+        if (blocks > (uint64_t)INT32_MAX) {
+            return false;
+        }
+        plan->kind = Kind::Box;
+        plan->grid = (unsigned)blocks;
+        return true;
+    }
+
     infiniStatus_t planUnit(const SimpleLayout &l, size_t unit, Plan *plan) {
         plan->unit = unit;
         plan->dst_offset = l.offset[kDst] * (ptrdiff_t)unit;
@@ -436,8 +550,14 @@ struct NvidiaDesc final : Desc {
             plan->grid = genericGrid(n, unit);
             return INFINI_STATUS_SUCCESS;
         }
+        if (INFINI_REARRANGE_BOX >= 2 && planBox(l, plan)) {
+            return INFINI_STATUS_SUCCESS;
+        }
         if (planTile(l, plan)) {
             return uploadDeep(plan);
+        }
+        if (INFINI_REARRANGE_BOX == 1 && planBox(l, plan)) {
+            return INFINI_STATUS_SUCCESS;
         }
         plan->kind = Kind::Generic;
         GenericParams &g = plan->generic;
@@ -544,6 +664,11 @@ struct NvidiaDesc final : Desc {
                 }
                 break;
             }
+            case Kind::Box:
+                CUDA_TRY(launchUnit(p.unit, [&](auto u) {
+                    return launchBox<decltype(u)::value>(p.box, p.grid, d, s, stream);
+                }));
+                break;
             case Kind::None:
                 break;
             }
