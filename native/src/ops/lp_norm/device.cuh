@@ -40,6 +40,27 @@ __device__ __forceinline__ void outerOffsets(const Outer &o, int64_t i, int64_t 
     }
 }
 
+// A row's packs of VEC elements (rows.cu, stream.cu). RAGGED (plan.ragged):
+// on the 16-byte grid of the row's own address, `head` elements of the first
+// pack before the row and `last` of the last pack's in it; else len / VEC
+// whole packs from the row's start.
+template <class T, int VEC, bool RAGGED>
+struct RowPacks {
+    int head;
+    int64_t packs;
+    int last;
+    __device__ __forceinline__ RowPacks(const T *row, int64_t len) {
+        head = RAGGED ? (int)((reinterpret_cast<uintptr_t>(row) / sizeof(T)) % VEC) : 0;
+        packs = RAGGED ? (head + len + VEC - 1) / VEC : len / VEC;
+        last = (int)(head + len - (packs - 1) * VEC);
+    }
+    // The elements [lo, hi) of pack v that are the row's.
+    __device__ __forceinline__ void span(int64_t v, int &lo, int &hi) const {
+        lo = v == 0 ? head : 0;
+        hi = v == packs - 1 ? last : VEC;
+    }
+};
+
 // Element j of a pack -> compute type; BF16 pairs read as one 32-bit word.
 template <class T, int VEC>
 __device__ __forceinline__ ComputeType<T> wideAt(const Pack<T, VEC> &p, int j) {

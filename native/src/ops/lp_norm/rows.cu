@@ -136,20 +136,11 @@ __global__ void __launch_bounds__(maxThreads(MODE), RAGGED && MODE == Mode::Appl
     const bool valid = row < plan.rows;
     int64_t ox, oy;
     outerOffsets(plan.outer, valid ? row : 0, ox, oy);
-    // RAGGED: `head` elements of the grid's first pack precede the row; the
-    // row's packs end with `last` of the last one's elements in it.
-    const int head = RAGGED ? (int)((reinterpret_cast<uintptr_t>(x + ox) / sizeof(T)) % VEC) : 0;
-    const int64_t packs = RAGGED ? (head + plan.len + VEC - 1) / VEC : plan.len / VEC;
-    const int last = (int)(head + plan.len - (packs - 1) * VEC);
-    count = MODE == Mode::Rows || packs - first < plan.chunk_vecs ? packs - first : plan.chunk_vecs;
-    ox -= head;
-    oy -= head;
+    const RowPacks<T, VEC, RAGGED> rp(x + ox, plan.len);
+    count = MODE == Mode::Rows || rp.packs - first < plan.chunk_vecs ? rp.packs - first : plan.chunk_vecs;
+    ox -= rp.head;
+    oy -= rp.head;
     const T *xr = x + ox + first * VEC * plan.sxr;
-    // RAGGED: the elements [lo, hi) of pack v of this chunk that are the row's.
-    auto span = [&](int64_t v, int &lo, int &hi) {
-        lo = first + v == 0 ? head : 0;
-        hi = first + v == packs - 1 ? last : VEC;
-    };
 
     // Every load issued before any math; zeros past the end count for nothing.
     // Cluster: the shared part first (asynchronous copies, VEC > 1 there).
@@ -171,7 +162,7 @@ __global__ void __launch_bounds__(maxThreads(MODE), RAGGED && MODE == Mode::Appl
         const int64_t v = lane + (int64_t)k * tpr;
         int lo = 0, hi = VEC;
         if constexpr (RAGGED) {
-            span(v, lo, hi);
+            rp.span(first + v, lo, hi);
         }
         buf.reg[k] = !(valid && v < count)      ? P{}
                      : !RAGGED || hi - lo == VEC ? loadPack<T, VEC>(xr, v, plan.sxr, plan.cs)
@@ -204,7 +195,7 @@ __global__ void __launch_bounds__(maxThreads(MODE), RAGGED && MODE == Mode::Appl
             const P out = scalePack(pk, f);
             int lo = 0, hi = VEC;
             if constexpr (RAGGED) {
-                span(v, lo, hi);
+                rp.span(first + v, lo, hi);
             }
             if (!RAGGED || hi - lo == VEC) {
                 storePack<T, VEC>(yr, v, plan.syr, out, plan.cs);

@@ -50,14 +50,8 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
     using P = Pack<T, VEC>;
     extern __shared__ int4 stream_smem[];
     const int lane = threadIdx.x & 31, depth = plan.items;
-    const int64_t nv = rowPacks(plan), warps = (int64_t)gridDim.x * kStreamWarps;
-    // RAGGED: a row's head (elements of its first pack before it), packs and
-    // elements of the last pack in it, from the row's x offset.
-    auto shape = [&](int64_t ox, int &head, int64_t &packs, int &last) {
-        head = RAGGED ? (int)((reinterpret_cast<uintptr_t>(x + ox) / sizeof(T)) % VEC) : 0;
-        packs = RAGGED ? (head + plan.len + VEC - 1) / VEC : nv;
-        last = (int)(head + plan.len - (packs - 1) * VEC);
-    };
+    // Slot packs: a row's (the most a ragged row spans).
+    const int64_t nv = RAGGED ? rowPacks(plan) : plan.len / VEC, warps = (int64_t)gridDim.x * kStreamWarps;
     const int64_t g = (int64_t)blockIdx.x * kStreamWarps + (threadIdx.x >> 5);
     P *ring = reinterpret_cast<P *>(stream_smem) + (threadIdx.x >> 5) * depth * nv;
     // Nothing global before the wait: the previous kernel may still write x
@@ -75,13 +69,19 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
         if (r < plan.rows) {
             int64_t ox, oy;
             outerOffsets(plan.outer, r, ox, oy);
-            int head, last;
-            int64_t packs;
-            shape(ox, head, packs, last);
-            const T *xr = x + ox - head;
-            P *slot = ring + (i % depth) * nv;
-            for (int64_t v = lane; v < packs; v += 32) {
-                copyAsync16(slot + v, xr + v * VEC, !RAGGED || v < packs - 1 ? 16 : last * (int)sizeof(T));
+            if constexpr (RAGGED) {
+                const RowPacks<T, VEC, true> row(x + ox, plan.len);
+                const T *xr = x + ox - row.head;
+                P *slot = ring + (i % depth) * nv;
+                for (int64_t v = lane; v < row.packs; v += 32) {
+                    copyAsync16(slot + v, xr + v * VEC, v < row.packs - 1 ? 16 : row.last * (int)sizeof(T));
+                }
+            } else {
+                const T *xr = x + ox;
+                P *slot = ring + (i % depth) * nv;
+                for (int64_t v = lane; v < nv; v += 32) {
+                    copyAsync16(slot + v, xr + v * VEC, 16);
+                }
             }
             if (trigger == PdlTrigger::LastLoad && r + warps >= plan.rows) {
                 pdlAllowNext(); // this warp's last loads are issued
@@ -98,16 +98,16 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
         }
         waitAsyncGroups(depth - 1); // groups committed: depth + i; row i's is group i
         P *slot = ring + (i % depth) * nv;
-        int head = 0, last = VEC;
-        int64_t rp = nv, ragged_oy = 0; // the row's packs; RAGGED: its y offset
+        int64_t rp = nv; // the row's packs
         if constexpr (RAGGED) {
-            int64_t ox;
-            outerOffsets(plan.outer, g + i * warps, ox, ragged_oy);
-            shape(ox, head, rp, last);
+            int64_t ox, oy;
+            outerOffsets(plan.outer, g + i * warps, ox, oy);
+            const RowPacks<T, VEC, RAGGED> row(x + ox, plan.len);
+            rp = row.packs;
             if (lane == 0) { // pack 0 is lane 0's: the elements before the row count for nothing
 #pragma unroll
                 for (int j = 0; j < VEC; ++j) {
-                    if (j < head) {
+                    if (j < row.head) {
                         slot[0].v[j] = T{};
                     }
                 }
@@ -152,11 +152,15 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
             }
             f = rowFactor(m, warpReduce(s, SumOp{}), plan.p, plan.eps);
         }
+        int64_t ox, oy;
+        outerOffsets(plan.outer, g + i * warps, ox, oy);
         if constexpr (RAGGED) {
-            T *yr = y + ragged_oy - head;
+            const RowPacks<T, VEC, true> row(x + ox, plan.len); // as above
+            T *yr = y + oy - row.head;
             for (int64_t v = lane; v < rp; v += 32) {
                 const P out = scalePack(slot[v], f);
-                const int lo = v == 0 ? head : 0, hi = v == rp - 1 ? last : VEC;
+                int lo, hi;
+                row.span(v, lo, hi);
                 if (hi - lo == VEC) {
                     stPack<T, VEC>(yr + v * VEC, out, plan.cs);
                 } else {
@@ -164,8 +168,6 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
                 }
             }
         } else {
-            int64_t ox, oy;
-            outerOffsets(plan.outer, g + i * warps, ox, oy);
             T *yr = y + oy;
             for (int64_t v = lane; v < nv; v += 32) {
                 stPack<T, VEC>(yr + v * VEC, scalePack(slot[v], f), plan.cs);
