@@ -153,21 +153,10 @@ template <class U>
 __global__ void __launch_bounds__(kBoxThreads) boxKernel(const __grid_constant__ BoxParams p, U *__restrict__ dst,
                                                         const U *__restrict__ src) {
     __shared__ U box[kBoxBytes / sizeof(U)];
-    uint32_t b = blockIdx.x;
-    const uint32_t outer = p.div_chunks.div(b);
-    const uint32_t c0 = (b - outer * p.chunks) * p.chunk;
-    b = outer;
+    const uint32_t outer = p.div_chunks.div(blockIdx.x);
+    const uint32_t c0 = (blockIdx.x - outer * p.chunks) * p.chunk;
     int64_t od = 0, os = 0;
-#pragma unroll
-    for (int d = kMaxDims - 1; d >= 0; --d) {
-        if (d < p.outer_ndim) {
-            const uint32_t q = d > 0 ? p.outer[d].div.div(b) : 0;
-            const uint32_t r = b - q * (uint32_t)p.outer[d].size;
-            od += (int64_t)r * p.outer[d].dst_stride;
-            os += (int64_t)r * p.outer[d].src_stride;
-            b = q;
-        }
-    }
+    addDimsOffset(p.outer, p.outer_ndim, outer, od, os);
     const uint32_t ext = p.chunk_len - c0 < p.chunk ? p.chunk_len - c0 : p.chunk;
     const uint32_t n = p.inner * ext;
     od += (int64_t)c0 * p.chunk_dst;

@@ -101,6 +101,18 @@ __device__ __forceinline__ void groupOffset(const Group &g, uint32_t i, int64_t 
     os += (int64_t)i * g.dims[0].src_stride;
 }
 
+// Adds to od and os the offsets in dst and src of index i over dims[0, n)
+// (outermost first): the tile kernels' and the box kernel's outer dims.
+__device__ __forceinline__ void addDimsOffset(const Dim *dims, int n, uint32_t i, int64_t &od, int64_t &os) {
+    for (int d = n - 1; d >= 0; --d) {
+        uint32_t q = dims[d].div.div(i);
+        uint32_t r = i - q * (uint32_t)dims[d].size;
+        od += (int64_t)r * dims[d].dst_stride;
+        os += (int64_t)r * dims[d].src_stride;
+        i = q;
+    }
+}
+
 // The tile of a block: its indices along a and b (tb varies fastest) and the
 // offsets in dst and src of its outer dims.
 struct TileOrigin {
@@ -116,14 +128,7 @@ __device__ __forceinline__ TileOrigin tileOrigin(const TileParams &p, uint32_t b
     o.ta = rest - batch * p.tiles_a;
     o.od = 0;
     o.os = 0;
-    const Dim *outer = p.deep != nullptr ? p.deep : p.outer;
-    for (int d = p.outer_ndim - 1; d >= 0; --d) {
-        uint32_t q = outer[d].div.div(batch);
-        uint32_t r = batch - q * (uint32_t)outer[d].size;
-        o.od += (int64_t)r * outer[d].dst_stride;
-        o.os += (int64_t)r * outer[d].src_stride;
-        batch = q;
-    }
+    addDimsOffset(p.deep != nullptr ? p.deep : p.outer, p.outer_ndim, batch, o.od, o.os);
     return o;
 }
 
