@@ -183,9 +183,9 @@ void planGather(const Info &info, Plan *plan) {
     for (size_t k = 0; k < nops; ++k) {
         g.offset[k] = L.offset[k];
     }
-    for (size_t k = 1; k < nops; ++k) {
-        if (L.strides[k] == L.strides[0]) {
-            g.flat |= 1u << (k - 1);
+    for (size_t k = 0; k < info.ninputs; ++k) {
+        if (info.same_layout[k]) {
+            g.flat |= 1u << k;
         }
     }
     for (size_t i = 0; i < nd; ++i) { // innermost first
