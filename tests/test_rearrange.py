@@ -156,8 +156,8 @@ def test_small_dim_permutations(device, rng, dtype, shape, order):
     ((13, 11, 8, 15, 8), (2, 0, 1, 4, 3)),    # a 15 x 8 block dense in both, boxes along dst's next dim
     ((117, 5, 6, 75, 25), (1, 0, 2, 4, 3)),   # a 6 x 75 x 25 block
     ((10, 9, 13, 17, 27), (1, 0, 4, 3, 2)),   # 13 x 17 x 27 reversed inside, boxes along src's next dim
-    ((5, 22, 82, 27, 26), (1, 0, 2, 4, 3)),   # 27 x 26, boxes of 23 along a dim next in both
-    ((128, 18, 10, 51), (0, 1, 3, 2)),        # 10 x 51 blocks, a partial last box
+    ((5, 22, 82, 27, 26), (1, 0, 2, 4, 3)),   # 27 x 26, boxes along a dim next in both (H200: of 8)
+    ((128, 37, 10, 51), (0, 1, 3, 2)),        # 10 x 51 blocks, boxes of 4 (H200), a partial last box
 ], ids=str)
 def test_dense_block_permutations(device, rng, dtype, shape, order):
     """Permutations inside a block of innermost dims dense in both tensors (the GPU's box transposes

@@ -120,6 +120,11 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
 #ifndef INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS
 #define INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS 0
 #endif
+// 1: the statistics loop has a p = 3 case of its own (withP's CUBE: no call, so the held rows stay in
+// registers); 0: p 3 takes the general case (a call a value).
+#ifndef INFINI_LP_NORM_COLS_CUBE
+#define INFINI_LP_NORM_COLS_CUBE 1
+#endif
 template <ColsMode MODE, int ITEMS>
 constexpr int colsMinBlocks() {
     return MODE == ColsMode::Whole
@@ -218,7 +223,7 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
             for (int j = 0; j < VEC; ++j) {
                 t[j] = 0;
             }
-            withP(plan.p, [&](auto pc) {
+            withP<INFINI_LP_NORM_COLS_CUBE != 0>(plan.p, [&](auto pc) {
                 constexpr int kP = decltype(pc)::value;
                 auto add = [&](const P &v) {
 #pragma unroll

@@ -111,9 +111,10 @@ __device__ __forceinline__ A absA(A v) {
     return v < A(0) ? -v : v;
 }
 
-// v^p with p known at compile time for 1 and 2 (P = 0: any p, out of line,
+// v^p with p known at compile time for 1, 2 and 3 (P = 0: any p, out of line,
 // or inline with INLINE: a kernel that holds data in registers across it, as
-// hold.cu's workers do, would have them all spilled around a call).
+// hold.cu's workers do, would have them all spilled around a call). P = 3 is
+// v * (v * v), the bits powInt gives for p = 3.
 template <class A>
 __device__ __noinline__ A powGeneral(A v, int p) {
     return powInt(v, p);
@@ -124,6 +125,8 @@ __device__ __forceinline__ A powP(A v, int p) {
         return v;
     } else if constexpr (P == 2) {
         return v * v;
+    } else if constexpr (P == 3) {
+        return v * (v * v);
     } else if constexpr (INLINE) {
         return powInt(v, p);
     } else {
@@ -221,13 +224,17 @@ __device__ __forceinline__ A scaledSumFrom(A m, A t, int p, Scaled &&scaled) {
     return scaled(sumScale(m));
 }
 
-// Run f(std::integral_constant<int, P>) with P = p for p = 1, 2 and P = 0
-// otherwise, so that each element loop is compiled once per case and the
-// one that runs stays small.
-template <class F>
+// Run f(std::integral_constant<int, P>) with P = p for p = 1, 2 (and 3 with
+// CUBE) and P = 0 otherwise, so that each element loop is compiled once per
+// case and the one that runs stays small. CUBE where a kernel holds rows in
+// registers across the element loop: P = 0's call spills them around every
+// element (session 35's sweep: p 3 Cols cases 1.5-1.65x PyTorch's time).
+template <bool CUBE = false, class F>
 __device__ __forceinline__ void withP(int p, F &&f) {
     if (p == 2) {
         f(std::integral_constant<int, 2>{});
+    } else if (CUBE && p == 3) {
+        f(std::integral_constant<int, 3>{});
     } else if (p == 1) {
         f(std::integral_constant<int, 1>{});
     } else {

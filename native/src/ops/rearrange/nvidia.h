@@ -80,6 +80,7 @@ constexpr int genericUnitsPerThread(size_t unit) {
 constexpr int kMaxBoxDims = 4;
 constexpr int kBoxBytes = 16384; // shared memory a block
 constexpr int kBoxThreads = 256;
+constexpr int kBoxBatch = 8; // loads a thread in flight
 struct BoxParams {
     uint32_t inner;  // units of the dense block
     FastDivU32 div_inner;

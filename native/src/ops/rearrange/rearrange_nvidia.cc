@@ -56,15 +56,19 @@ constexpr size_t kKernelCopyMax = 1 << 20;
 #endif
 constexpr PdlPolicy kRearrangePdl = pdlPolicyOfKnob(INFINI_REARRANGE_PDL);
 
-// A measuring knob (session 36, written without device time to run it): transposes whose innermost
-// dims form one dense block in both tensors, of at most kBoxBytes, as box transposes (nvidia.h
-// BoxParams): 1 where the tiles are refused (short groups, tiles under INFINI_REARRANGE_MIN_TILE_FILL
-// full: instead of the generic kernel), 2 ahead of the tiles too. Session 36's fresh sweep had int8
-// permutations of such blocks ((117,58,6,75,25) order (1,0,2,4,3): a 6 x 75 x 25 block) on the generic
-// kernel at up to 1.8x PyTorch's time. 0: off.
+// Transposes whose innermost dims form one dense block in both tensors, of at most kBoxBytes, as box
+// transposes (nvidia.h BoxParams): 1 where the tiles are refused (short groups, tiles under
+// INFINI_REARRANGE_MIN_TILE_FILL full: instead of the generic kernel), 2 ahead of the tiles too, 0 off.
+// Session 36's fresh sweep had int8 permutations of such blocks on the generic kernel at up to 1.8x
+// PyTorch's time; H200 eager µs, generic -> box (session 37, tools/verify_s37a.sh; PyTorch):
+// (117,58,6,75,25) order (1,0,2,4,3) 388 -> 209 (214), (106,97,13,17,27) order (1,0,4,3,2) 313 -> 170
+// (182), (5,22,82,27,26) order (1,0,2,4,3) 35.9 -> 28.5 (20.7).
 #ifndef INFINI_REARRANGE_BOX
-#define INFINI_REARRANGE_BOX 0
+#define INFINI_REARRANGE_BOX 1
 #endif
+// The least boxes an SM that planBox aims for, cutting the chunked dim finer (a box of 16 KB a block
+// of 256 threads: 8 an SM fill it).
+constexpr uint64_t kBoxMinBlocksPerSm = 8;
 
 enum class Kind { None, Memcpy, Generic, Tile, Box };
 
@@ -486,7 +490,10 @@ struct NvidiaDesc final : Desc {
             used[d] = 1;
         }
         // Blocks a box along one more dim where a block is small: the dim continuing dst's block (its
-        // writes then one run), else src's, else dst's next (the nearest in dst).
+        // writes then one run), else src's, else dst's next (the nearest in dst). As many as fit, but
+        // no fewer boxes than kBoxMinBlocksPerSm an SM where the blocks allow (session 37: 398 boxes of
+        // 14 blocks of 7 x 162 bytes ran at 0.64x the generic kernel's speed; 6786 boxes of 1875-byte
+        // blocks at 1.9x).
         p.div_inner = FastDivU32(p.inner);
         p.chunk = 1;
         p.chunk_len = 1;
@@ -498,8 +505,11 @@ struct NvidiaDesc final : Desc {
                 }
             }
             if (l.shape[pick] <= UINT32_MAX) {
+                const uint64_t blocks = l.numel() / best_inner; // dense blocks in all
+                const uint64_t want = (uint64_t)kBoxMinBlocksPerSm * (uint64_t)std::max(sm_count, 1);
                 p.chunk_len = (uint32_t)l.shape[pick];
-                p.chunk = (uint32_t)std::min<uint64_t>(l.shape[pick], cap / best_inner);
+                p.chunk = (uint32_t)std::min<uint64_t>({l.shape[pick], cap / best_inner,
+                                                        std::max<uint64_t>(1, blocks / want)});
                 p.chunk_dst = ds[pick];
                 p.chunk_src = ss[pick];
                 used[pick] = 1;
