@@ -54,6 +54,14 @@ bool outputContiguous(const SimpleLayout &L) {
 #ifndef INFINI_ELEMENTWISE_TILED_MIN_FILL
 #define INFINI_ELEMENTWISE_TILED_MIN_FILL 70
 #endif
+// A measuring knob (session 37): > 0 sends a transposed operand whose transposed plane (the two dims
+// the tiles would cover) holds at most this many bytes to the gather form too, however full its tiles,
+// where the output is contiguous. Session 37's call 1 sent every tiled case there: small planes gained
+// ((560,239,58) F16 order (0,2,1), 28 KB: 34.2 -> 23.1 µs eager, PyTorch 26.9; (367,206,75) F32, 62 KB:
+// 29.1 -> 23.9), a large one lost (8192x8192 F32 transposed: 239.6 -> 510.8). 0: off.
+#ifndef INFINI_ELEMENTWISE_GATHER_PLANE_BYTES
+#define INFINI_ELEMENTWISE_GATHER_PLANE_BYTES 0
+#endif
 
 // The tiled path, when an input walks the output's innermost dim with a
 // stride but another dim with stride 1 (a transposed operand).
@@ -87,8 +95,11 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
     a.nj = (uint32_t)L.shape[j];
     a.tiles_i = (a.ni + kTile - 1) / kTile;
     a.tiles_j = (a.nj + kTile - 1) / kTile;
-    if (INFINI_ELEMENTWISE_TILED_MIN_FILL > 0 && nd <= (size_t)kMaxDims && outputContiguous(L) &&
-        100.0 * a.ni * a.nj < INFINI_ELEMENTWISE_TILED_MIN_FILL * (double)a.tiles_i * a.tiles_j * kTile * kTile) {
+    const bool sparse_tiles =
+        100.0 * a.ni * a.nj < INFINI_ELEMENTWISE_TILED_MIN_FILL * (double)a.tiles_i * a.tiles_j * kTile * kTile;
+    const uint64_t plane_bytes = (uint64_t)a.ni * a.nj * dtypeSize(info.dtype);
+    const bool small_plane = plane_bytes <= (uint64_t)INFINI_ELEMENTWISE_GATHER_PLANE_BYTES;
+    if (nd <= (size_t)kMaxDims && outputContiguous(L) && (sparse_tiles || small_plane)) {
         return false;
     }
     a.div_tiles_i = FastDiv(a.tiles_i);

@@ -162,24 +162,17 @@ __global__ void __launch_bounds__(kBoxThreads) boxKernel(const __grid_constant__
     od += (int64_t)c0 * p.chunk_dst;
     os += (int64_t)c0 * p.chunk_src;
     // Unit i of the box: block i / inner, unit i % inner of it (src order when loading, dst order when
-    // storing); a block sits at (i / inner) * inner in shared memory. kBoxBatch loads a thread in flight
-    // before their shared-memory stores (one at a time, a thread would wait out a DRAM latency a unit).
-    for (uint32_t i0 = threadIdx.x; i0 < n; i0 += kBoxBatch * kBoxThreads) {
-        U v[kBoxBatch];
-#pragma unroll
-        for (int k = 0; k < kBoxBatch; ++k) {
-            const uint32_t i = i0 + k * kBoxThreads;
-            if (i < n) {
-                const uint32_t c = p.div_inner.div(i);
-                v[k] = src[os + (int64_t)c * p.chunk_src + (i - c * p.inner)];
-            }
+    // storing); a block sits at (i / inner) * inner in shared memory. (Loads 8 a thread in flight, each
+    // behind a bounds check, ran 13-15% slower on session 37's large int8 boxes, 209 -> 241 µs: not
+    // latency holds them back but, likely, the instructions a unit.)
+    if (INFINI_REARRANGE_BOX_FLAT_LOAD && p.chunk_src == p.inner) { // the box one run of src
+        for (uint32_t i = threadIdx.x; i < n; i += kBoxThreads) {
+            box[i] = src[os + i];
         }
-#pragma unroll
-        for (int k = 0; k < kBoxBatch; ++k) {
-            const uint32_t i = i0 + k * kBoxThreads;
-            if (i < n) {
-                box[i] = v[k];
-            }
+    } else {
+        for (uint32_t i = threadIdx.x; i < n; i += kBoxThreads) {
+            const uint32_t c = p.div_inner.div(i);
+            box[i] = src[os + (int64_t)c * p.chunk_src + (i - c * p.inner)];
         }
     }
     __syncthreads();
