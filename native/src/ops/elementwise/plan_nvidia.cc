@@ -54,13 +54,14 @@ bool outputContiguous(const SimpleLayout &L) {
 #ifndef INFINI_ELEMENTWISE_TILED_MIN_FILL
 #define INFINI_ELEMENTWISE_TILED_MIN_FILL 70
 #endif
-// A measuring knob (session 37): > 0 sends a transposed operand whose transposed plane (the two dims
-// the tiles would cover) holds at most this many bytes to the gather form too, however full its tiles,
-// where the output is contiguous. Session 37's call 1 sent every tiled case there: small planes gained
-// ((560,239,58) F16 order (0,2,1), 28 KB: 34.2 -> 23.1 µs eager, PyTorch 26.9; (367,206,75) F32, 62 KB:
-// 29.1 -> 23.9), a large one lost (8192x8192 F32 transposed: 239.6 -> 510.8). 0: off.
+// > 0 sends a transposed operand whose transposed plane (the two dims the tiles would cover) holds at
+// most this many bytes to the gather form too, however full its tiles, where the output is contiguous.
+// Session 37's call 1 sent every tiled case there: small planes gained, a large one lost (8192x8192 F32
+// transposed: 239.6 -> 510.8 µs). At 256 KB (call 3, tools/verify_s37c.sh, eager µs, PyTorch's):
+// (560,239,58) F16 order (0,2,1), 28 KB: 34.0 -> 23.1 (26.9); (208,93,7,79) BF16 47.1 -> 33.3 (35.4);
+// (367,206,75) F32 29.0 -> 24.0 (27.4). 0: off.
 #ifndef INFINI_ELEMENTWISE_GATHER_PLANE_BYTES
-#define INFINI_ELEMENTWISE_GATHER_PLANE_BYTES 0
+#define INFINI_ELEMENTWISE_GATHER_PLANE_BYTES 262144
 #endif
 
 // The tiled path, when an input walks the output's innermost dim with a

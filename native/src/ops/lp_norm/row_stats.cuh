@@ -72,9 +72,9 @@ __device__ __forceinline__ Factor<A> mergedFactor(const Stats<A> *st, int64_t ch
     return mergedFactorBy(st, chunks, p, eps, threadIdx.x, blockDim.x, red_m, red_s);
 }
 
-// A measuring knob (session 37): 1 gives the one-pass sum below a p = 3 case of its own (withP's
-// CUBE), as the Cols kernels have, for the kernels that hold their packs in registers across it (rows
-// of p 3 were behind PyTorch in session 36's sweep: (2372, 20810) BF16 1.14x). 0: p 3 calls powGeneral.
+// 1 gives the one-pass sum below a p = 3 case of its own (withP's CUBE), as the Cols kernels have, for
+// kernels that hold their packs in registers across it; rows.cu sets it before including this header
+// (measured there only). 0: p 3 calls powGeneral.
 #ifndef INFINI_LP_NORM_ROWS_CUBE
 #define INFINI_LP_NORM_ROWS_CUBE 0
 #endif

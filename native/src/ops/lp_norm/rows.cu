@@ -9,6 +9,12 @@
 //            into the workspace, then a second kernel merges them and scales.
 // (On sm_90 the planner tries two_pass.cu's TwoPass plan for long rows first;
 // the row statistics both use are in row_stats.cuh.)
+// The Rows and Cluster kernels' one-pass sum with a p = 3 case of its own (row_stats.cuh
+// plainSumPart; the other kernels that include it keep its default, 0). H200, session 37 (call 3,
+// tools/verify_s37c.sh), eager µs: (2372, 20810) BF16 p 3 314.1 -> 236.2 (PyTorch 273.3).
+#ifndef INFINI_LP_NORM_ROWS_CUBE
+#define INFINI_LP_NORM_ROWS_CUBE 1
+#endif
 #include "../../common/cuda/pdl.cuh"
 #include "cluster_launch.cuh"
 #include "row_stats.cuh"

@@ -66,6 +66,12 @@ constexpr PdlPolicy kRearrangePdl = pdlPolicyOfKnob(INFINI_REARRANGE_PDL);
 #ifndef INFINI_REARRANGE_BOX
 #define INFINI_REARRANGE_BOX 1
 #endif
+// The widest copy unit (bytes) that box transposes take (16: all). Session 37's fresh sweep (call 3)
+// had 2-byte cases with a box-shaped block behind PyTorch by up to 2.6x ((65,44,39,59) F16 order
+// (0,1,3,2): 47.1 against 17.9 µs); every gain measured was on 1-byte units.
+#ifndef INFINI_REARRANGE_BOX_MAX_UNIT
+#define INFINI_REARRANGE_BOX_MAX_UNIT 1
+#endif
 // The least boxes an SM that planBox aims for, cutting the chunked dim finer (a box of 16 KB a block
 // of 256 threads: 8 an SM fill it).
 constexpr uint64_t kBoxMinBlocksPerSm = 8;
@@ -434,7 +440,7 @@ struct NvidiaDesc final : Desc {
         const size_t nd = l.ndim();
         const auto &ds = l.strides[kDst];
         const auto &ss = l.strides[kSrc];
-        if (nd < 2 || ss[nd - 1] == 1) {
+        if (nd < 2 || ss[nd - 1] == 1 || plan->unit > (size_t)INFINI_REARRANGE_BOX_MAX_UNIT) {
             return false;
         }
         for (size_t d = 0; d < nd; ++d) {
