@@ -156,15 +156,33 @@ def test_small_dim_permutations(device, rng, dtype, shape, order):
     ((13, 11, 8, 15, 8), (2, 0, 1, 4, 3)),    # a 15 x 8 block dense in both, boxes along dst's next dim
     ((117, 5, 6, 75, 25), (1, 0, 2, 4, 3)),   # a 6 x 75 x 25 block
     ((10, 9, 13, 17, 27), (1, 0, 4, 3, 2)),   # 13 x 17 x 27 reversed inside, boxes along src's next dim
-    ((5, 22, 82, 27, 26), (1, 0, 2, 4, 3)),   # 27 x 26, boxes along a dim next in both (H200: of 8)
-    ((128, 37, 10, 51), (0, 1, 3, 2)),        # 10 x 51 blocks, boxes of 4 (H200), a partial last box
+    ((5, 22, 82, 27, 26), (1, 0, 2, 4, 3)),   # 27 x 26, boxes along a dim next in both
+    ((128, 37, 10, 51), (0, 1, 3, 2)),        # 10 x 51 blocks, (H200) boxes of 4, a partial last box
 ], ids=str)
 def test_dense_block_permutations(device, rng, dtype, shape, order):
-    """Permutations inside a block of innermost dims dense in both tensors (the GPU's box transposes
-    with INFINI_REARRANGE_BOX, else tiles or the generic kernel), pointers shifted too."""
+    """Permutations inside a block of innermost dims dense in both tensors, pointers shifted too. At these
+    sizes the GPU runs them on tiles or the generic kernel (a library built with
+    -DINFINI_REARRANGE_BOX_MIN_BYTES=0 -DINFINI_REARRANGE_BOX_MAX_UNIT=16 as box transposes; the sizes
+    the default boxes are in test_dense_block_permutations_large_gpu)."""
     src_strides = permuted_strides(shape, order)
     check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype)
     check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype, src_shift=1, dst_shift=1)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.dtype(np.uint8), F16], ids=str)
+@pytest.mark.parametrize("shape,order", [
+    ((120, 9, 6, 75, 25), (1, 0, 2, 4, 3)),   # a 6 x 75 x 25 block
+    ((9, 22, 82, 27, 26), (1, 0, 2, 4, 3)),   # 27 x 26, boxes along a dim next in both
+    ((600, 37, 10, 51), (0, 1, 3, 2)),        # 10 x 51 blocks, a partial last box (H200)
+    ((19, 110, 7, 28, 61), (1, 0, 2, 4, 3)),  # 28 x 61
+], ids=str)
+def test_dense_block_permutations_large_gpu(rng, dtype, shape, order):
+    """The same permutations at 10 MB and more, where 1- and 2-byte units take the box transposes
+    (rearrange_nvidia.cc INFINI_REARRANGE_BOX_MAX_UNIT, _MIN_BYTES)."""
+    src_strides = permuted_strides(shape, order)
+    check_copy("nvidia", rng, shape, contiguous_strides(shape), src_strides, dtype)
+    check_copy("nvidia", rng, shape, contiguous_strides(shape), src_strides, dtype, src_shift=1, dst_shift=1)
 
 
 ND_SHAPES = [(3, 4, 5, 6), (2, 3, 4, 5, 6), (7, 5, 3, 2, 4, 3), (9, 40, 3, 17), (2, 3, 2, 5, 33, 4)]

@@ -66,11 +66,19 @@ constexpr PdlPolicy kRearrangePdl = pdlPolicyOfKnob(INFINI_REARRANGE_PDL);
 #ifndef INFINI_REARRANGE_BOX
 #define INFINI_REARRANGE_BOX 1
 #endif
-// The widest copy unit (bytes) that box transposes take (16: all). Session 37's fresh sweep (call 3)
-// had 2-byte cases with a box-shaped block behind PyTorch by up to 2.6x ((65,44,39,59) F16 order
-// (0,1,3,2): 47.1 against 17.9 µs); every gain measured was on 1-byte units.
+// The widest copy unit (bytes) and the least tensor bytes that box transposes take. Session 37's call 4
+// (tools/verify_s37d.sh, notes/sweeps/session37_box_cases.txt: 43 box-shaped cases with box transposes
+// on every unit, on 1-byte units only, and off; eager µs, generic -> box, PyTorch's): gains on 1- and
+// 2-byte units from ~10 MB up ((117,58,6,75,25) int8 388 -> 209 (214), (11,43,123,10,115) int8 341 ->
+// 162 (187), (5,22,82,27,26) int8 12.7 MB 36.0 -> 21.9 (20.6), (19,110,7,28,61) F16 127 -> 72 (73));
+// losses below ((51,128,128,10) int8 8.4 MB 22.0 -> 25.9, (64,7,87,162) int8 17.5 -> 20.4,
+// (256,17,53,13) F16 6 MB 10.4 -> 13.2); 4- and 8-byte units level. (The two limits were chosen from
+// those runs and have not run together: call 4's default was 1-byte units at any size.)
 #ifndef INFINI_REARRANGE_BOX_MAX_UNIT
-#define INFINI_REARRANGE_BOX_MAX_UNIT 1
+#define INFINI_REARRANGE_BOX_MAX_UNIT 2
+#endif
+#ifndef INFINI_REARRANGE_BOX_MIN_BYTES
+#define INFINI_REARRANGE_BOX_MIN_BYTES (10 << 20)
 #endif
 // The least boxes an SM that planBox aims for, cutting the chunked dim finer (a box of 16 KB a block
 // of 256 threads: 8 an SM fill it).
@@ -440,7 +448,8 @@ struct NvidiaDesc final : Desc {
         const size_t nd = l.ndim();
         const auto &ds = l.strides[kDst];
         const auto &ss = l.strides[kSrc];
-        if (nd < 2 || ss[nd - 1] == 1 || plan->unit > (size_t)INFINI_REARRANGE_BOX_MAX_UNIT) {
+        if (nd < 2 || ss[nd - 1] == 1 || plan->unit > (size_t)INFINI_REARRANGE_BOX_MAX_UNIT ||
+            l.numel() * plan->unit < (size_t)INFINI_REARRANGE_BOX_MIN_BYTES) {
             return false;
         }
         for (size_t d = 0; d < nd; ++d) {
