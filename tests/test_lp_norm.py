@@ -329,8 +329,10 @@ def test_extreme_magnitudes(device, rng, dtype, scale, shape, axis):
 
 # Reductions over a non-innermost axis (the Cols plans): inner extents odd (one element a thread) and
 # multiples of a pack, columns short enough to be held in registers and long enough to stream; p 3 has
-# a case of its own in the GPU kernels' statistics loop, p 4 takes the general one.
-COLUMN_SHAPES = [((43, 16, 108, 19), 2), ((70, 13, 75), 0), ((8, 64, 512), 1), ((3, 300, 24), 1), ((9, 7, 33), 1)]
+# a case of its own in the GPU kernels' statistics loop, p 4 takes the general one. The last two, and
+# the first, are slabs (axis x inner contiguous, enough of them): slab.cu's plan where it is built in.
+COLUMN_SHAPES = [((43, 16, 108, 19), 2), ((70, 13, 75), 0), ((8, 64, 512), 1), ((3, 300, 24), 1), ((9, 7, 33), 1),
+                 ((300, 9, 129), 1), ((330, 41, 23), 1)]
 
 
 @pytest.mark.parametrize("device", DEVICES)

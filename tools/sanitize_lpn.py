@@ -92,6 +92,8 @@ def main() -> int:
     ok &= check("cols, F32 blocks narrowed to 16 packs", rows((4, 100, 260), np.float32), axis=1)
     ok &= check("cols, odd inner extent, held rows, p 3", rows((43, 16, 108, 19), np.float16), axis=2, p=3)
     ok &= check("cols, BF16 in 16-byte packs, p 3", rows((48, 16, 4096), ip.bfloat16), axis=1, p=3)
+    ok &= check("cols, slabs of odd inner extent (INFINI_LP_NORM_SLAB)", rows((688, 108, 19), np.float16), axis=1)
+    ok &= check("cols, slabs, F64, 129 columns (INFINI_LP_NORM_SLAB)", rows((300, 9, 129), np.float64), axis=1, p=3)
     ok &= check("sweep", rows((2, 1 << 20), ip.bfloat16))
     ok &= check("split", rows((2, 1 << 20), np.float32))
     ok &= check("split, ragged packs, 513 chunks a row", rows((1, (1 << 20) + 1), np.float16))

@@ -573,6 +573,41 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     return INFINI_STATUS_SUCCESS;
 }
 
+// A measuring knob (session 37, written without device time to run it): the Slab plan (slab.cu) where
+// the reduced axis x the inner dim is one contiguous run in x and in y (planSlab). 1: in place of a Cols
+// plan without packs (an inner extent, or strides, no multiple of 16 bytes: one element a thread, up
+// to 2x PyTorch's time in session 37's sweep, (169,186,9,129) BF16 axis 2 336 against 163 µs); 2:
+// wherever it applies; 0: off.
+#ifndef INFINI_LP_NORM_SLAB
+#define INFINI_LP_NORM_SLAB 0
+#endif
+
+// The Slab plan: a block a slab of at most kSlabMaxBytes and kSlabThreads columns, enough slabs for
+// two blocks an SM; false leaves the plan as it is.
+bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table) {
+    const size_t nd = in.outer_shape.size();
+    if (nd == 0) {
+        return false;
+    }
+    const int64_t inner = (int64_t)in.outer_shape[nd - 1];
+    const int64_t len = (int64_t)in.len;
+    if (in.outer_x[nd - 1] != 1 || in.outer_y[nd - 1] != 1 || in.x_red != inner || in.y_red != inner || inner < 2 ||
+        inner > kSlabThreads || len * inner * (int64_t)dtypeSize(in.dtype) > kSlabMaxBytes) {
+        return false;
+    }
+    Plan s = plan;
+    if (!setOuter(s, in, 0, nd - 1, table) || s.rows < 2 * (int64_t)h.sm_count) {
+        return false;
+    }
+    s.kind = Kind::Slab;
+    s.vec = 1;
+    s.inner = inner;
+    s.by = (int)std::min<int64_t>(kSlabThreads / inner, len);
+    s.grid_x = (unsigned)std::min<int64_t>(s.rows, INT32_MAX);
+    plan = s;
+    return true;
+}
+
 struct NvidiaDescriptor final : Descriptor {
     Plan vec_plan, scalar_plan;
     // Where a plan needs the whole device (needsWholeDevice): the portable plan
@@ -644,6 +679,13 @@ struct NvidiaDescriptor final : Descriptor {
                 narrow_plan = base;
                 INFINI_TRY(planCols(h, in, narrow, narrow_plan, table));
                 has_narrow = true;
+            }
+            if (INFINI_LP_NORM_SLAB != 0 && (INFINI_LP_NORM_SLAB >= 2 || !has_vec)) {
+                Plan slab = base;
+                if (planSlab(h, in, slab, table)) { // any alignment: each slab on its own 16-byte grid
+                    scalar_plan = slab;
+                    has_vec = has_narrow = false;
+                }
             }
         } else {
             INFINI_TRY(planRows(h, in, 1, scalar_plan, table));
@@ -743,6 +785,7 @@ struct NvidiaDescriptor final : Descriptor {
         case Kind::Rows: return launchRows(plan, xp, yp, workspace, stream);
         case Kind::Split: return launchSplit(plan, xp, yp, workspace, stream);
         case Kind::Cols: return launchCols(plan, xp, yp, workspace, stream);
+        case Kind::Slab: return launchSlab(plan, xp, yp, workspace, stream);
         case Kind::Cluster: return launchCluster(plan, xp, yp, workspace, stream);
         case Kind::Stream: return launchStream(plan, xp, yp, workspace, stream);
         case Kind::TwoPass: return launchTwoPass(plan, xp, yp, workspace, stream);

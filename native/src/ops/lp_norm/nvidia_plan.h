@@ -35,7 +35,13 @@ enum class Kind {
     Sweep,   // few long rows on sm_90: two kernels over the whole GPU (chunk statistics, then merge and scale)
     Hold,    // few long rows on sm_90 that fit on chip: one resident grid holds them, stats via workspace records
     Cols,  // the axis is not innermost: threads own inner positions and walk the axis
+    Slab,  // the axis is not innermost, axis x inner one contiguous run in x and y: a block a run (slab.cu)
 };
+
+// The largest slab (elements of the reduced axis x inner dim, in bytes) the Slab plan takes: with a
+// pack of slack either side and the kernel's static arrays, within the 48 KB a block gets unasked.
+constexpr int64_t kSlabMaxBytes = 32 * 1024;
+constexpr int kSlabThreads = 256; // a block; a slab's columns are at most this many
 
 // The Split plan's chunks (rows.cu): a block of kSplitThreads threads, kSplitItems packs a thread.
 constexpr int kSplitThreads = 256, kSplitItems = 8;
@@ -60,7 +66,7 @@ struct Plan {
     int64_t chunk_vecs = 0; // Split: packs a chunk; Cols: rows of the axis a chunk
     bool split_factors = false; // Split: a kernel merges each row's chunk records once (rows.cu)
     bool ragged = false; // Rows / Split in packs of rows whose length is no multiple of a pack (rows.cu)
-    // Cols
+    // Cols (Slab: inner in elements, by thread rows a column)
     int64_t inner = 0; // inner positions, in vectors
     int64_t sxi = 0, syi = 0;
     int bx = 1, by = 1;
@@ -88,6 +94,7 @@ constexpr int kColsPack16Bit = INFINI_LP_NORM_COLS_PACK_16BIT;
 infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchSplit(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
+infiniStatus_t launchSlab(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchCluster(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchStream(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchTwoPass(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
