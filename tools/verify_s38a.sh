@@ -7,7 +7,8 @@
 #   behind cases on both libraries (the worst: Cols of small odd inner extents, up to 2.06x).
 # - build_box2: box transposes ahead of the tiles (INFINI_REARRANGE_BOX=2; (65,44,39,59) F16, a 39 x 59
 #   transpose on 56%-full tiles, was 2.6x PyTorch's time), session 37's Rearrange behind cases on both.
-# Files under $OUT: s38a_log.txt, tests.txt, sanitize.txt, lpn_{default,slab}.txt, re_{default,box2}.txt.
+# - The worst F16 Rearrange cases of session 37's sweep again, with the kernels they run (which tile path).
+# Files under $OUT: s38a_log.txt, tests.txt, sanitize.txt, lpn_{default,slab}.txt, re_{default,box2,kernels}.txt.
 NAME=${NAME:-s38a}
 END=${END:-560}
 source "$(dirname "$0")/verify_common.sh"
@@ -42,4 +43,9 @@ for run in lpn=default=build/lib lpn=slab=build_slab/lib re=default=build/lib re
         "/tmp/s37_$kind.txt" 150 --no-kernels >"$OUT/${kind}_$lib.txt" 2>&1
     echo "rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/${kind}_$lib.txt" | tee -a "$LOG"
 done
+grep -E "^rearrange \((65, 44, 39, 59|48, 10, 9, 102, 51|382, 35, 181|61, 10, 51, 99)\)" \
+    notes/sweeps/session37_behind.txt >/tmp/s37_re_worst.txt
+step "the worst F16 Rearrange cases with their kernels (default library)"
+timeout -k 3 "$(cap 40)" $PY tools/behind_sweep.py --repro /tmp/s37_re_worst.txt 4 >"$OUT/re_kernels.txt" 2>&1
+echo "rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/re_kernels.txt" | tee -a "$LOG"
 step "done"
