@@ -8,7 +8,9 @@
 # - build_box2: box transposes ahead of the tiles (INFINI_REARRANGE_BOX=2; (65,44,39,59) F16, a 39 x 59
 #   transpose on 56%-full tiles, was 2.6x PyTorch's time), session 37's Rearrange behind cases on both.
 # - The worst F16 Rearrange cases of session 37's sweep again, with the kernels they run (which tile path).
-# Files under $OUT: s38a_log.txt, tests.txt, sanitize.txt, lpn_{default,slab}.txt, re_{default,box2,kernels}.txt.
+# - ncu on (65,44,39,59) F16 and the largest int8 box case, where time is left (tools/ncu_behind.sh LINES).
+# Files under $OUT: s38a_log.txt, tests.txt (sanitizers too), lpn_{default,slab}.txt, re_{default,box2,kernels}.txt,
+# ncu_behind.txt.
 NAME=${NAME:-s38a}
 END=${END:-560}
 source "$(dirname "$0")/verify_common.sh"
@@ -28,8 +30,8 @@ INFINIOP_LIBRARY=$PWD/build_slab/lib/libinfiniop.so timeout -k 3 "$(cap 80)" $PY
     -rfEs tests/test_lp_norm.py -k "nvidia and (layouts or columns or reference_cases or nonfinite or zero or extreme)" \
     >>"$OUT/tests.txt" 2>&1
 echo "tests rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/tests.txt" >>"$LOG"
-INFINIOP_LIBRARY=$PWD/build_slab/lib/libinfiniop.so SANITIZE_CAP=30 lpn_sanitize memcheck "$OUT/sanitize.txt" cols
-INFINIOP_LIBRARY=$PWD/build_slab/lib/libinfiniop.so SANITIZE_CAP=30 lpn_sanitize racecheck "$OUT/sanitize.txt" cols
+INFINIOP_LIBRARY=$PWD/build_slab/lib/libinfiniop.so SANITIZE_CAP=30 lpn_sanitize memcheck "$OUT/tests.txt" cols
+INFINIOP_LIBRARY=$PWD/build_slab/lib/libinfiniop.so SANITIZE_CAP=30 lpn_sanitize racecheck "$OUT/tests.txt" cols
 step "Rearrange tests, build_box2"
 INFINIOP_LIBRARY=$PWD/build_box2/lib/libinfiniop.so timeout -k 3 "$(cap 60)" $PY -m pytest -q -p no:cacheprovider \
     -rfEs tests/test_rearrange.py -k nvidia >>"$OUT/tests.txt" 2>&1
@@ -48,4 +50,10 @@ grep -E "^rearrange \((65, 44, 39, 59|48, 10, 9, 102, 51|382, 35, 181|61, 10, 51
 step "the worst F16 Rearrange cases with their kernels (default library)"
 timeout -k 3 "$(cap 40)" $PY tools/behind_sweep.py --repro /tmp/s37_re_worst.txt 4 >"$OUT/re_kernels.txt" 2>&1
 echo "rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/re_kernels.txt" | tee -a "$LOG"
+if [ $((END - SECONDS)) -ge 150 ]; then
+    step "ncu: the 39 x 59 F16 transpose and the largest int8 box case, ours and PyTorch's kernels"
+    LINES="rearrange (65, 44, 39, 59) src order (0, 1, 3, 2) dst (101244, 2301, 59, 1) float16;rearrange (117, 58, 6, 75, 25) src order (1, 0, 2, 4, 3) dst (652500, 11250, 1875, 25, 1) int8" \
+        OUT="$OUT" timeout -k 3 "$(cap 200)" bash tools/ncu_behind.sh
+    echo "ncu rc=$?" | tee -a "$LOG"
+fi
 step "done"
