@@ -40,7 +40,7 @@ __device__ __forceinline__ void outerOffsets(const Outer &o, int64_t i, int64_t 
     }
 }
 
-// A row's packs of VEC elements (rows.cu, stream.cu). RAGGED (plan.ragged):
+// A row's packs of VEC elements (rows.cu, stream.cu; slab.cu's slabs). RAGGED (plan.ragged):
 // on the 16-byte grid of the row's own address, `head` elements of the first
 // pack before the row and `last` of the last pack's in it; else len / VEC
 // whole packs from the row's start.

@@ -14,22 +14,6 @@ namespace infini::lp_norm::nvidia {
 
 namespace {
 
-// The slab's packs on the 16-byte grid of its first element `at`: `head`
-// elements of the first pack lie before it; pack k holds its elements [lo, hi).
-template <class T, int V>
-struct SlabPacks {
-    int head;
-    int64_t packs, n;
-    __device__ __forceinline__ SlabPacks(const T *at, int64_t count) : n(count) {
-        head = (int)((reinterpret_cast<uintptr_t>(at) / sizeof(T)) % V);
-        packs = (head + n + V - 1) / V;
-    }
-    __device__ __forceinline__ void span(int64_t k, int &lo, int &hi) const {
-        lo = k == 0 ? head : 0;
-        hi = k == packs - 1 ? (int)(head + n - (packs - 1) * V) : V;
-    }
-};
-
 template <class T>
 __global__ void __launch_bounds__(kSlabThreads) slabKernel(const Plan plan, const T *__restrict__ x, T *y) {
     using A = ComputeType<T>;
@@ -47,7 +31,7 @@ __global__ void __launch_bounds__(kSlabThreads) slabKernel(const Plan plan, cons
     for (int64_t o = blockIdx.x; o < plan.rows; o += gridDim.x) {
         int64_t ox, oy;
         outerOffsets(plan.outer, o, ox, oy);
-        const SlabPacks<T, V> gx(x + ox, n);
+        const RowPacks<T, V, true> gx(x + ox, n); // the slab on x's 16-byte grid
         const T *x0 = x + ox - gx.head;
         for (int64_t k = tid; k < gx.packs; k += kSlabThreads) {
             int lo, hi;
@@ -69,19 +53,14 @@ __global__ void __launch_bounds__(kSlabThreads) slabKernel(const Plan plan, cons
                     t += powP<kP>(a, plan.p);
                 }
             });
-            A s = 0;
-            if (scaledSumNeeded(m)) {
-                if (plainSumUsable(t)) {
-                    s = t / powInt(m, plan.p);
-                } else {
-                    const Factor<A> f = sumScale(m);
-                    for (int64_t r = q; r < plan.len; r += parts) {
-                        s += powP<0>(f.apply(absA<A>(widen(sx[r * inner + c]))), plan.p);
-                    }
-                }
-            }
             sh_m[tid] = m;
-            sh_s[tid] = s;
+            sh_s[tid] = scaledSumFrom(m, t, plan.p, [&](const Factor<A> &f) {
+                A s = 0;
+                for (int64_t r = q; r < plan.len; r += parts) {
+                    s += powP<0>(f.apply(absA<A>(widen(sx[r * inner + c]))), plan.p);
+                }
+                return s;
+            });
         }
         __syncthreads();
         if (tid < inner) { // column tid's thread rows merged in order: the max, then each sum rescaled to it
@@ -99,7 +78,7 @@ __global__ void __launch_bounds__(kSlabThreads) slabKernel(const Plan plan, cons
         }
         __syncthreads();
         // y's slab on its own grid: pack k's element j is slab element k * V + j - head.
-        const SlabPacks<T, V> gy(y + oy, n);
+        const RowPacks<T, V, true> gy(y + oy, n);
         T *y0 = y + oy - gy.head;
         for (int64_t k = tid; k < gy.packs; k += kSlabThreads) {
             int lo, hi;

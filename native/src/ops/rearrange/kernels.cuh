@@ -162,18 +162,13 @@ __global__ void __launch_bounds__(kBoxThreads) boxKernel(const __grid_constant__
     od += (int64_t)c0 * p.chunk_dst;
     os += (int64_t)c0 * p.chunk_src;
     // Unit i of the box: block i / inner, unit i % inner of it (src order when loading, dst order when
-    // storing); a block sits at (i / inner) * inner in shared memory. (Loads 8 a thread in flight, each
-    // behind a bounds check, ran 13-15% slower on session 37's large int8 boxes, 209 -> 241 µs: not
-    // latency holds them back but, likely, the instructions a unit.)
-    if (INFINI_REARRANGE_BOX_FLAT_LOAD && p.chunk_src == p.inner) { // the box one run of src
-        for (uint32_t i = threadIdx.x; i < n; i += kBoxThreads) {
-            box[i] = src[os + i];
-        }
-    } else {
-        for (uint32_t i = threadIdx.x; i < n; i += kBoxThreads) {
-            const uint32_t c = p.div_inner.div(i);
-            box[i] = src[os + (int64_t)c * p.chunk_src + (i - c * p.inner)];
-        }
+    // storing); a block sits at (i / inner) * inner in shared memory. (Session 37, large int8 boxes: loads
+    // 8 a thread in flight behind bounds checks ran 13-15% slower, 209 -> 241 µs, and a flat load where
+    // the box is one run of src, without the division, 7% slower: what holds them back is not known yet;
+    // notes/rearrange.md.)
+    for (uint32_t i = threadIdx.x; i < n; i += kBoxThreads) {
+        const uint32_t c = p.div_inner.div(i);
+        box[i] = src[os + (int64_t)c * p.chunk_src + (i - c * p.inner)];
     }
     __syncthreads();
     for (uint32_t i = threadIdx.x; i < n; i += kBoxThreads) {

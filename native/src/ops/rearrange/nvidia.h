@@ -80,11 +80,6 @@ constexpr int genericUnitsPerThread(size_t unit) {
 constexpr int kMaxBoxDims = 4;
 constexpr int kBoxBytes = 16384; // shared memory a block
 constexpr int kBoxThreads = 256;
-// A measuring knob (session 37): 1 loads a box that is one run of src without decomposing each unit's
-// index into block and offset (the box kernel is bound by its instructions on 1-byte units). 0: off.
-#ifndef INFINI_REARRANGE_BOX_FLAT_LOAD
-#define INFINI_REARRANGE_BOX_FLAT_LOAD 0
-#endif
 struct BoxParams {
     uint32_t inner;  // units of the dense block
     FastDivU32 div_inner;
