@@ -349,6 +349,27 @@ def test_columns_every_p(device, rng, dtype, shape, axis):
         run_case(device, rng, (x.astype(np.float64) * big).astype(DTYPES[dtype]), axis, 3, inplace=False)
 
 
+# Slabs in groups (slab.cu, where the Slab plan is built in): neighbouring slabs of the fastest outer dim
+# share a block, the last group of that dim shorter ((1001, 45, 7): groups of 3, 2 left; (2000, 13, 5):
+# groups of 7, 5 left), under another outer dim ((3, 700, 20, 6)), that dim reversed ("negative").
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("shape,axis", [((1001, 45, 7), 1), ((2000, 13, 5), 1), ((3, 700, 20, 6), 2)], ids=str)
+@pytest.mark.parametrize("layout", ["contig", "negative"])
+def test_slab_groups(device, rng, dtype, shape, axis, layout):
+    x = random_input(rng, shape, DTYPES[dtype])
+    for p in (1, 2, 3):
+        run_case(device, rng, x, axis, p, layout=layout, y_layout="contig", inplace=(p == 2))
+    slabs = x.reshape((-1,) + x.shape[axis:])  # (a view: x is contiguous)
+    slabs[1, 5] = np.inf  # non-finite slabs beside finite ones in their group
+    slabs[2, 3] = np.nan
+    slabs[4] = 0
+    for p in (1, 2):
+        ya, _ = poisoned(x.shape, x.dtype, device)
+        ip.lp_norm(to_device(x, device), axis=axis, p=p, out=ya)
+        assert_nonfinite(to_host(ya), reference(x, axis, p, 1e-12), axis, x.dtype)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", ["f32", "f16", "bf16", "f64"])
 def test_columns_of_mixed_magnitudes(device, rng, dtype):

@@ -94,6 +94,8 @@ def main() -> int:
     ok &= check("cols, BF16 in 16-byte packs, p 3", rows((48, 16, 4096), ip.bfloat16), axis=1, p=3)
     ok &= check("cols, slabs of odd inner extent (INFINI_LP_NORM_SLAB)", rows((688, 108, 19), np.float16), axis=1)
     ok &= check("cols, slabs, F64, 129 columns (INFINI_LP_NORM_SLAB)", rows((300, 9, 129), np.float64), axis=1, p=3)
+    ok &= check("cols, slabs in groups of 3, the last of 2, non-finite slabs (INFINI_LP_NORM_SLAB)",
+                nonfinite_rows((1001, 45, 7), np.float16), axis=1)
     ok &= check("sweep", rows((2, 1 << 20), ip.bfloat16))
     ok &= check("split", rows((2, 1 << 20), np.float32))
     ok &= check("split, ragged packs, 513 chunks a row", rows((1, (1 << 20) + 1), np.float16))

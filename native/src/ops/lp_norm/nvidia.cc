@@ -581,9 +581,16 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
 #ifndef INFINI_LP_NORM_SLAB
 #define INFINI_LP_NORM_SLAB 0
 #endif
+// Slabs a block (planSlab) where they continue one run: 1 on (session 38), 0 one slab a block.
+#ifndef INFINI_LP_NORM_SLAB_GROUPS
+#define INFINI_LP_NORM_SLAB_GROUPS 1
+#endif
 
-// The Slab plan: a block a slab of at most kSlabMaxBytes and kSlabThreads columns, enough slabs for
-// two blocks an SM; false leaves the plan as it is.
+// The Slab plan: a block a group of slabs of at most kSlabMaxBytes and kSlabThreads columns in all, enough
+// groups for two blocks an SM; false leaves the plan as it is. Neighbouring slabs of the fastest outer dim
+// that continue one run in x and in y share a block where one slab would leave most threads idle or
+// split its columns over many thread rows (a column's rows merge one after another: thread rows of
+// about sqrt(len) / 2 keep that merge short against each thread's walk).
 bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table) {
     const size_t nd = in.outer_shape.size();
     if (nd == 0) {
@@ -591,18 +598,36 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     }
     const int64_t inner = (int64_t)in.outer_shape[nd - 1];
     const int64_t len = (int64_t)in.len;
+    const int64_t slab_bytes = len * inner * (int64_t)dtypeSize(in.dtype);
     if (in.outer_x[nd - 1] != 1 || in.outer_y[nd - 1] != 1 || in.x_red != inner || in.y_red != inner || inner < 2 ||
-        inner > kSlabThreads || len * inner * (int64_t)dtypeSize(in.dtype) > kSlabMaxBytes) {
+        inner > kSlabThreads || slab_bytes > kSlabMaxBytes) {
         return false;
     }
     Plan s = plan;
-    if (!setOuter(s, in, 0, nd - 1, table) || s.rows < 2 * (int64_t)h.sm_count) {
+    const int64_t min_groups = 2 * (int64_t)h.sm_count;
+    if (!setOuter(s, in, 0, nd - 1, table) || s.rows < min_groups) {
         return false;
+    }
+    int64_t slabs = 1;
+    const int k = s.outer.nd - 1; // the fastest outer dim (none where the offsets are a table)
+    if (INFINI_LP_NORM_SLAB_GROUPS && k >= 0 && s.outer.sx[k] == len * inner && s.outer.sy[k] == len * inner) {
+        const int64_t edge = s.outer.size[k];
+        const int64_t parts = std::max<int64_t>(2, (int64_t)std::ceil(std::sqrt((double)len) / 2));
+        slabs = std::min({std::max<int64_t>(1, kSlabThreads / (inner * parts)), kSlabMaxBytes / slab_bytes, edge});
+        while (slabs > 1 && s.rows / edge * ceilDiv(edge, slabs) < min_groups) {
+            --slabs;
+        }
+        s.rows = s.rows / edge * ceilDiv(edge, slabs);
+        s.outer.size[k] = ceilDiv(edge, slabs);
+        s.outer.sx[k] *= slabs;
+        s.outer.sy[k] *= slabs;
+        s.slab_edge = edge;
     }
     s.kind = Kind::Slab;
     s.vec = 1;
     s.inner = inner;
-    s.by = (int)std::min<int64_t>(kSlabThreads / inner, len);
+    s.slabs = (int)slabs;
+    s.by = (int)std::min<int64_t>(kSlabThreads / (inner * slabs), len);
     s.grid_x = (unsigned)std::min<int64_t>(s.rows, INT32_MAX);
     plan = s;
     return true;

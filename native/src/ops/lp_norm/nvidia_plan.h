@@ -70,6 +70,9 @@ struct Plan {
     int64_t inner = 0; // inner positions, in vectors
     int64_t sxi = 0, syi = 0;
     int bx = 1, by = 1;
+    // Slab: slabs a block (neighbours in the fastest outer dim, one run in x and y), and that dim's extent
+    int slabs = 1;
+    int64_t slab_edge = 0;
     // Grid
     unsigned grid_x = 1, grid_y = 1;
     size_t smem_max = 0; // Stream: the kernel's shared-memory limit; Pipe: its dynamic shared memory

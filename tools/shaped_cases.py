@@ -1,0 +1,68 @@
+"""Session 38: seeded random cases of two shapes, as behind_sweep.py lines (ratio 1.000) that
+`behind_sweep.py --repro FILE N --no-kernels` runs on any library, to compare planner variants on
+the cases they can change, not only on those a sweep found behind:
+  box   Rearrange of int8 / F16 tensors of 10-60 MB whose innermost 2-3 dims (at most 16 KB) are
+        permuted among themselves, outer dims sometimes too (rearrange_nvidia.cc planBox);
+  slab  LPNorm of contiguous tensors over the axis just outside an inner extent of 2-256 elements,
+        axis x inner at most 32 KB (lp_norm/nvidia.cc planSlab).
+    python3 tools/shaped_cases.py box|slab SEED COUNT > FILE"""
+import math
+import random
+import sys
+
+from infiniop_py._layout import contiguous_strides
+
+SIZES = {"int8": 1, "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8}
+
+
+def log_uniform(rng, lo, hi):
+    return int(math.exp(rng.uniform(math.log(lo), math.log(hi))))
+
+
+def box_case(rng):
+    dtype = rng.choice(["int8", "float16"])
+    while True:
+        block = [log_uniform(rng, 3, 200) for _ in range(rng.choice([2, 2, 3]))]
+        if math.prod(block) * SIZES[dtype] <= 16 << 10 and math.prod(block) >= 16:
+            break
+    total = log_uniform(rng, 10 << 20, 60 << 20) // SIZES[dtype]
+    outer_n = max(1, total // math.prod(block))
+    outer = [outer_n] if rng.random() < 0.5 else [max(1, int(outer_n ** 0.5 * rng.uniform(0.3, 3)))]
+    if len(outer) == 1 and outer[0] != outer_n:
+        outer.append(max(1, outer_n // outer[0]))
+    inner = list(range(len(outer), len(outer) + len(block)))
+    while inner[-1] == len(outer) + len(block) - 1:  # src's fastest dim is not dst's
+        rng.shuffle(inner)
+    head = list(range(len(outer)))
+    if rng.random() < 0.3:
+        rng.shuffle(head)
+    shape = tuple(outer + block)
+    return f"rearrange {shape} src order {tuple(head + inner)} dst {contiguous_strides(shape)} {dtype}"
+
+
+def slab_case(rng):
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    while True:
+        inner = [log_uniform(rng, 2, 256)]
+        if rng.random() < 0.25:
+            inner = [log_uniform(rng, 2, 16), log_uniform(rng, 2, 16)]
+        length = log_uniform(rng, 2, 400)
+        if math.prod(inner) <= 256 and length * math.prod(inner) * SIZES[dtype] <= 32 << 10:
+            break
+    total = log_uniform(rng, 2 << 20, 96 << 20) // SIZES[dtype]
+    rows = max(300, total // (length * math.prod(inner)))
+    outer = [rows] if rng.random() < 0.6 else [max(1, rows // 7), 7]
+    shape = tuple(outer + [length] + inner)
+    return f"lp_norm {shape} axis {len(outer)} p {rng.choice([1, 2, 2, 3])} {dtype}"
+
+
+def main():
+    kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    rng = random.Random(seed)
+    make = {"box": box_case, "slab": slab_case}[kind]
+    for _ in range(count):
+        print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")
+
+
+if __name__ == "__main__":
+    main()
