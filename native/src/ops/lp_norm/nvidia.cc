@@ -573,24 +573,26 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     return INFINI_STATUS_SUCCESS;
 }
 
-// A measuring knob (session 37, written without device time to run it): the Slab plan (slab.cu) where
-// the reduced axis x the inner dim is one contiguous run in x and in y (planSlab). 1: in place of a Cols
-// plan without packs (an inner extent, or strides, no multiple of 16 bytes: one element a thread, up
-// to 2x PyTorch's time in session 37's sweep, (169,186,9,129) BF16 axis 2 336 against 163 µs); 2:
-// wherever it applies; 0: off.
+// The Slab plan (slab.cu) where the reduced axis x the inner dim is one contiguous run in x and in y
+// (planSlab). 1: in place of a Cols plan without packs (an inner extent, or strides, no multiple of 16
+// bytes: one element a thread); 2: wherever it applies (in place of packed Cols too); 0: off. Session 38
+// (H200, eager µs, default -> Slab, PyTorch in brackets): (169,186,9,129) BF16 axis 2 336 -> 187 (163),
+// (77,93,137,5) BF16 p 1 52 -> 27 (39), (89,181,91,13) F16 107 -> 83 (85); over packed Cols
+// (103435,4,8) F16 axis 1 320 -> 47 (49), (131,31,33,88) F64 axis 2 134 -> 85 (91).
 #ifndef INFINI_LP_NORM_SLAB
-#define INFINI_LP_NORM_SLAB 0
+#define INFINI_LP_NORM_SLAB 2
 #endif
 // Slabs a block (planSlab) where they continue one run: 1 on (session 38), 0 one slab a block.
 #ifndef INFINI_LP_NORM_SLAB_GROUPS
 #define INFINI_LP_NORM_SLAB_GROUPS 1
 #endif
 
-// The Slab plan: a block a group of slabs of at most kSlabMaxBytes and kSlabThreads columns in all, enough
-// groups for two blocks an SM; false leaves the plan as it is. Neighbouring slabs of the fastest outer dim
-// that continue one run in x and in y share a block where one slab would leave most threads idle or
-// split its columns over many thread rows (a column's rows merge one after another: thread rows of
-// about sqrt(len) / 2 keep that merge short against each thread's walk).
+// The Slab plan: a block a group of neighbouring slabs (of the fastest outer dim, one run in x and y) of
+// at most kSlabMaxBytes, enough groups for two blocks an SM; false leaves the plan as it is. Short
+// columns (len <= 16) take a thread each, a group about kSlabGroupBytes; longer ones are shared by
+// thread rows of about sqrt(len) / 2 (a column's parts merge one after another: that keeps the merge
+// short against each part's walk), a group at most kSlabThreads columns. Session 38, call 2: one slab
+// a block ran (999444, 6, 7) F16 axis 1 in 6614 µs, groups of 18 in 393 (PyTorch 191).
 bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table) {
     const size_t nd = in.outer_shape.size();
     if (nd == 0) {
@@ -608,12 +610,14 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     if (!setOuter(s, in, 0, nd - 1, table) || s.rows < min_groups) {
         return false;
     }
+    int64_t parts = len <= 16 ? 1 : (int64_t)std::ceil(std::sqrt((double)len) / 2);
+    parts = std::min(parts, std::max<int64_t>(1, kSlabThreads / inner));
     int64_t slabs = 1;
     const int k = s.outer.nd - 1; // the fastest outer dim (none where the offsets are a table)
     if (INFINI_LP_NORM_SLAB_GROUPS && k >= 0 && s.outer.sx[k] == len * inner && s.outer.sy[k] == len * inner) {
         const int64_t edge = s.outer.size[k];
-        const int64_t parts = std::max<int64_t>(2, (int64_t)std::ceil(std::sqrt((double)len) / 2));
-        slabs = std::min({std::max<int64_t>(1, kSlabThreads / (inner * parts)), kSlabMaxBytes / slab_bytes, edge});
+        slabs = parts == 1 ? kSlabGroupBytes / slab_bytes : kSlabThreads / (inner * parts);
+        slabs = std::max<int64_t>(1, std::min({slabs, kSlabMaxBytes / slab_bytes, edge}));
         while (slabs > 1 && s.rows / edge * ceilDiv(edge, slabs) < min_groups) {
             --slabs;
         }
@@ -623,11 +627,15 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
         s.outer.sy[k] *= slabs;
         s.slab_edge = edge;
     }
+    if (slabs * slab_bytes < kSlabGroupBytes / 8) { // a block's work too small for its barriers
+        return false;
+    }
     s.kind = Kind::Slab;
     s.vec = 1;
     s.inner = inner;
     s.slabs = (int)slabs;
-    s.by = (int)std::min<int64_t>(kSlabThreads / (inner * slabs), len);
+    // Every thread at work where the parts share columns (at most kSlabThreads of them a group).
+    s.by = parts == 1 ? 1 : (int)std::min<int64_t>(kSlabThreads / (inner * slabs), len);
     s.grid_x = (unsigned)std::min<int64_t>(s.rows, INT32_MAX);
     plan = s;
     return true;

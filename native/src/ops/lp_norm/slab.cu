@@ -15,31 +15,62 @@ namespace infini::lp_norm::nvidia {
 
 namespace {
 
+// A column part's statistics (rows q, q + parts, ... of the column at col[0], rows `inner` apart): the
+// max and the scaled sum, in one pass where the plain sum stays in range (as cols.cu's threads do).
+template <class A, class T>
+__device__ __forceinline__ void columnPart(const T *col, int len, int inner, int q, int parts, int p, A &m,
+                                           A &s) {
+    A t = 0;
+    m = 0;
+    withP<true>(p, [&](auto pc) {
+        constexpr int kP = decltype(pc)::value;
+        for (int r = q; r < len; r += parts) {
+            const A a = absA<A>(widen(col[r * inner]));
+            m = maxNan(m, a);
+            t += powP<kP>(a, p);
+        }
+    });
+    s = scaledSumFrom(m, t, p, [&](const Factor<A> &f) {
+        A sum = 0;
+        for (int r = q; r < len; r += parts) {
+            sum += powP<0>(f.apply(absA<A>(widen(col[r * inner]))), p);
+        }
+        return sum;
+    });
+}
+
+// Rows q, q + parts, ... of a column in shared memory scaled in place by its factor (rounded to T as
+// y's elements are).
+template <class A, class T>
+__device__ __forceinline__ void scaleColumnPart(T *col, int len, int inner, int q, int parts, const Factor<A> &f) {
+    for (int r = q; r < len; r += parts) {
+        col[r * inner] = narrow<T>(f.apply(widen(col[r * inner])));
+    }
+}
+
 template <class T>
 __global__ void __launch_bounds__(kSlabThreads) slabKernel(const Plan plan, const T *__restrict__ x, T *y) {
     using A = ComputeType<T>;
     constexpr int V = 16 / sizeof(T);
     using P = Pack<T, V>;
     extern __shared__ __align__(16) unsigned char slab_bytes[];
-    T *slab = reinterpret_cast<T *>(slab_bytes); // x's slabs, laid out on x's grid
+    T *slab = reinterpret_cast<T *>(slab_bytes); // x's slabs, laid out on x's grid, then y's values
     __shared__ A sh_m[kSlabThreads], sh_s[kSlabThreads];
     __shared__ Factor<A> sh_f[kSlabThreads];
     const int tid = threadIdx.x;
-    const int inner = (int)plan.inner;              // a slab's columns (plan.vec == 1)
-    const int len = (int)plan.len;                  // a slab's rows
-    const int slab_n = len * inner;                 // a slab's elements
-    const int cols = inner * plan.slabs;            // a full group's columns
-    const int parts = plan.by;                      // thread rows a column
-    const int col = tid % cols, q = tid / cols;     // this thread's column (of the group) and thread row
-    const int own = (col / inner) * slab_n + col % inner; // its column's first element in the group
-    const int fastest = plan.outer.size[plan.outer.nd > 0 ? plan.outer.nd - 1 : 0];
+    const int inner = (int)plan.inner;   // a slab's columns (plan.vec == 1)
+    const int len = (int)plan.len;       // a slab's rows
+    const int slab_n = len * inner;      // a slab's elements
+    const int cols = inner * plan.slabs; // a full group's columns (at most kSlabThreads where parts > 1)
+    const int parts = plan.by;           // thread rows a column
+    const int fastest = plan.outer.nd > 0 ? (int)plan.outer.size[plan.outer.nd - 1] : 1;
     for (int64_t o = blockIdx.x; o < plan.rows; o += gridDim.x) {
         int64_t ox, oy;
         outerOffsets(plan.outer, o, ox, oy);
         // The slabs of this group (the last group of the fastest outer dim may hold fewer).
         const int64_t left = plan.slabs == 1 ? 1 : plan.slab_edge - (o % fastest) * plan.slabs;
         const int count = left < plan.slabs ? (int)left : plan.slabs;
-        const int n = count * slab_n;
+        const int n = count * slab_n, used = count * inner;
         const RowPacks<T, V, true> gx(x + ox, n); // the group on x's 16-byte grid
         const T *x0 = x + ox - gx.head;
         for (int k = tid; k < gx.packs; k += kSlabThreads) {
@@ -49,79 +80,57 @@ __global__ void __launch_bounds__(kSlabThreads) slabKernel(const Plan plan, cons
                 lo == 0 && hi == V ? ldPack<T, V>(x0 + k * V, plan.cs) : partialPack<T, V>(x0 + k * V, lo, hi);
         }
         __syncthreads();
-        const T *group = slab + gx.head; // element i of the group
-        const T *sx = group + own;       // this thread's column: rows r * inner
-        if (q < parts && col < count * inner) {
-            // One pass: the max and the unscaled sum of |x|^p, then the scaled sum from them (redone
-            // scaled where the sum left the plain range), as cols.cu's threads do.
-            A m = 0, t = 0;
-            withP<true>(plan.p, [&](auto pc) {
-                constexpr int kP = decltype(pc)::value;
-                for (int r = q; r < len; r += parts) {
-                    const A a = absA<A>(widen(sx[r * inner]));
-                    m = maxNan(m, a);
-                    t += powP<kP>(a, plan.p);
-                }
-            });
-            sh_m[tid] = m;
-            sh_s[tid] = scaledSumFrom(m, t, plan.p, [&](const Factor<A> &f) {
-                A s = 0;
-                for (int r = q; r < len; r += parts) {
-                    s += powP<0>(f.apply(absA<A>(widen(sx[r * inner]))), plan.p);
-                }
-                return s;
-            });
-        }
-        __syncthreads();
-        if (tid < count * inner) { // column tid's thread rows merged in order: the max, then each sum rescaled to it
-            A top = 0;
-            for (int k = 0; k < parts; ++k) {
-                top = maxNan(top, sh_m[k * cols + tid]);
+        T *group = slab + gx.head; // element i of the group; column c starts at (c / inner) * slab_n + c % inner
+        auto column = [&](int c) { return group + (c / inner) * slab_n + c % inner; };
+        if (parts == 1) { // a thread a column at a time, scaled as soon as its factor is known
+            for (int c = tid; c < used; c += kSlabThreads) {
+                A m, sum;
+                columnPart(column(c), len, inner, 0, 1, plan.p, m, sum);
+                scaleColumnPart(column(c), len, inner, 0, 1, rowFactor(m, sum, plan.p, plan.eps));
             }
-            A sum = 0;
-            if (scaledSumNeeded(top)) {
+        } else { // a column's rows shared by `parts` thread rows, merged in order (the same bits every call)
+            const int c = tid % cols, q = tid / cols;
+            const bool mine = q < parts && c < used;
+            if (mine) {
+                A m, sum;
+                columnPart(column(c), len, inner, q, parts, plan.p, m, sum);
+                sh_m[tid] = m;
+                sh_s[tid] = sum;
+            }
+            __syncthreads();
+            if (tid < used) { // the max, then each part's sum rescaled to it
+                A top = 0;
                 for (int k = 0; k < parts; ++k) {
-                    sum += rescaledSum(sh_s[k * cols + tid], sh_m[k * cols + tid], top, plan.p);
+                    top = maxNan(top, sh_m[k * cols + tid]);
                 }
+                A sum = 0;
+                if (scaledSumNeeded(top)) {
+                    for (int k = 0; k < parts; ++k) {
+                        sum += rescaledSum(sh_s[k * cols + tid], sh_m[k * cols + tid], top, plan.p);
+                    }
+                }
+                sh_f[tid] = rowFactor(top, sum, plan.p, plan.eps);
             }
-            sh_f[tid] = rowFactor(top, sum, plan.p, plan.eps);
+            __syncthreads();
+            if (mine) {
+                scaleColumnPart(column(c), len, inner, q, parts, sh_f[c]);
+            }
         }
         __syncthreads();
-        // y's group on its own grid: pack k's element j is group element k * V + j - head, in slab
-        // i / slab_n, column i % inner (its factor: slab * inner + column), tracked from the pack's first.
+        // y's group on its own grid: pack k's element j is group element k * V + j - head.
         const RowPacks<T, V, true> gy(y + oy, n);
         T *y0 = y + oy - gy.head;
+        const T *from = group - gy.head;
         for (int k = tid; k < gy.packs; k += kSlabThreads) {
             int lo, hi;
             gy.span(k, lo, hi);
-            const int i0 = k * V - gy.head + lo; // the pack's first element of the group (lo > 0 in the first)
-            const int sl = i0 / slab_n, within = i0 - sl * slab_n;
-            int c = within % inner, r = within / inner, f = sl * inner + c;
-            P in{};
+            P out{};
 #pragma unroll
             for (int j = 0; j < V; ++j) {
                 if (j >= lo && j < hi) {
-                    in.v[j] = group[k * V - gy.head + j];
+                    out.v[j] = from[k * V + j];
                 }
             }
-            int fac[V];
-#pragma unroll
-            for (int j = 0; j < V; ++j) {
-                fac[j] = f; // elements before lo take the first's factor, unused
-                if (j >= lo) {
-                    ++c;
-                    ++f;
-                    if (c == inner) {
-                        c = 0;
-                        f -= inner;
-                        if (++r == len) {
-                            r = 0;
-                            f += inner;
-                        }
-                    }
-                }
-            }
-            const P out = mapPack(in, [&](A e, int j) { return sh_f[fac[j]].apply(e); });
             if (lo == 0 && hi == V) {
                 stPack<T, V>(y0 + k * V, out, plan.cs);
             } else {

@@ -41,6 +41,14 @@ constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
 #ifndef INFINI_REARRANGE_MIN_TILE_FILL
 #define INFINI_REARRANGE_MIN_TILE_FILL 50
 #endif
+// Skewed tiles (and the skewed / odd word tiles) shift each block's b range to dst's 32-byte sectors,
+// which costs a whole extra tile along a short b: 59 units take two, 46% full, where plain 64-unit tiles
+// take one (session 37's sweep: (65,44,39,59) F16 order (0,1,3,2) on odd word tiles 47 µs against
+// PyTorch's 18, (48,10,9,102,51) order (1,2,4,0,3) on skewed word tiles 205 against 68). > 0: where the
+// skew adds a tile along b and leaves b under this percentage full, the plain tiles instead. 0: off.
+#ifndef INFINI_REARRANGE_SKEW_MIN_FILL
+#define INFINI_REARRANGE_SKEW_MIN_FILL 60
+#endif
 // Contiguous copies up to this size run as a kernel rather than cudaMemcpyAsync
 // (H100, host µs per call, tools/launch_cost.cu: memcpy path 1.23-1.54x an
 // empty launch, kernel paths 1.05-1.13x; BENCHMARKS.md, session 4).
@@ -58,13 +66,17 @@ constexpr PdlPolicy kRearrangePdl = pdlPolicyOfKnob(INFINI_REARRANGE_PDL);
 
 // Transposes whose innermost dims form one dense block in both tensors, of at most kBoxBytes, as box
 // transposes (nvidia.h BoxParams): 1 where the tiles are refused (short groups, tiles under
-// INFINI_REARRANGE_MIN_TILE_FILL full: instead of the generic kernel), 2 ahead of the tiles too, 0 off.
+// INFINI_REARRANGE_MIN_TILE_FILL full: instead of the generic kernel), 2 ahead of the tiles too, 3 ahead
+// of the tiles on 2-byte units only, 0 off. Session 38 (H200): ahead of the tiles, (65,44,39,59) F16
+// order (0,1,3,2) 47.2 -> 21.6 µs (PyTorch 17.9), (1644,52,122) F16 40.1 -> 32.1 (38.4); but int8
+// transposes on well-filled tiles lost ((15277,59,50) 82.9 -> 110.4 (91.9), (4537,105,102) 95.6 ->
+// 118.2 (115.5), (18,128,14,8,63) 26.4 -> 44.4 (35.9)); tools/verify_s38b.sh, tools/shaped_cases.py box.
 // Session 36's fresh sweep had int8 permutations of such blocks on the generic kernel at up to 1.8x
 // PyTorch's time; H200 eager µs, generic -> box (session 37, tools/verify_s37a.sh; PyTorch):
 // (117,58,6,75,25) order (1,0,2,4,3) 388 -> 209 (214), (106,97,13,17,27) order (1,0,4,3,2) 313 -> 170
 // (182), (5,22,82,27,26) order (1,0,2,4,3) 35.9 -> 28.5 (20.7).
 #ifndef INFINI_REARRANGE_BOX
-#define INFINI_REARRANGE_BOX 1
+#define INFINI_REARRANGE_BOX 3
 #endif
 // The widest copy unit (bytes) and the least tensor bytes that box transposes take. Session 37's call 4
 // (tools/verify_s37d.sh, notes/sweeps/session37_box_cases.txt: 43 box-shaped cases with box transposes
@@ -346,6 +358,11 @@ struct NvidiaDesc final : Desc {
         const Retiled skew_word = retile(t.tiles_a, skewTilesB(len_b, kSkewWordSpanUnits));
         plan->skew = plan->unit == 2 && ss[a] == 1 && ds[b] == 1 && len_a <= index_room && len_b <= index_room &&
                      skew.blocks <= (uint64_t)INT32_MAX; // b0 + span, a0 + 64 and block indices in 32 bits
+        const uint64_t skew_tiles_b = skew.p.tiles_b;
+        if (INFINI_REARRANGE_SKEW_MIN_FILL > 0 && skew_tiles_b > t.tiles_b &&
+            100 * len_b < (uint64_t)INFINI_REARRANGE_SKEW_MIN_FILL * skew_tiles_b * kSkewSpanUnits) {
+            plan->skew = false;
+        }
         if (plan->skew) {
             plan->skewed = {skew.p, (unsigned)skew.blocks};
             plan->skew_word = {skew_word.p, (unsigned)skew_word.blocks};
@@ -575,13 +592,14 @@ struct NvidiaDesc final : Desc {
             plan->grid = genericGrid(n, unit);
             return INFINI_STATUS_SUCCESS;
         }
-        if (INFINI_REARRANGE_BOX >= 2 && planBox(l, plan)) {
+        const bool box_first = INFINI_REARRANGE_BOX == 2 || (INFINI_REARRANGE_BOX == 3 && unit == 2);
+        if (box_first && planBox(l, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
         if (planTile(l, plan)) {
             return uploadDeep(plan);
         }
-        if (INFINI_REARRANGE_BOX == 1 && planBox(l, plan)) {
+        if (INFINI_REARRANGE_BOX != 0 && !box_first && planBox(l, plan)) {
             return INFINI_STATUS_SUCCESS;
         }
         plan->kind = Kind::Generic;
