@@ -576,9 +576,11 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
 // The Slab plan (slab.cu) where the reduced axis x the inner dim is one contiguous run in x and in y
 // (planSlab). 1: in place of a Cols plan without packs (an inner extent, or strides, no multiple of 16
 // bytes: one element a thread); 2: wherever it applies (in place of packed Cols too); 0: off. Session 38
-// (H200, eager µs, default -> Slab, PyTorch in brackets): (169,186,9,129) BF16 axis 2 336 -> 187 (163),
-// (77,93,137,5) BF16 p 1 52 -> 27 (39), (89,181,91,13) F16 107 -> 83 (85); over packed Cols
-// (103435,4,8) F16 axis 1 320 -> 47 (49), (131,31,33,88) F64 axis 2 134 -> 85 (91).
+// (H200, eager µs, session 37's default -> Slab, PyTorch in brackets; tools/verify_s38c.sh):
+// (169,186,9,129) BF16 axis 2 336 -> 99 (163), (77,93,137,5) BF16 p 1 52 -> 27 (39), (89,181,91,13) F16
+// 107 -> 73 (85); over packed Cols (103435,4,8) F16 axis 1 320 -> 19 (29), (106631,7,2,8) BF16 axis 2 p 3
+// 1004 -> 75 (133), (287990,7,12,2) F16 1345 -> 113 (187); 76 of 80 random slab-shaped cases ahead of
+// PyTorch (tools/shaped_cases.py slab 38 80) against 41 before.
 #ifndef INFINI_LP_NORM_SLAB
 #define INFINI_LP_NORM_SLAB 2
 #endif
@@ -603,6 +605,13 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     const int64_t slab_bytes = len * inner * (int64_t)dtypeSize(in.dtype);
     if (in.outer_x[nd - 1] != 1 || in.outer_y[nd - 1] != 1 || in.x_red != inner || in.y_red != inner || inner < 2 ||
         inner > kSlabThreads || slab_bytes > kSlabMaxBytes) {
+        return false;
+    }
+    // Slabs past a group's bytes whose columns are long: each thread's two walks over shared memory (the
+    // statistics, then the scaling) cost more than Cols's held rows. Session 38, call 3 (H200, eager µs,
+    // Cols -> Slab): (1675,136,5,15) F16 axis 1 45.5 -> 66.8, (1075,305,23) F16 25.8 -> 34.7, (484,230,47)
+    // F16 20.5 -> 27.9; but (1369,109,105) BF16 81.5 -> 59.2, (131,31,33,88) F64 axis 2 134.3 -> 79.9.
+    if (slab_bytes > kSlabGroupBytes && len > kSlabLongColumn) {
         return false;
     }
     Plan s = plan;

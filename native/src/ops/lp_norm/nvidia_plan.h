@@ -44,6 +44,8 @@ constexpr int64_t kSlabMaxBytes = 32 * 1024;
 constexpr int kSlabThreads = 256; // a block; a slab's columns are at most this many
 // A group's bytes where each column takes one thread (planSlab).
 constexpr int64_t kSlabGroupBytes = 8 * 1024;
+// Column length past which slabs larger than kSlabGroupBytes stay on Cols (planSlab).
+constexpr int64_t kSlabLongColumn = 128;
 
 // The Split plan's chunks (rows.cu): a block of kSplitThreads threads, kSplitItems packs a thread.
 constexpr int kSplitThreads = 256, kSplitItems = 8;

@@ -46,6 +46,10 @@ constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
 // take one (session 37's sweep: (65,44,39,59) F16 order (0,1,3,2) on odd word tiles 47 µs against
 // PyTorch's 18, (48,10,9,102,51) order (1,2,4,0,3) on skewed word tiles 205 against 68). > 0: where the
 // skew adds a tile along b and leaves b under this percentage full, the plain tiles instead. 0: off.
+// Session 38, call 3 (H200, eager µs, 0 -> 60, PyTorch in brackets; tools/verify_s38c.sh over session
+// 37's 119 Rearrange cases behind PyTorch, none slower): (48,10,9,102,51) F16 204.9 -> 66.0 (68.3),
+// (554,36,26,54) F16 order (3,0,1,2) 95.9 -> 34.0 (72.4), (61,10,51,99) 27.7 -> 10.8 (12.5),
+// (67,943,52) order (0,2,1) 17.3 -> 8.4 (11.6).
 #ifndef INFINI_REARRANGE_SKEW_MIN_FILL
 #define INFINI_REARRANGE_SKEW_MIN_FILL 60
 #endif
@@ -71,6 +75,7 @@ constexpr PdlPolicy kRearrangePdl = pdlPolicyOfKnob(INFINI_REARRANGE_PDL);
 // order (0,1,3,2) 47.2 -> 21.6 µs (PyTorch 17.9), (1644,52,122) F16 40.1 -> 32.1 (38.4); but int8
 // transposes on well-filled tiles lost ((15277,59,50) 82.9 -> 110.4 (91.9), (4537,105,102) 95.6 ->
 // 118.2 (115.5), (18,128,14,8,63) 26.4 -> 44.4 (35.9)); tools/verify_s38b.sh, tools/shaped_cases.py box.
+// At 3 (call 3) those int8 cases are back where they were and the F16 gains stay.
 // Session 36's fresh sweep had int8 permutations of such blocks on the generic kernel at up to 1.8x
 // PyTorch's time; H200 eager µs, generic -> box (session 37, tools/verify_s37a.sh; PyTorch):
 // (117,58,6,75,25) order (1,0,2,4,3) 388 -> 209 (214), (106,97,13,17,27) order (1,0,4,3,2) 313 -> 170
