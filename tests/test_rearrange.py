@@ -169,6 +169,21 @@ def test_dense_block_permutations(device, rng, dtype, shape, order):
     check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype, src_shift=1, dst_shift=1)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.dtype(np.uint8), F16, F32], ids=str)
+@pytest.mark.parametrize("shape,order", [
+    ((6, 8, 9, 7, 35), (3, 1, 0, 2, 4)),        # rows of 35 kept whole under 4 permuted dims
+    ((5, 4, 3, 6, 7, 21), (4, 2, 0, 3, 1, 5)),  # 6 dims, rows of 21
+    ((3, 7, 4, 9, 5, 11), (5, 3, 1, 4, 2, 0)),  # 6 dims, every one moved
+], ids=str)
+def test_many_dim_permutations(device, rng, dtype, shape, order):
+    """5- and 6-D permutations that no dims merge away: on the GPU the generic kernel's 5- and 6-dim forms
+    where they are built in (INFINI_REARRANGE_GENERIC_UNROLLED_DIMS=6), else its kMaxDims loop."""
+    src_strides = permuted_strides(shape, order)
+    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype)
+    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype, src_shift=1, dst_shift=1)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [np.dtype(np.uint8), F16], ids=str)
 @pytest.mark.parametrize("shape,order", [

@@ -204,6 +204,12 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
     case 2: genericKernel<U, 2><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
     case 3: genericKernel<U, 3><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
     case 4: genericKernel<U, 4><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+#if INFINI_REARRANGE_GENERIC_UNROLLED_DIMS >= 5
+    case 5: genericKernel<U, 5><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+#endif
+#if INFINI_REARRANGE_GENERIC_UNROLLED_DIMS >= 6
+    case 6: genericKernel<U, 6><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+#endif
     case 0: genericKernel<U, 0><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
     default: genericKernel<U, -1><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
     }

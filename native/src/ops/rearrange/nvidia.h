@@ -96,8 +96,18 @@ struct BoxParams {
 template <size_t Unit>
 cudaError_t launchBox(const BoxParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
-// ndim_variant: 1..4 = specialised for that many dims with 32-bit indices,
-// 0 = up to kMaxDims dims with 32-bit indices, -1 = any ndim (deep too) with 64-bit indices.
+// The most dims the generic kernel has a specialised (unrolled) form for: 4, or 6 as a measuring knob
+// (session 38, not yet run). Session 38's sweep had 5-D permutations on the generic kernel among the
+// worst cases ((42,8,9,70,105) int8 order (3,1,0,2,4) 117 µs against PyTorch's 66): past 4 dims the
+// kernel runs the kMaxDims loop, whose SASS is 3.4x the 4-dim form's (1968 instructions against 584 for
+// 1-byte units, cubin .text).
+#ifndef INFINI_REARRANGE_GENERIC_UNROLLED_DIMS
+#define INFINI_REARRANGE_GENERIC_UNROLLED_DIMS 4
+#endif
+static_assert(INFINI_REARRANGE_GENERIC_UNROLLED_DIMS >= 4 && INFINI_REARRANGE_GENERIC_UNROLLED_DIMS <= 6,
+              "the generic kernel's unrolled forms: 4 to 6 dims");
+// ndim_variant: 1..INFINI_REARRANGE_GENERIC_UNROLLED_DIMS = specialised for that many dims with 32-bit
+// indices, 0 = up to kMaxDims dims with 32-bit indices, -1 = any ndim (deep too) with 64-bit indices.
 template <size_t Unit>
 cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned grid, void *dst, const void *src,
                           cudaStream_t stream);

@@ -621,7 +621,7 @@ struct NvidiaDesc final : Desc {
             plan->variant = -1;
         } else {
             std::copy(dims.begin(), dims.end(), g.dims);
-            plan->variant = g.total <= UINT32_MAX ? (nd <= 4 ? (int)nd : 0) : -1;
+            plan->variant = g.total <= UINT32_MAX ? (nd <= INFINI_REARRANGE_GENERIC_UNROLLED_DIMS ? (int)nd : 0) : -1;
         }
         const uint64_t grid = genericGrid(g.total, unit);
         INFINI_REQUIRE(grid <= (uint64_t)INT32_MAX, INFINI_STATUS_BAD_TENSOR_SHAPE);
