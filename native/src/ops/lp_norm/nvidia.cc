@@ -639,6 +639,9 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     if (slabs * slab_bytes < kSlabGroupBytes / 8) { // a block's work too small for its barriers
         return false;
     }
+    if (k >= 0 && s.outer.size[k] > INT32_MAX) { // (slab.cu takes the fastest outer extent as an int)
+        return false;
+    }
     s.kind = Kind::Slab;
     s.vec = 1;
     s.inner = inner;

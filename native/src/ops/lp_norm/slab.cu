@@ -6,9 +6,10 @@
 // 2-byte elements one by one (session 37's sweep: Cols cases of odd inner
 // extents up to 2x PyTorch's time). Here a block reads a group of plan.slabs
 // neighbouring slabs (one run) in 16-byte packs on its own 16-byte grid into
-// shared memory, reduces their columns there (a column's rows shared by plan.by
-// thread rows, merged in a fixed order: the same bits every call), and writes
-// the group back in packs on y's grid.
+// shared memory, reduces their columns there (short columns a thread each; a
+// longer column's rows shared by plan.by thread rows, merged in a fixed order:
+// the same bits every call), scales each column in place once its factor is
+// known, and writes the group back in packs on y's grid.
 #include "device.cuh"
 
 namespace infini::lp_norm::nvidia {
