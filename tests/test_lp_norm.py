@@ -370,6 +370,20 @@ def test_slab_groups(device, rng, dtype, shape, axis, layout):
         assert_nonfinite(to_host(ya), reference(x, axis, p, 1e-12), axis, x.dtype)
 
 
+# Inner extents past a block's threads with short columns: Cols, or (INFINI_LP_NORM_SLAB_CHUNKS built in)
+# the Slab plan in column chunks, each row's segment on its own 16-byte grid: padded rows (a reduced
+# stride past the inner extent), a reversed outer dim, F64 columns too long for a chunk ((280, 40, 301)).
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("shape,axis", [((280, 9, 301), 1), ((150, 9, 7, 83), 1), ((300, 12, 300), 1),
+                                        ((2, 150, 5, 517), 2), ((280, 40, 301), 1)], ids=str)
+@pytest.mark.parametrize("layout", ["contig", "negative", "padded"])
+def test_column_chunks(device, rng, dtype, shape, axis, layout):
+    x = random_input(rng, shape, DTYPES[dtype])
+    for p in (2, 3):
+        run_case(device, rng, x, axis, p, layout=layout, y_layout="contig", inplace=(p == 2))
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", ["f32", "f16", "bf16", "f64"])
 def test_columns_of_mixed_magnitudes(device, rng, dtype):

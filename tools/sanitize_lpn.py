@@ -96,6 +96,8 @@ def main() -> int:
     ok &= check("cols, slabs, F64, 129 columns (INFINI_LP_NORM_SLAB)", rows((300, 9, 129), np.float64), axis=1, p=3)
     ok &= check("cols, slabs in groups of 3, the last of 2, non-finite slabs (INFINI_LP_NORM_SLAB)",
                 nonfinite_rows((1001, 45, 7), np.float16), axis=1)
+    ok &= check("cols, column chunks of 256, a short last chunk (INFINI_LP_NORM_SLAB_CHUNKS)",
+                nonfinite_rows((280, 9, 301), np.float16), axis=1)
     ok &= check("sweep", rows((2, 1 << 20), ip.bfloat16))
     ok &= check("split", rows((2, 1 << 20), np.float32))
     ok &= check("split, ragged packs, 513 chunks a row", rows((1, (1 << 20) + 1), np.float16))

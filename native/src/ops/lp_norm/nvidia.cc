@@ -653,6 +653,46 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     return true;
 }
 
+// A measuring knob (session 38, written without device time to run it): the Slab plan in column chunks
+// (slab.cu slabChunkKernel) for inner extents past kSlabThreads with unit inner stride and short columns:
+// a block reads `chunk_vecs` columns of every row of the axis, each row's segment in 16-byte packs on its
+// own grid (any reduced strides). Session 38's sweep had 27 such cases behind PyTorch on scalar Cols (an
+// inner extent no multiple of a pack: 2-byte loads), up to 1.37x ((118,33,235,37) F16 axis 1 187 µs
+// against 137). 1: in place of scalar Cols; 2: of packed Cols too; 0: off.
+#ifndef INFINI_LP_NORM_SLAB_CHUNKS
+#define INFINI_LP_NORM_SLAB_CHUNKS 0
+#endif
+
+// The column-chunk Slab plan: chunks of up to kSlabThreads columns (a thread each, at least half of
+// them at work) whose rows fit kSlabMaxBytes, enough (outer index, chunk) pairs for two blocks an SM.
+bool planSlabChunks(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table) {
+    const size_t nd = in.outer_shape.size();
+    if (nd == 0 || in.outer_x[nd - 1] != 1 || in.outer_y[nd - 1] != 1) {
+        return false;
+    }
+    const int64_t inner = (int64_t)in.outer_shape[nd - 1];
+    const int64_t len = (int64_t)in.len, es = (int64_t)dtypeSize(in.dtype);
+    const int64_t width = std::min<int64_t>(kSlabThreads, kSlabMaxBytes / (len * es) / 32 * 32);
+    if (inner <= kSlabThreads || width < kSlabThreads / 2) {
+        return false;
+    }
+    Plan s = plan;
+    if (!setOuter(s, in, 0, nd - 1, table)) {
+        return false;
+    }
+    const int64_t blocks = s.rows * ceilDiv(inner, width);
+    if (blocks < 2 * (int64_t)h.sm_count) {
+        return false;
+    }
+    s.kind = Kind::Slab;
+    s.vec = 1;
+    s.inner = inner;
+    s.chunk_vecs = width;
+    s.grid_x = (unsigned)std::min<int64_t>(blocks, INT32_MAX);
+    plan = s;
+    return true;
+}
+
 struct NvidiaDescriptor final : Descriptor {
     Plan vec_plan, scalar_plan;
     // Where a plan needs the whole device (needsWholeDevice): the portable plan
@@ -729,6 +769,14 @@ struct NvidiaDescriptor final : Descriptor {
                 Plan slab = base;
                 if (planSlab(h, in, slab, table)) { // any alignment: each slab on its own 16-byte grid
                     scalar_plan = slab;
+                    has_vec = has_narrow = false;
+                }
+            }
+            if (INFINI_LP_NORM_SLAB_CHUNKS != 0 && scalar_plan.kind == Kind::Cols &&
+                (INFINI_LP_NORM_SLAB_CHUNKS >= 2 || !has_vec)) {
+                Plan chunk = base;
+                if (planSlabChunks(h, in, chunk, table)) { // each row's segment on its own 16-byte grid
+                    scalar_plan = chunk;
                     has_vec = has_narrow = false;
                 }
             }

@@ -67,7 +67,7 @@ struct Plan {
     int items = 1;      // vectors held per thread (Pipe: ring slots a block)
     int threads = 256;  // block size
     int64_t chunks = 1; // Split / Cluster: chunks per row (Cluster: blocks per cluster); Cols: of the axis
-    int64_t chunk_vecs = 0; // Split: packs a chunk; Cols: rows of the axis a chunk
+    int64_t chunk_vecs = 0; // Split: packs a chunk; Cols: rows of the axis a chunk; Slab: columns a chunk (0: whole slabs)
     bool split_factors = false; // Split: a kernel merges each row's chunk records once (rows.cu)
     bool ragged = false; // Rows / Split in packs of rows whose length is no multiple of a pack (rows.cu)
     // Cols (Slab: inner in elements, by thread rows a column)

@@ -142,9 +142,88 @@ __global__ void __launch_bounds__(kSlabThreads) slabKernel(const Plan plan, cons
     }
 }
 
+// Column chunks (the Slab plan with plan.chunk_vecs > 0, INFINI_LP_NORM_SLAB_CHUNKS): inner extents past
+// a block's threads, where each of the axis's rows is its own run (any reduced strides). A block takes
+// plan.chunk_vecs columns of one outer index: each row's segment read in packs on its own 16-byte grid
+// and placed in shared memory on a common grid (row r at r * plan.chunk_vecs), a thread a column (its rows'
+// statistics and scaling as above), each segment written back in packs on y's grid.
+template <class T>
+__global__ void __launch_bounds__(kSlabThreads) slabChunkKernel(const Plan plan, const T *__restrict__ x, T *y) {
+    using A = ComputeType<T>;
+    constexpr int V = 16 / sizeof(T);
+    using P = Pack<T, V>;
+    extern __shared__ __align__(16) unsigned char chunk_bytes[];
+    T *chunk = reinterpret_cast<T *>(chunk_bytes);
+    const int tid = threadIdx.x;
+    const int len = (int)plan.len, width = (int)plan.chunk_vecs;
+    const int row_packs = (width + 2 * V - 2) / V; // the most packs a segment of `width` spans
+    const int64_t chunks = (plan.inner + width - 1) / width;
+    for (int64_t b = blockIdx.x; b < plan.rows * chunks; b += gridDim.x) {
+        const int64_t o = b / chunks, c0 = (b - o * chunks) * width;
+        const int w = plan.inner - c0 < width ? (int)(plan.inner - c0) : width; // this chunk's columns
+        int64_t ox, oy;
+        outerOffsets(plan.outer, o, ox, oy);
+        const T *x0 = x + ox + c0;
+        T *y0 = y + oy + c0;
+        for (int t = tid; t < len * row_packs; t += kSlabThreads) {
+            const int r = t / row_packs, k = t - r * row_packs;
+            const T *row = x0 + r * plan.sxr;
+            const RowPacks<T, V, true> g(row, w);
+            if (k < g.packs) {
+                int lo, hi;
+                g.span(k, lo, hi);
+                const T *at = row - g.head + k * V;
+                const P v = lo == 0 && hi == V ? ldPack<T, V>(at, plan.cs) : partialPack<T, V>(at, lo, hi);
+                T *to = chunk + r * width + k * V - g.head; // element e of the segment at chunk[r * width + e]
+#pragma unroll
+                for (int j = 0; j < V; ++j) {
+                    if (j >= lo && j < hi) {
+                        to[j] = v.v[j];
+                    }
+                }
+            }
+        }
+        __syncthreads();
+        if (tid < w) {
+            A m, sum;
+            columnPart(chunk + tid, len, width, 0, 1, plan.p, m, sum);
+            scaleColumnPart(chunk + tid, len, width, 0, 1, rowFactor(m, sum, plan.p, plan.eps));
+        }
+        __syncthreads();
+        for (int t = tid; t < len * row_packs; t += kSlabThreads) {
+            const int r = t / row_packs, k = t - r * row_packs;
+            T *row = y0 + r * plan.syr;
+            const RowPacks<T, V, true> g(row, w);
+            if (k < g.packs) {
+                int lo, hi;
+                g.span(k, lo, hi);
+                const T *from = chunk + r * width + k * V - g.head;
+                P out{};
+#pragma unroll
+                for (int j = 0; j < V; ++j) {
+                    if (j >= lo && j < hi) {
+                        out.v[j] = from[j];
+                    }
+                }
+                T *at = row - g.head + k * V;
+                if (lo == 0 && hi == V) {
+                    stPack<T, V>(at, out, plan.cs);
+                } else {
+                    storePartialPack<T, V>(at, out, lo, hi);
+                }
+            }
+        }
+        __syncthreads(); // the next chunk reuses shared memory
+    }
+}
+
 // Dynamic shared memory: the slab and a pack of slack on either side of it (its grid's head and tail).
 size_t slabSmemBytes(const Plan &plan, size_t elem_size) {
     return ((size_t)(plan.len * plan.inner * plan.slabs) * elem_size + 32 + 15) / 16 * 16;
+}
+// Column chunks: len rows of plan.chunk_vecs elements.
+size_t chunkSmemBytes(const Plan &plan, size_t elem_size) {
+    return ((size_t)(plan.len * plan.chunk_vecs) * elem_size + 15) / 16 * 16;
 }
 
 } // namespace
@@ -152,8 +231,13 @@ size_t slabSmemBytes(const Plan &plan, size_t elem_size) {
 infiniStatus_t launchSlab(const Plan &plan, const void *x, void *y, void *, void *stream) {
     return dispatchDtype<INFINI_FLOAT_DTYPES>(plan.dtype, [&](auto tag) {
         using T = DeviceType<decltype(tag)>;
-        slabKernel<T><<<plan.grid_x, kSlabThreads, slabSmemBytes(plan, sizeof(T)), (cudaStream_t)stream>>>(
-            plan, static_cast<const T *>(x), static_cast<T *>(y));
+        if (plan.chunk_vecs > 0) {
+            slabChunkKernel<T><<<plan.grid_x, kSlabThreads, chunkSmemBytes(plan, sizeof(T)), (cudaStream_t)stream>>>(
+                plan, static_cast<const T *>(x), static_cast<T *>(y));
+        } else {
+            slabKernel<T><<<plan.grid_x, kSlabThreads, slabSmemBytes(plan, sizeof(T)), (cudaStream_t)stream>>>(
+                plan, static_cast<const T *>(x), static_cast<T *>(y));
+        }
         CUDA_TRY(cudaGetLastError());
         return INFINI_STATUS_SUCCESS;
     });
