@@ -49,6 +49,24 @@ __device__ __forceinline__ void scaleColumnPart(T *col, int len, int inner, int 
     }
 }
 
+// Pack k of a y segment on its 16-byte grid (elements [lo, hi) of it the segment's) from shared memory:
+// `from` holds the pack's element j at from[j] (elements outside [lo, hi) are not read).
+template <class T, int V>
+__device__ __forceinline__ void storePackFromShared(T *at, const T *from, int lo, int hi, bool cs) {
+    Pack<T, V> out{};
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+        if (j >= lo && j < hi) {
+            out.v[j] = from[j];
+        }
+    }
+    if (lo == 0 && hi == V) {
+        stPack<T, V>(at, out, cs);
+    } else {
+        storePartialPack<T, V>(at, out, lo, hi);
+    }
+}
+
 template <class T>
 __global__ void __launch_bounds__(kSlabThreads) slabKernel(const Plan plan, const T *__restrict__ x, T *y) {
     using A = ComputeType<T>;
@@ -125,18 +143,7 @@ __global__ void __launch_bounds__(kSlabThreads) slabKernel(const Plan plan, cons
         for (int k = tid; k < gy.packs; k += kSlabThreads) {
             int lo, hi;
             gy.span(k, lo, hi);
-            P out{};
-#pragma unroll
-            for (int j = 0; j < V; ++j) {
-                if (j >= lo && j < hi) {
-                    out.v[j] = from[k * V + j];
-                }
-            }
-            if (lo == 0 && hi == V) {
-                stPack<T, V>(y0 + k * V, out, plan.cs);
-            } else {
-                storePartialPack<T, V>(y0 + k * V, out, lo, hi);
-            }
+            storePackFromShared<T, V>(y0 + k * V, from + k * V, lo, hi, plan.cs);
         }
         __syncthreads(); // the next group reuses shared memory
     }
@@ -197,20 +204,7 @@ __global__ void __launch_bounds__(kSlabThreads) slabChunkKernel(const Plan plan,
             if (k < g.packs) {
                 int lo, hi;
                 g.span(k, lo, hi);
-                const T *from = chunk + r * width + k * V - g.head;
-                P out{};
-#pragma unroll
-                for (int j = 0; j < V; ++j) {
-                    if (j >= lo && j < hi) {
-                        out.v[j] = from[j];
-                    }
-                }
-                T *at = row - g.head + k * V;
-                if (lo == 0 && hi == V) {
-                    stPack<T, V>(at, out, plan.cs);
-                } else {
-                    storePartialPack<T, V>(at, out, lo, hi);
-                }
+                storePackFromShared<T, V>(row - g.head + k * V, chunk + r * width + k * V - g.head, lo, hi, plan.cs);
             }
         }
         __syncthreads(); // the next chunk reuses shared memory
