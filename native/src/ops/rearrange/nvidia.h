@@ -80,6 +80,14 @@ constexpr int genericUnitsPerThread(size_t unit) {
 constexpr int kMaxBoxDims = 4;
 constexpr int kBoxBytes = 16384; // shared memory a block
 constexpr int kBoxThreads = 256;
+// A measuring knob (session 38, not yet run): 1 reads each dense block of a box in 16-byte loads on its
+// own 16-byte grid into shared memory (the block at a pitch of whole packs there, its head kept), where
+// the unit loads keep one or two bytes a warp load in flight (session 38's ncu: the int8 box kernel
+// stalls on memory latency, level with PyTorch's copy; 74 of 80 random box-shaped cases behind it,
+// median 1.18x). 0: unit loads (the default kernel is then unchanged).
+#ifndef INFINI_REARRANGE_BOX_VEC_LOADS
+#define INFINI_REARRANGE_BOX_VEC_LOADS 0
+#endif
 struct BoxParams {
     uint32_t inner;  // units of the dense block
     FastDivU32 div_inner;
@@ -92,6 +100,11 @@ struct BoxParams {
     uint32_t box_size[kMaxBoxDims], box_src[kMaxBoxDims]; // sizes; src offsets within the block a step
     int outer_ndim; // the other dims, outermost first
     Dim outer[kMaxDims];
+#if INFINI_REARRANGE_BOX_VEC_LOADS
+    uint32_t pitch;     // 16-byte loads: units of shared memory a block takes (0: unit loads)
+    uint32_t run_packs; // 16-byte packs a block's src run spans at most (pitch / packs' units)
+    FastDivU32 div_run_packs;
+#endif
 };
 template <size_t Unit>
 cudaError_t launchBox(const BoxParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);

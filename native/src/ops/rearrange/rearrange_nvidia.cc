@@ -532,9 +532,19 @@ struct NvidiaDesc final : Desc {
         // 14 blocks of 7 x 162 bytes ran at 0.64x the generic kernel's speed; 6786 boxes of 1875-byte
         // blocks at 1.9x).
         p.div_inner = FastDivU32(p.inner);
+        // Units of shared memory a block takes: its run's packs whole with 16-byte loads
+        // (INFINI_REARRANGE_BOX_VEC_LOADS, where they fit), else the block.
+        uint64_t footprint = best_inner;
+#if INFINI_REARRANGE_BOX_VEC_LOADS
+        const uint64_t pack_units = 16 / plan->unit;
+        p.run_packs = (uint32_t)((best_inner + 2 * pack_units - 2) / pack_units);
+        p.pitch = (uint64_t)p.run_packs * pack_units <= cap ? (uint32_t)(p.run_packs * pack_units) : 0;
+        p.div_run_packs = FastDivU32(p.run_packs);
+        footprint = p.pitch != 0 ? p.pitch : best_inner;
+#endif
         p.chunk = 1;
         p.chunk_len = 1;
-        if (best < nd && 2 * best_inner <= cap) {
+        if (best < nd && 2 * footprint <= cap) {
             size_t pick = by_dst[best];
             for (size_t d = 0; d < nd; ++d) {
                 if (!used[d] && (uint64_t)ss[d] == best_inner && (uint64_t)ds[pick] != best_inner) {
@@ -545,7 +555,7 @@ struct NvidiaDesc final : Desc {
                 const uint64_t blocks = l.numel() / best_inner; // dense blocks in all
                 const uint64_t want = (uint64_t)kBoxMinBlocksPerSm * (uint64_t)std::max(sm_count, 1);
                 p.chunk_len = (uint32_t)l.shape[pick];
-                p.chunk = (uint32_t)std::min<uint64_t>({l.shape[pick], cap / best_inner,
+                p.chunk = (uint32_t)std::min<uint64_t>({l.shape[pick], cap / footprint,
                                                         std::max<uint64_t>(1, blocks / want)});
                 p.chunk_dst = ds[pick];
                 p.chunk_src = ss[pick];
