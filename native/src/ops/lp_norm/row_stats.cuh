@@ -72,18 +72,14 @@ __device__ __forceinline__ Factor<A> mergedFactor(const Stats<A> *st, int64_t ch
     return mergedFactorBy(st, chunks, p, eps, threadIdx.x, blockDim.x, red_m, red_s);
 }
 
-// 1 gives the one-pass sum below a p = 3 case of its own (withP's CUBE), as the Cols kernels have, for
-// kernels that hold their packs in registers across it; rows.cu sets it before including this header
-// (measured there only). 0: p 3 calls powGeneral.
-#ifndef INFINI_LP_NORM_ROWS_CUBE
-#define INFINI_LP_NORM_ROWS_CUBE 0
-#endif
-
 // This thread's part of sum |x|^p, unscaled (math.h's one-pass form), added
-// to `t` in the order buf.forEach visits its packs.
-template <class S, class A>
+// to `t` in the order buf.forEach visits its packs. CUBE gives p = 3 a case
+// of its own (withP), as the Cols kernels have, for kernels that hold their
+// packs in registers across it (rows.cu's Rows and Cluster kernels, where it
+// was measured); without it p 3 calls powGeneral.
+template <bool CUBE = false, class S, class A>
 __device__ __forceinline__ A plainSumPart(const S &buf, int p, A t) {
-    withP<INFINI_LP_NORM_ROWS_CUBE != 0>(p, [&](auto pc) {
+    withP<CUBE>(p, [&](auto pc) {
         constexpr int kP = decltype(pc)::value;
         buf.forEach([&](const auto &pk, int) {
 #pragma unroll
@@ -96,9 +92,9 @@ __device__ __forceinline__ A plainSumPart(const S &buf, int p, A t) {
 }
 
 // Sum |x|^p over the group, unscaled.
-template <class S, class A>
+template <bool CUBE = false, class S, class A>
 __device__ __forceinline__ A plainSum(const S &buf, int tpr, int p, A *red_t) {
-    return groupReduce(plainSumPart(buf, p, A(0)), tpr, red_t, SumOp{});
+    return groupReduce(plainSumPart<CUBE>(buf, p, A(0)), tpr, red_t, SumOp{});
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -237,20 +233,20 @@ __device__ __forceinline__ Factor<A> clusterFactorFrom(A t, const S &buf, int th
 // The same from the block's chunk: its one-pass sum first. `after_pass1`
 // runs in every thread once its block has summed its chunk (a stage trace's
 // hook: tools/lpn7_bench.cu).
-template <class S, class A, class Hook, class Exchange>
+template <bool CUBE = false, class S, class A, class Hook, class Exchange>
 __device__ __forceinline__ Factor<A> clusterFactorWith(const S &buf, int threads, const Plan &plan, A *red_t, A *red_m,
                                                        A *red_s, Hook after_pass1, Exchange &exchange) {
-    const A t = plainSum(buf, threads, plan.p, red_t);
+    const A t = plainSum<CUBE>(buf, threads, plan.p, red_t);
     after_pass1();
     return clusterFactorFrom(t, buf, threads, plan, red_m, red_s, exchange);
 }
 
 // clusterFactorWith through clusterMerge (two cluster barriers an exchange).
-template <class S, class A, class Hook = NoHook>
+template <bool CUBE = false, class S, class A, class Hook = NoHook>
 __device__ __forceinline__ Factor<A> clusterFactor(const S &buf, int threads, const Plan &plan, A *red_t, A *red_m,
                                                    A *red_s, Hook after_pass1 = Hook{}) {
     SyncedExchange exchange;
-    return clusterFactorWith(buf, threads, plan, red_t, red_m, red_s, after_pass1, exchange);
+    return clusterFactorWith<CUBE>(buf, threads, plan, red_t, red_m, red_s, after_pass1, exchange);
 }
 
 } // namespace infini::lp_norm::nvidia

@@ -10,7 +10,7 @@
 // (On sm_90 the planner tries two_pass.cu's TwoPass plan for long rows first;
 // the row statistics both use are in row_stats.cuh.)
 // The Rows and Cluster kernels' one-pass sum with a p = 3 case of its own (row_stats.cuh
-// plainSumPart; the other kernels that include it keep its default, 0). H200, session 37 (call 3,
+// plainSumPart's CUBE; the other kernels keep p 3 on powGeneral). H200, session 37 (call 3,
 // tools/verify_s37c.sh), eager µs: (2372, 20810) BF16 p 3 314.1 -> 236.2 (PyTorch 273.3).
 #ifndef INFINI_LP_NORM_ROWS_CUBE
 #define INFINI_LP_NORM_ROWS_CUBE 1
@@ -22,6 +22,8 @@
 namespace infini::lp_norm::nvidia {
 
 namespace {
+
+constexpr bool kRowsCube = INFINI_LP_NORM_ROWS_CUBE != 0;
 
 enum class Mode { Rows, Stats, Apply, Cluster };
 
@@ -93,7 +95,7 @@ struct Slice {
 template <class S, class A>
 __device__ __forceinline__ Factor<A> wholeRowFactor(const S &buf, int tpr, const Plan &plan, A *red_t, A *red_m,
                                                     A *red_s) {
-    const A t = plainSum(buf, tpr, plan.p, red_t);
+    const A t = plainSum<kRowsCube>(buf, tpr, plan.p, red_t);
     const bool plain = plainSumUsable(t);
     Factor<A> f = plainFactor(t, plan.p, plan.eps);
     // The slow path's reductions need the whole warp (or block, uniform there).
@@ -185,7 +187,7 @@ __global__ void __launch_bounds__(maxThreads(MODE), RAGGED && MODE == Mode::Appl
         f = plan.split_factors ? splitFactors(plan, stats)[row]
                                : mergedFactor(stats + row * plan.chunks, plan.chunks, plan.p, plan.eps, red_m, red_s);
     } else if constexpr (MODE == Mode::Cluster) {
-        f = clusterFactor(buf, kClusterThreads, plan, red_t, red_m, red_s);
+        f = clusterFactor<kRowsCube>(buf, kClusterThreads, plan, red_t, red_m, red_s);
     } else {
         const Stats<A> st = scaledStats(buf, tpr, plan.p, red_m, red_s);
         if (threadIdx.x == 0) {
