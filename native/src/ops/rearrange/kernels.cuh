@@ -174,8 +174,8 @@ __global__ void __launch_bounds__(kBoxThreads) boxKernel(const __grid_constant__
     // Unit i of the box: block i / inner, unit i % inner of it (src order when loading, dst order when
     // storing); a block sits at (i / inner) * inner in shared memory. (Session 37, large int8 boxes: loads
     // 8 a thread in flight behind bounds checks ran 13-15% slower, 209 -> 241 µs, and a flat load where
-    // the box is one run of src, without the division, 7% slower: what holds them back is not known yet;
-    // notes/rearrange.md.)
+    // the box is one run of src, without the division, 7% slower. Session 38's ncu: memory latency holds
+    // the unit loads back, a warp load moving 32 bytes; notes/rearrange.md.)
 #if INFINI_REARRANGE_BOX_VEC_LOADS
     if (p.pitch != 0) { // block c at box[c * pitch], its run's packs whole: element e at box[c * pitch + head + e]
         for (uint32_t t = threadIdx.x; t < ext * p.run_packs; t += kBoxThreads) {

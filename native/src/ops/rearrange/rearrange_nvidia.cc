@@ -89,8 +89,8 @@ constexpr PdlPolicy kRearrangePdl = pdlPolicyOfKnob(INFINI_REARRANGE_PDL);
 // 2-byte units from ~10 MB up ((117,58,6,75,25) int8 388 -> 209 (214), (11,43,123,10,115) int8 341 ->
 // 162 (187), (5,22,82,27,26) int8 12.7 MB 36.0 -> 21.9 (20.6), (19,110,7,28,61) F16 127 -> 72 (73));
 // losses below ((51,128,128,10) int8 8.4 MB 22.0 -> 25.9, (64,7,87,162) int8 17.5 -> 20.4,
-// (256,17,53,13) F16 6 MB 10.4 -> 13.2); 4- and 8-byte units level. (The two limits were chosen from
-// those runs and have not run together: call 4's default was 1-byte units at any size.)
+// (256,17,53,13) F16 6 MB 10.4 -> 13.2); 4- and 8-byte units level. The two limits were chosen from
+// those runs; session 38 ran them together (tests, memcheck on 10-50 MB boxes, sweeps).
 #ifndef INFINI_REARRANGE_BOX_MAX_UNIT
 #define INFINI_REARRANGE_BOX_MAX_UNIT 2
 #endif
