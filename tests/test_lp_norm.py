@@ -370,13 +370,16 @@ def test_slab_groups(device, rng, dtype, shape, axis, layout):
         assert_nonfinite(to_host(ya), reference(x, axis, p, 1e-12), axis, x.dtype)
 
 
-# Inner extents past a block's threads with short columns: Cols, or (INFINI_LP_NORM_SLAB_CHUNKS built in)
-# the Slab plan in column chunks, each row's segment on its own 16-byte grid: padded rows (a reduced
-# stride past the inner extent), a reversed outer dim, F64 columns too long for a chunk ((280, 40, 301)).
+# Inner extents past a block's threads with short columns: on the GPU the Slab plan in column chunks
+# where Cols would load units (INFINI_LP_NORM_SLAB_CHUNKS 1: odd inner extents), each row's segment on
+# its own 16-byte grid; Cols otherwise: padded rows (a reduced stride past the inner extent), a reversed
+# outer dim, an even inner extent ((300, 12, 300): packed Cols), F64 columns too long for a chunk
+# ((280, 40, 301)), columns past the chunks' 100 rows ((3, 120, 301)).
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("shape,axis", [((280, 9, 301), 1), ((150, 9, 7, 83), 1), ((300, 12, 300), 1),
-                                        ((2, 150, 5, 517), 2), ((280, 40, 301), 1)], ids=str)
+                                        ((2, 150, 5, 517), 2), ((280, 40, 301), 1), ((3, 120, 301), 1)],
+                         ids=str)
 @pytest.mark.parametrize("layout", ["contig", "negative", "padded"])
 def test_column_chunks(device, rng, dtype, shape, axis, layout):
     x = random_input(rng, shape, DTYPES[dtype])

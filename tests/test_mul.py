@@ -11,7 +11,7 @@ import pytest
 import infiniop_py as ip
 from infiniop_py._ffi import ffi, lib
 from conftest import DEVICES, poisoned, queue_dependent_chains, to_host
-from infiniop_py._layout import contiguous_strides
+from infiniop_py._layout import contiguous_strides, permuted_strides
 
 BF16 = ip.bfloat16
 FLOATS = [np.float16, np.float32, BF16]
@@ -316,6 +316,33 @@ TRANSPOSES = [
                          ids=["float32", "float16", "float64", "int16"])
 @pytest.mark.parametrize("c_shape,a_spec,b_spec,c_strides", TRANSPOSES, ids=[str(i) for i in range(len(TRANSPOSES))])
 def test_transposed_and_reversed(rng, device, dtype, c_shape, a_spec, b_spec, c_strides):
+    run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
+
+
+# A transposed input whose unit-stride dim j is short (5-31) and lies outside other dims of the
+# output: on the GPU tiles of 8 or 16 along j and 128 or 64 along the output's rows where
+# INFINI_ELEMENTWISE_NARROW_TILES is on (elementwise/nvidia.cuh, tiledKernel), the gather form or
+# 32x32 tiles otherwise. Partial tiles along both dims, both inputs staged, padded output rows (the
+# output not contiguous: tiles however sparse).
+NARROW_PLANES = [
+    # c shape, (a shape, a strides), (b shape, b strides), c strides
+    ((6, 13, 8, 71), ((6, 13, 8, 71), permuted_strides((6, 13, 8, 71), (0, 2, 3, 1))), ((1, 13, 8, 1), None), None),
+    ((3, 8, 5, 94), ((3, 8, 5, 94), permuted_strides((3, 8, 5, 94), (2, 1, 3, 0))), ((3, 8, 1, 1), None), None),
+    ((5, 4, 130), ((5, 4, 130), permuted_strides((5, 4, 130), (1, 2, 0))), ((5, 4, 1), None), None),
+    ((17, 3, 200), ((17, 3, 200), permuted_strides((17, 3, 200), (1, 2, 0))), ((17, 3, 200), None), None),
+    ((31, 2, 16), ((31, 2, 16), permuted_strides((31, 2, 16), (1, 2, 0))), ((16,), None), None),
+    ((9, 7, 150), ((9, 7, 150), permuted_strides((9, 7, 150), (1, 2, 0))),
+     ((9, 7, 150), permuted_strides((9, 7, 150), (1, 2, 0))), None),                      # both staged
+    ((11, 6, 77), ((11, 6, 77), permuted_strides((11, 6, 77), (1, 2, 0))), ((6, 1), None), (6 * 80, 80, 1)),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, BF16, np.float32, np.float64, np.int8, np.int64],
+                         ids=["f16", "bf16", "f32", "f64", "i8", "i64"])
+@pytest.mark.parametrize("c_shape,a_spec,b_spec,c_strides", NARROW_PLANES,
+                         ids=[str(i) for i in range(len(NARROW_PLANES))])
+def test_narrow_transposed_planes(rng, device, dtype, c_shape, a_spec, b_spec, c_strides):
     run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
 
 

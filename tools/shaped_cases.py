@@ -4,8 +4,11 @@ the cases they can change, not only on those a sweep found behind:
   box   Rearrange of int8 / F16 tensors of 10-60 MB whose innermost 2-3 dims (at most 16 KB) are
         permuted among themselves, outer dims sometimes too (rearrange_nvidia.cc planBox);
   slab  LPNorm of contiguous tensors over the axis just outside an inner extent of 2-256 elements,
-        axis x inner at most 32 KB (lp_norm/nvidia.cc planSlab).
-    python3 tools/shaped_cases.py box|slab SEED COUNT > FILE"""
+        axis x inner at most 32 KB (lp_norm/nvidia.cc planSlab);
+  mulperm  Mul of 2-96 MB (3-4 dims, as behind_sweep.py's) with a permuted so that its unit-stride
+        dim is not the output's innermost, b broadcast over random dims (elementwise/plan_nvidia.cc
+        planTiled: tiles or the gather form).
+    python3 tools/shaped_cases.py box|slab|mulperm SEED COUNT > FILE"""
 import math
 import random
 import sys
@@ -56,10 +59,26 @@ def slab_case(rng):
     return f"lp_norm {shape} axis {len(outer)} p {rng.choice([1, 2, 2, 3])} {dtype}"
 
 
+def mulperm_case(rng):
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    ndim = rng.choice([3, 4, 4])
+    numel = log_uniform(rng, 2 << 20, 96 << 20) // SIZES[dtype] // 3
+    while True:
+        shape = [max(2, log_uniform(rng, 3, 600)) for _ in range(ndim)]
+        scale = (numel / math.prod(shape)) ** (1 / ndim)
+        shape = [max(2, round(d * scale)) for d in shape]
+        order = list(range(ndim))
+        rng.shuffle(order)
+        if order[-1] != ndim - 1:  # a's fastest dim is not c's
+            break
+    b_shape = tuple(1 if rng.random() < 0.4 else d for d in shape)
+    return f"mul {tuple(shape)} a order {tuple(order)} b {b_shape} {dtype}"
+
+
 def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
-    make = {"box": box_case, "slab": slab_case}[kind]
+    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")
 

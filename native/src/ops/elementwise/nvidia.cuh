@@ -14,7 +14,6 @@ namespace infini::elementwise::nvidia {
 
 constexpr int kBlock = 256;
 constexpr int kUnroll = 4; // elements in flight per thread on the scalar paths
-constexpr int kTileDim = 32, kTileRows = kBlock / kTileDim;
 // When the contiguous path uses programmatic dependent launch (PDL,
 // common/cuda/pdl.cuh), so that back-to-back calls overlap one grid's drain
 // with the next one's launch: 0 never, 1 eager calls only, 2 in graphs too.
@@ -373,20 +372,31 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
     }
 }
 
-// A transposed input: 32x32 tiles over (j, i), i the output's innermost dim
-// and j the dim along which the staged inputs have stride 1. Staged inputs
+// A transposed input: tiles of kTileElems elements over (j, i), i the output's
+// innermost dim and j the dim along which the staged inputs have stride 1;
+// 2^JL (8, 16 or 32: a.tile_j_log) along j, the rest along i, so that a short
+// j (a few rows of a transposed plane) still fills its tiles. Staged inputs
 // are read along j into shared memory, everything else along i, so every
 // global access is coalesced.
-template <class Op, class T, int N>
+template <class Op, class T, int N, int JL>
 __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, TiledArgs a) {
-    __shared__ T tile[N][kTileDim][kTileDim + 1];
-    const uint32_t tx = threadIdx.x % kTileDim, ty = threadIdx.x / kTileDim;
+    // A pitch of 2^JL + kPad elements puts the column reads (consecutive i)
+    // of the narrow tiles on distinct banks (kPad * sizeof(T): one word).
+    // 32-wide tiles keep the pitch they were measured with (33: two-way
+    // conflicts on those reads for 1- and 2-byte types).
+    constexpr uint32_t kPad = JL < 5 && sizeof(T) < 4 ? 4 / sizeof(T) : 1;
+    constexpr uint32_t jl = JL, il = kTileElemsLog - JL, pitch = (1u << jl) + kPad;
+    __shared__ T tile[N][(1u << il) * pitch];
+    // Staged loads: consecutive threads along j; the rest: along i.
+    const uint32_t sj = threadIdx.x & ((1u << jl) - 1), si = threadIdx.x >> jl;
+    const uint32_t ti_ = threadIdx.x & ((1u << il) - 1), tj_ = threadIdx.x >> il;
+    constexpr uint32_t step_i = kBlock >> jl, step_j = kBlock >> il;
     for (uint32_t t = blockIdx.x; t < a.ntiles; t += gridDim.x) {
         uint32_t ti, tj;
         uint32_t q = divmod(a.div_tiles_i, t, ti);
         uint32_t b = divmod(a.div_tiles_j, q, tj);
         int64_t base[N + 1];
-        const uint32_t i0 = ti * kTileDim, j0 = tj * kTileDim;
+        const uint32_t i0 = ti << il, j0 = tj << jl;
 #pragma unroll
         for (int k = 0; k <= N; ++k) {
             base[k] = a.offset[k] + (int64_t)i0 * a.si[k] + (int64_t)j0 * a.sj[k];
@@ -407,28 +417,28 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
             }
         }
         // All global loads of the tile first: the staged inputs along j
-        // (consecutive threads walk j) into shared memory, the others along i
-        // into registers; then one barrier, then compute and store along i.
-        constexpr int R = kTileDim / kTileRows;
+        // into shared memory, the others along i into registers; then one
+        // barrier, then compute and store along i.
+        constexpr int R = kTileElems / kBlock;
         T x[R][N];
 #pragma unroll
         for (int k = 0; k < N; ++k) {
             if (a.staged & (1u << k)) {
-                const T *p = in.p[k] + base[k + 1] + (int64_t)tx * a.sj[k + 1];
-                const bool jok = j0 + tx < a.nj;
+                const T *p = in.p[k] + base[k + 1] + (int64_t)sj * a.sj[k + 1];
+                const bool jok = j0 + sj < a.nj;
 #pragma unroll
                 for (int r = 0; r < R; ++r) {
-                    const uint32_t ii = ty + r * kTileRows;
+                    const uint32_t ii = si + r * step_i;
                     if (jok && i0 + ii < a.ni) {
-                        tile[k][ii][tx] = p[(int64_t)ii * a.si[k + 1]];
+                        tile[k][ii * pitch + sj] = p[(int64_t)ii * a.si[k + 1]];
                     }
                 }
             } else {
-                const T *p = in.p[k] + base[k + 1] + (int64_t)tx * a.si[k + 1];
-                const bool iok = i0 + tx < a.ni;
+                const T *p = in.p[k] + base[k + 1] + (int64_t)ti_ * a.si[k + 1];
+                const bool iok = i0 + ti_ < a.ni;
 #pragma unroll
                 for (int r = 0; r < R; ++r) {
-                    const uint32_t jj = ty + r * kTileRows;
+                    const uint32_t jj = tj_ + r * step_j;
                     if (iok && j0 + jj < a.nj) {
                         x[r][k] = p[(int64_t)jj * a.sj[k + 1]];
                     }
@@ -436,15 +446,15 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
             }
         }
         __syncthreads();
-        T *o = out + base[0] + (int64_t)tx * a.si[0];
+        T *o = out + base[0] + (int64_t)ti_ * a.si[0];
 #pragma unroll
         for (int r = 0; r < R; ++r) {
-            const uint32_t jj = ty + r * kTileRows;
-            if (j0 + jj < a.nj && i0 + tx < a.ni) {
+            const uint32_t jj = tj_ + r * step_j;
+            if (j0 + jj < a.nj && i0 + ti_ < a.ni) {
 #pragma unroll
                 for (int k = 0; k < N; ++k) {
                     if (a.staged & (1u << k)) {
-                        x[r][k] = tile[k][tx][jj];
+                        x[r][k] = tile[k][ti_ * pitch + jj];
                     }
                 }
                 o[(int64_t)jj * a.sj[0]] = apply<Op>(x[r], std::make_index_sequence<N>{});
@@ -526,7 +536,18 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
         }
         return INFINI_STATUS_SUCCESS;
     case Path::Tiled:
-        tiledKernel<Op, T, N><<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
+#if INFINI_ELEMENTWISE_NARROW_TILES
+        if (plan.tiled.tile_j_log != 5) {
+            if (plan.tiled.tile_j_log == 4) {
+                tiledKernel<Op, T, N, 4><<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
+            } else {
+                tiledKernel<Op, T, N, 3><<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
+            }
+            CUDA_TRY_LAUNCH();
+            return INFINI_STATUS_SUCCESS;
+        }
+#endif
+        tiledKernel<Op, T, N, 5><<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
         CUDA_TRY_LAUNCH();
         return INFINI_STATUS_SUCCESS;
     }
@@ -539,7 +560,15 @@ infiniStatus_t occupancy(Occupancy *occ) {
     constexpr int N = (int)Op::kInputs;
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided, stridedKernel<Op, T, N>, kBlock, 0));
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided_vec, stridedVecKernel<Op, T, N>, kBlock, 0));
-    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->tiled, tiledKernel<Op, T, N>, kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->tiled, tiledKernel<Op, T, N, 5>, kBlock, 0));
+#if INFINI_ELEMENTWISE_NARROW_TILES
+    // One grid size for every tile shape: the fewest resident blocks of the three.
+    for (auto kernel : {tiledKernel<Op, T, N, 4>, tiledKernel<Op, T, N, 3>}) {
+        int blocks = 0;
+        CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlock, 0));
+        occ->tiled = std::min(occ->tiled, blocks);
+    }
+#endif
     occ->pdl = kernelHonoursPdl(contiguousKernel<Op, T, N, 16 / sizeof(T), 1>) &&
                kernelHonoursPdl(contiguousKernel<Op, T, N, 16 / sizeof(T), 1, kWideBlock>) &&
                kernelHonoursPdl(contiguousKernel<Op, T, N, 1, kUnroll>);

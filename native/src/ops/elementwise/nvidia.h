@@ -74,6 +74,16 @@ struct GatherArgs {
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
 // transposed inputs' unit-stride dim `j`, and batch dims (all others).
+// A tile holds kTileElems elements: 2^tile_j_log along j (8..32), the rest along i.
+constexpr uint32_t kTileElemsLog = 10, kTileElems = 1u << kTileElemsLog;
+// 1: a transposed plane shorter than 32 along j (5..31 rows) takes tiles of 8 or 16 along j and
+// 128 or 64 along i where they hold more of its data than 32x32 tiles do; such planes under 16 rows
+// had no tiles at all (the gather form, or the scalar strided kernel). 0: 32x32 tiles only, j >= 16,
+// and only that kernel compiled. Set for .cu and .cc files alike.
+#ifndef INFINI_ELEMENTWISE_NARROW_TILES
+#define INFINI_ELEMENTWISE_NARROW_TILES 0
+#endif
+
 struct TiledArgs {
     uint32_t ni, nj;       // sizes of i and j
     uint32_t tiles_i, tiles_j, ntiles;
@@ -84,6 +94,7 @@ struct TiledArgs {
     int64_t si[kMaxOperands], sj[kMaxOperands];
     int64_t offset[kMaxOperands];
     uint32_t staged; // bit k-1: input k goes through shared memory
+    uint32_t tile_j_log; // log2 of a tile's extent along j: 3..5 (5 unless INFINI_ELEMENTWISE_NARROW_TILES)
 };
 
 enum class Path { Contiguous, Strided, Tiled };

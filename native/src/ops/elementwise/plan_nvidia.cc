@@ -8,7 +8,6 @@ namespace infini::elementwise::nvidia {
 
 namespace {
 
-constexpr uint32_t kTile = 32;           // must match nvidia.cuh
 constexpr uint64_t kUnroll = 4;          // work items per thread and round, as in nvidia.cuh
 constexpr size_t kMaxLaunches = 1 << 16; // beyond: NOT_IMPLEMENTED (needs > kMaxDims huge dims)
 
@@ -64,6 +63,34 @@ bool outputContiguous(const SimpleLayout &L) {
 #define INFINI_ELEMENTWISE_GATHER_PLANE_BYTES 262144
 #endif
 
+// > 0: the gather form takes sparse tiles and small planes (the two rules above) only where the
+// transposed operand's neighbours along j lie at most this many output bytes apart. The gather form
+// reads a transposed operand an element at a time; its sectors are reused only where the j
+// neighbours' outputs fall in one block's vectors (session 37's gains: j next to i, 58-79 elements
+// apart). Session 38's sweep found gathers with j outside a batch dim behind PyTorch: (69,13,80,71)
+// BF16 a order (0,2,3,1), neighbours 11 KB apart, 1.81x; (27,281,509) BF16 a order (1,2,0), 280 KB,
+// 1.73x. 0: off.
+#ifndef INFINI_ELEMENTWISE_GATHER_REUSE_BYTES
+#define INFINI_ELEMENTWISE_GATHER_REUSE_BYTES 0
+#endif
+
+// Of the tile shapes over an ni x nj plane (2^lg along j, the rest along i), the one whose tiles are
+// fullest (ties: the longer runs along j); its fill in percent through *fill.
+uint32_t tileJLog(uint32_t ni, uint32_t nj, double *fill) {
+    uint32_t best = 5;
+    *fill = -1;
+    const uint32_t lowest = INFINI_ELEMENTWISE_NARROW_TILES && nj < 32 ? 3 : 5;
+    for (uint32_t lg = 5; lg >= lowest; --lg) {
+        const uint32_t tj = 1u << lg, tiles_i = (ni + (kTileElems >> lg) - 1) >> (kTileElemsLog - lg);
+        const double f = 100.0 * ni * nj / ((double)tiles_i * ((nj + tj - 1) / tj) * kTileElems);
+        if (f > *fill) {
+            *fill = f;
+            best = lg;
+        }
+    }
+    return best;
+}
+
 // The tiled path, when an input walks the output's innermost dim with a
 // stride but another dim with stride 1 (a transposed operand).
 bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
@@ -88,19 +115,22 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
             }
         }
     }
-    if (j == nd || L.shape[j] < 16) {
+    if (j == nd || L.shape[j] < (INFINI_ELEMENTWISE_NARROW_TILES ? 5 : 16)) {
         return false;
     }
     TiledArgs a{};
     a.ni = (uint32_t)L.shape[in];
     a.nj = (uint32_t)L.shape[j];
-    a.tiles_i = (a.ni + kTile - 1) / kTile;
-    a.tiles_j = (a.nj + kTile - 1) / kTile;
-    const bool sparse_tiles =
-        100.0 * a.ni * a.nj < INFINI_ELEMENTWISE_TILED_MIN_FILL * (double)a.tiles_i * a.tiles_j * kTile * kTile;
-    const uint64_t plane_bytes = (uint64_t)a.ni * a.nj * dtypeSize(info.dtype);
-    const bool small_plane = plane_bytes <= (uint64_t)INFINI_ELEMENTWISE_GATHER_PLANE_BYTES;
-    if (nd <= (size_t)kMaxDims && outputContiguous(L) && (sparse_tiles || small_plane)) {
+    double fill;
+    a.tile_j_log = tileJLog(a.ni, a.nj, &fill);
+    a.tiles_i = (a.ni + (kTileElems >> a.tile_j_log) - 1) >> (kTileElemsLog - a.tile_j_log);
+    a.tiles_j = (a.nj + (1u << a.tile_j_log) - 1) >> a.tile_j_log;
+    const bool sparse_tiles = fill < INFINI_ELEMENTWISE_TILED_MIN_FILL;
+    const uint64_t es = dtypeSize(info.dtype);
+    const bool small_plane = (uint64_t)a.ni * a.nj * es <= (uint64_t)INFINI_ELEMENTWISE_GATHER_PLANE_BYTES;
+    const bool near_reuse = INFINI_ELEMENTWISE_GATHER_REUSE_BYTES == 0 ||
+                            (uint64_t)std::llabs(L.strides[0][j]) * es <= (uint64_t)INFINI_ELEMENTWISE_GATHER_REUSE_BYTES;
+    if (nd <= (size_t)kMaxDims && outputContiguous(L) && (sparse_tiles || small_plane) && near_reuse) {
         return false;
     }
     a.div_tiles_i = FastDiv(a.tiles_i);

@@ -653,15 +653,19 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     return true;
 }
 
-// A measuring knob (session 38, written without device time to run it): the Slab plan in column chunks
-// (slab.cu slabChunkKernel) for inner extents past kSlabThreads with unit inner stride and short columns:
-// a block reads `chunk_vecs` columns of every row of the axis, each row's segment in 16-byte packs on its
-// own grid (any reduced strides). Session 38's sweep had 27 such cases behind PyTorch on scalar Cols (an
-// inner extent no multiple of a pack: 2-byte loads), up to 1.37x ((118,33,235,37) F16 axis 1 187 µs
-// against 137). 1: in place of scalar Cols; 2: of packed Cols too; 0: off.
+// The Slab plan in column chunks (slab.cu slabChunkKernel) for inner extents past kSlabThreads with unit
+// inner stride and columns of at most kSlabChunkMaxLen rows: a block reads `chunk_vecs` columns of every
+// row of the axis, each row's segment in 16-byte packs on its own grid (any reduced strides). 1: in
+// place of scalar Cols (an inner extent no multiple of a pack: 2-byte loads); 2: of packed Cols too; 0:
+// off. Session 39, call 1 (tools/verify_s39a.sh, mode 2), session 38's 130 LPNorm cases behind PyTorch:
+// scalar Cols' cases gained up to 2x ((118,33,235,37) F16 axis 1 187.7 -> 94.4 µs, PyTorch 137.6;
+// (83,23,35,235) BF16 axis 0 85.9 -> 72.9); packed Cols' lost up to 1.17x ((37,89,28,57) F16 29.1 ->
+// 34.1), as did the one scalar case past 100 rows ((103,149,7,91) F16 axis 0, 103 rows: 47.9 -> 59.3):
+// mode 1 and the row limit.
 #ifndef INFINI_LP_NORM_SLAB_CHUNKS
-#define INFINI_LP_NORM_SLAB_CHUNKS 0
+#define INFINI_LP_NORM_SLAB_CHUNKS 1
 #endif
+constexpr int64_t kSlabChunkMaxLen = 100;
 
 // The column-chunk Slab plan: chunks of up to kSlabThreads columns (a thread each, at least half of
 // them at work) whose rows fit kSlabMaxBytes, enough (outer index, chunk) pairs for two blocks an SM.
@@ -673,7 +677,7 @@ bool planSlabChunks(const InfiniopHandle &h, const Info &in, Plan &plan, std::ve
     const int64_t inner = (int64_t)in.outer_shape[nd - 1];
     const int64_t len = (int64_t)in.len, es = (int64_t)dtypeSize(in.dtype);
     const int64_t width = std::min<int64_t>(kSlabThreads, kSlabMaxBytes / (len * es) / 32 * 32);
-    if (inner <= kSlabThreads || width < kSlabThreads / 2) {
+    if (inner <= kSlabThreads || width < kSlabThreads / 2 || len > kSlabChunkMaxLen) {
         return false;
     }
     Plan s = plan;

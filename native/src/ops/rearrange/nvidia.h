@@ -80,13 +80,16 @@ constexpr int genericUnitsPerThread(size_t unit) {
 constexpr int kMaxBoxDims = 4;
 constexpr int kBoxBytes = 16384; // shared memory a block
 constexpr int kBoxThreads = 256;
-// A measuring knob (session 38, not yet run): 1 reads each dense block of a box in 16-byte loads on its
-// own 16-byte grid into shared memory (the block at a pitch of whole packs there, its head kept), where
-// the unit loads keep one or two bytes a warp load in flight (session 38's ncu: the int8 box kernel
-// stalls on memory latency, level with PyTorch's copy; 74 of 80 random box-shaped cases behind it,
-// median 1.18x). 0: unit loads (the default kernel is then unchanged).
+constexpr int kBoxVecMinBytes = 64; // 16-byte loads for blocks of at least this many bytes
+// 1 reads each dense block of a box in 16-byte loads on its own 16-byte grid into shared memory (the
+// block at a pitch of whole packs there, its head kept) where the block spans at least kBoxVecMinBytes;
+// unit loads keep one or two bytes a warp load in flight (session 38's ncu: the int8 box kernel stalls on
+// memory latency). Session 39, call 1 (tools/verify_s39a.sh, with the generic kernel's 5-6-dim forms in
+// the same library), 80 random box-shaped cases: 48 faster by more than 3%, 11 slower (geomean 0.961);
+// (8804,79,71) int8 order (0,2,1) 118.6 -> 104.2 µs, (11223,60,66) int8 108.9 -> 96.3; the worst loss a
+// block of 21 bytes ((1589840,3,7) int8: 83.8 -> 93.8), hence the floor. 0: unit loads.
 #ifndef INFINI_REARRANGE_BOX_VEC_LOADS
-#define INFINI_REARRANGE_BOX_VEC_LOADS 0
+#define INFINI_REARRANGE_BOX_VEC_LOADS 1
 #endif
 struct BoxParams {
     uint32_t inner;  // units of the dense block
@@ -109,13 +112,13 @@ struct BoxParams {
 template <size_t Unit>
 cudaError_t launchBox(const BoxParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
 
-// The most dims the generic kernel has a specialised (unrolled) form for: 4, or 6 as a measuring knob
-// (session 38, not yet run). Session 38's sweep had 5-D permutations on the generic kernel among the
-// worst cases ((42,8,9,70,105) int8 order (3,1,0,2,4) 117 µs against PyTorch's 66): past 4 dims the
-// kernel runs the kMaxDims loop, whose SASS is 3.4x the 4-dim form's (1968 instructions against 584 for
-// 1-byte units, cubin .text).
+// The most dims the generic kernel has a specialised (unrolled) form for (4 to 6). Past them it runs the
+// kMaxDims loop, whose SASS is 3.4x the 4-dim form's (1968 instructions against 584 for 1-byte units).
+// Session 39, call 1 (tools/verify_s39a.sh), session 38's 162 Rearrange cases behind PyTorch, 4 -> 6 (with
+// the box's 16-byte loads): geomean time 0.930, 51 faster by more than 3%, 2 slower (small calls);
+// (17,101,66,3,43) F32 79.4 -> 58.3 µs, (83,14,25,7,98) F32 106.3 -> 78.6; behind 144 -> 129.
 #ifndef INFINI_REARRANGE_GENERIC_UNROLLED_DIMS
-#define INFINI_REARRANGE_GENERIC_UNROLLED_DIMS 4
+#define INFINI_REARRANGE_GENERIC_UNROLLED_DIMS 6
 #endif
 static_assert(INFINI_REARRANGE_GENERIC_UNROLLED_DIMS >= 4 && INFINI_REARRANGE_GENERIC_UNROLLED_DIMS <= 6,
               "the generic kernel's unrolled forms: 4 to 6 dims");

@@ -538,7 +538,9 @@ struct NvidiaDesc final : Desc {
 #if INFINI_REARRANGE_BOX_VEC_LOADS
         const uint64_t pack_units = 16 / plan->unit;
         p.run_packs = (uint32_t)((best_inner + 2 * pack_units - 2) / pack_units);
-        p.pitch = (uint64_t)p.run_packs * pack_units <= cap ? (uint32_t)(p.run_packs * pack_units) : 0;
+        p.pitch = (uint64_t)p.run_packs * pack_units <= cap && best_inner * plan->unit >= (uint64_t)kBoxVecMinBytes
+                      ? (uint32_t)(p.run_packs * pack_units)
+                      : 0;
         p.div_run_packs = FastDivU32(p.run_packs);
         footprint = p.pitch != 0 ? p.pitch : best_inner;
 #endif
