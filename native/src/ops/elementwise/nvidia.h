@@ -78,10 +78,13 @@ struct GatherArgs {
 constexpr uint32_t kTileElemsLog = 10, kTileElems = 1u << kTileElemsLog;
 // 1: a transposed plane shorter than 32 along j (5..31 rows) takes tiles of 8 or 16 along j and
 // 128 or 64 along i where they hold more of its data than 32x32 tiles do; such planes under 16 rows
-// had no tiles at all (the gather form, or the scalar strided kernel). 0: 32x32 tiles only, j >= 16,
-// and only that kernel compiled. Set for .cu and .cc files alike.
+// had no tiles at all (the gather form, or the scalar strided kernel). Session 39, call 2
+// (tools/verify_s39b.sh), eager µs, gather -> narrow tiles (PyTorch): (20,12,20,1087) F32 a order
+// (2,1,3,0), 20 rows in tiles of 8 (78% full against 62% at 32): 45.9 -> 26.5 (32.1); (16,109,51,119)
+// F16 order (1,2,3,0), 16 rows: 78.5 -> 46.4 (43.8). 0: 32x32 tiles only, j >= 16, and only that
+// kernel compiled. Set for .cu and .cc files alike.
 #ifndef INFINI_ELEMENTWISE_NARROW_TILES
-#define INFINI_ELEMENTWISE_NARROW_TILES 0
+#define INFINI_ELEMENTWISE_NARROW_TILES 1
 #endif
 
 struct TiledArgs {
@@ -94,7 +97,7 @@ struct TiledArgs {
     int64_t si[kMaxOperands], sj[kMaxOperands];
     int64_t offset[kMaxOperands];
     uint32_t staged; // bit k-1: input k goes through shared memory
-    uint32_t tile_j_log; // log2 of a tile's extent along j: 3..5 (5 unless INFINI_ELEMENTWISE_NARROW_TILES)
+    uint32_t tile_j_log; // log2 of a tile's extent along j: 3..5 (5 without INFINI_ELEMENTWISE_NARROW_TILES)
 };
 
 enum class Path { Contiguous, Strided, Tiled };

@@ -63,15 +63,18 @@ bool outputContiguous(const SimpleLayout &L) {
 #define INFINI_ELEMENTWISE_GATHER_PLANE_BYTES 262144
 #endif
 
-// > 0: the gather form takes sparse tiles and small planes (the two rules above) only where the
-// transposed operand's neighbours along j lie at most this many output bytes apart. The gather form
-// reads a transposed operand an element at a time; its sectors are reused only where the j
-// neighbours' outputs fall in one block's vectors (session 37's gains: j next to i, 58-79 elements
-// apart). Session 38's sweep found gathers with j outside a batch dim behind PyTorch: (69,13,80,71)
-// BF16 a order (0,2,3,1), neighbours 11 KB apart, 1.81x; (27,281,509) BF16 a order (1,2,0), 280 KB,
-// 1.73x. 0: off.
+// > 0: the gather form takes small planes (the rule above) only where the transposed operand's
+// neighbours along j lie at most this many output bytes apart; sparse tiles go to it wherever they lie.
+// The gather form reads a transposed operand an element at a time; its sectors are reused only where
+// the j neighbours' outputs fall in one block's vectors (session 37's gains: j next to i, 58-79
+// elements apart). Session 39, call 2 (tools/verify_s39b.sh, this and narrow tiles, sparse tiles still
+// to tiles there), eager µs, gather -> tiles (PyTorch): (27,281,509) BF16 a order (1,2,0), neighbours
+// 280 KB apart, 30.6 -> 17.9 (17.8); (32,265,309) F16 order (2,1,0) 23.1 -> 12.6 (22.6); (108,235,287)
+// F32 order (2,1,0) 56.9 -> 31.3 (56.6); sparse tiles lost ((8,466,20,30) BF16 order (1,2,3,0), 23% full:
+// 15.5 -> 28.2; (69,13,80,71) BF16 order (0,2,3,1), 45%: 33.0 -> 44.4), hence the gather form for them.
+// 0: off.
 #ifndef INFINI_ELEMENTWISE_GATHER_REUSE_BYTES
-#define INFINI_ELEMENTWISE_GATHER_REUSE_BYTES 0
+#define INFINI_ELEMENTWISE_GATHER_REUSE_BYTES 1024
 #endif
 
 // Of the tile shapes over an ni x nj plane (2^lg along j, the rest along i), the one whose tiles are
@@ -130,7 +133,7 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
     const bool small_plane = (uint64_t)a.ni * a.nj * es <= (uint64_t)INFINI_ELEMENTWISE_GATHER_PLANE_BYTES;
     const bool near_reuse = INFINI_ELEMENTWISE_GATHER_REUSE_BYTES == 0 ||
                             (uint64_t)std::llabs(L.strides[0][j]) * es <= (uint64_t)INFINI_ELEMENTWISE_GATHER_REUSE_BYTES;
-    if (nd <= (size_t)kMaxDims && outputContiguous(L) && (sparse_tiles || small_plane) && near_reuse) {
+    if (nd <= (size_t)kMaxDims && outputContiguous(L) && (sparse_tiles || (small_plane && near_reuse))) {
         return false;
     }
     a.div_tiles_i = FastDiv(a.tiles_i);
