@@ -234,6 +234,21 @@ whole_suite() {
     OUT="$OUT" bash tools/gpu_suite.sh "$(cap "$1")" >>"$LOG" 2>&1
     echo "gpu_suite rc=$?" | tee -a "$LOG"
 }
+# ab_repro CAP RUN...: each RUN "SET=LIB=DIR" reruns /tmp/SET.txt's cases (behind_sweep.py lines) on DIR's
+# library (behind_sweep.py --repro, no profiler), appended to $OUT/ab.txt under "=== SET LIB" (the
+# layout tools/ab_table.py reads); each at most CAP seconds.
+ab_repro() {
+    local limit=$1 run set_ rest lib
+    shift
+    for run in "$@"; do
+        set_=${run%%=*}; rest=${run#*=}; lib=${rest%%=*}
+        step "$set_ cases, $lib"
+        echo "=== $set_ $lib" >>"$OUT/ab.txt"
+        INFINIOP_LIBRARY=$PWD/${rest#*=}/lib/libinfiniop.so timeout -k 3 "$(cap "$limit")" $PY tools/behind_sweep.py \
+            --repro "/tmp/$set_.txt" 200 --no-kernels >>"$OUT/ab.txt" 2>&1
+        echo "rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/ab.txt" | tee -a "$LOG"
+    done
+}
 # closing_checks: a session's closing run: the library, the whole suite (300 s), the end-to-end bench into
 # $OUT/bench.txt / .json (90 s, when 60 s of END are left).
 closing_checks() {

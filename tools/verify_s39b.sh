@@ -42,13 +42,6 @@ grep "^mul" notes/sweeps/session38_behind.txt >/tmp/mul.txt
 grep "^lp_norm" notes/sweeps/session38_behind.txt >/tmp/lpn.txt
 $PY tools/shaped_cases.py mulperm 39 120 >/tmp/perm.txt
 $PY tools/shaped_cases.py box 38 80 >/tmp/box.txt
-for run in mul=default=build mul=nt=build_nt mul=ntr=build_ntr perm=default=build perm=nt=build_nt perm=ntr=build_ntr \
-    box=old=build_old box=default=build lpn=old=build_old lpn=default=build; do
-    set_=${run%%=*}; rest=${run#*=}; lib=${rest%%=*}
-    step "$set_ cases, $lib"
-    echo "=== $set_ $lib" >>"$OUT/ab.txt"
-    INFINIOP_LIBRARY=$PWD/${rest#*=}/lib/libinfiniop.so timeout -k 3 "$(cap 45)" $PY tools/behind_sweep.py --repro \
-        "/tmp/$set_.txt" 200 --no-kernels >>"$OUT/ab.txt" 2>&1
-    echo "rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/ab.txt" | tee -a "$LOG"
-done
+ab_repro 45 mul=default=build mul=nt=build_nt mul=ntr=build_ntr perm=default=build perm=nt=build_nt perm=ntr=build_ntr \
+    box=old=build_old box=default=build lpn=old=build_old lpn=default=build
 step "done"

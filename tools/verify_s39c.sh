@@ -21,13 +21,6 @@ timeout -k 3 "$(cap 30)" compute-sanitizer --tool memcheck --report-api-errors n
 echo "memcheck rc=$? (99: errors reported)" | tee -a "$LOG"; tail -n 1 "$OUT/tests.txt" >>"$LOG"
 grep "^mul" notes/sweeps/session38_behind.txt >/tmp/mul.txt
 $PY tools/shaped_cases.py mulperm 39 120 >/tmp/perm.txt
-for run in mul=old=build_mulold mul=default=build perm=old=build_mulold perm=default=build; do
-    set_=${run%%=*}; rest=${run#*=}; lib=${rest%%=*}
-    step "$set_ cases, $lib"
-    echo "=== $set_ $lib" >>"$OUT/ab.txt"
-    INFINIOP_LIBRARY=$PWD/${rest#*=}/lib/libinfiniop.so timeout -k 3 "$(cap 30)" $PY tools/behind_sweep.py --repro \
-        "/tmp/$set_.txt" 200 --no-kernels >>"$OUT/ab.txt" 2>&1
-    echo "rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/ab.txt" | tee -a "$LOG"
-done
+ab_repro 30 mul=old=build_mulold mul=default=build perm=old=build_mulold perm=default=build
 end_to_end_bench "$OUT/bench" 80 60
 step "done"

@@ -595,16 +595,22 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
 // thread rows of about sqrt(len) / 2 (a column's parts merge one after another: that keeps the merge
 // short against each part's walk), a group at most kSlabThreads columns. Session 38, call 2: one slab
 // a block ran (999444, 6, 7) F16 axis 1 in 6614 µs, groups of 18 in 393 (PyTorch 191).
+// The Slab plans' inner dim: the fastest outer dim's extent where x and y both have unit stride along it
+// (0 where not).
+int64_t unitInnerExtent(const Info &in) {
+    const size_t nd = in.outer_shape.size();
+    if (nd == 0 || in.outer_x[nd - 1] != 1 || in.outer_y[nd - 1] != 1) {
+        return 0;
+    }
+    return (int64_t)in.outer_shape[nd - 1];
+}
+
 bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table) {
     const size_t nd = in.outer_shape.size();
-    if (nd == 0) {
-        return false;
-    }
-    const int64_t inner = (int64_t)in.outer_shape[nd - 1];
+    const int64_t inner = unitInnerExtent(in);
     const int64_t len = (int64_t)in.len;
     const int64_t slab_bytes = len * inner * (int64_t)dtypeSize(in.dtype);
-    if (in.outer_x[nd - 1] != 1 || in.outer_y[nd - 1] != 1 || in.x_red != inner || in.y_red != inner || inner < 2 ||
-        inner > kSlabThreads || slab_bytes > kSlabMaxBytes) {
+    if (in.x_red != inner || in.y_red != inner || inner < 2 || inner > kSlabThreads || slab_bytes > kSlabMaxBytes) {
         return false;
     }
     // Slabs past a group's bytes whose columns are long: each thread's two walks over shared memory (the
@@ -671,10 +677,7 @@ constexpr int64_t kSlabChunkMaxLen = 100;
 // them at work) whose rows fit kSlabMaxBytes, enough (outer index, chunk) pairs for two blocks an SM.
 bool planSlabChunks(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table) {
     const size_t nd = in.outer_shape.size();
-    if (nd == 0 || in.outer_x[nd - 1] != 1 || in.outer_y[nd - 1] != 1) {
-        return false;
-    }
-    const int64_t inner = (int64_t)in.outer_shape[nd - 1];
+    const int64_t inner = unitInnerExtent(in);
     const int64_t len = (int64_t)in.len, es = (int64_t)dtypeSize(in.dtype);
     const int64_t width = std::min<int64_t>(kSlabThreads, kSlabMaxBytes / (len * es) / 32 * 32);
     if (inner <= kSlabThreads || width < kSlabThreads / 2 || len > kSlabChunkMaxLen) {
