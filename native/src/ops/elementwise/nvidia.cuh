@@ -256,6 +256,56 @@ __device__ __forceinline__ void gatherOffsets(const GatherArgs &a, uint32_t n, u
     }
 }
 
+// The gather form's lane mapping (LaneGatherArgs): consecutive threads take
+// consecutive output elements, kLaneElems a thread a block apart (all loads
+// first, then the stores), each element's coordinates decomposed and its
+// gathered offsets summed in 32 bits; flat inputs load at the output's index.
+template <class Op, class T, int N>
+__global__ void __launch_bounds__(kBlock) laneGatherKernel(T *out, Inputs<T, N> in, LaneGatherArgs a) {
+    const T *p[N];
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        p[k] = in.p[k] + a.offset[k + 1];
+    }
+    T *o = out + a.offset[0];
+    const uint32_t step = gridDim.x * kBlock * kLaneElems;
+    for (uint32_t base = blockIdx.x * kBlock * kLaneElems + threadIdx.x; base < a.numel; base += step) {
+        T x[kLaneElems][N];
+#pragma unroll
+        for (int e = 0; e < kLaneElems; ++e) {
+            uint32_t n = base + e * kBlock;
+            if (n < a.numel) {
+                const uint32_t at = n;
+                int32_t off[N] = {};
+#pragma unroll
+                for (int d = 0; d < kMaxDims; ++d) {
+                    if (d < (int)a.ndim) {
+                        uint32_t r = n;
+                        if (d + 1 < (int)a.ndim) {
+                            n = divmod(a.size[d], n, r);
+                        }
+#pragma unroll
+                        for (int k = 0; k < N; ++k) {
+                            off[k] += (int32_t)r * a.stride[d][k];
+                        }
+                    }
+                }
+#pragma unroll
+                for (int k = 0; k < N; ++k) {
+                    x[e][k] = (a.flat >> k) & 1u ? p[k][at] : p[k][off[k]];
+                }
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < kLaneElems; ++e) {
+            const uint32_t n = base + e * kBlock;
+            if (n < a.numel) {
+                o[n] = apply<Op>(x[e], std::make_index_sequence<N>{});
+            }
+        }
+    }
+}
+
 // The strided path's gather form (GatherArgs): a thread per 16-byte vector of
 // the contiguous output. Flat inputs load the vector at the output's index.
 // The gathered ones decompose the vector's first element once. With innermost
@@ -517,6 +567,11 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
                 CUDA_TRY_LAUNCH();
                 return INFINI_STATUS_SUCCESS;
             }
+        }
+        if (plan.has_lane) {
+            laneGatherKernel<Op, T, N><<<plan.grid_lane, kBlock, 0, s>>>(out, in, plan.lane);
+            CUDA_TRY_LAUNCH();
+            return INFINI_STATUS_SUCCESS;
         }
         if (plan.has_gather) {
             bool aligned = reinterpret_cast<uintptr_t>(out + plan.gather.offset[0]) % 16 == 0;

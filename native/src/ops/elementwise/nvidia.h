@@ -72,6 +72,29 @@ struct GatherArgs {
     uint32_t flat;                        // bit k-1: input k has the output's layout
 };
 
+// 1: the gather form's lane mapping where a gathered input has an innermost stride other than 0 or +-1
+// (a transposed operand) and every input's offsets fit 32 bits: consecutive lanes take consecutive
+// output elements, kLaneElems a thread a kBlock apart, each element's coordinates decomposed, 32-bit
+// offsets. The vector mapping (a thread per 16-byte vector) gives each lane of a warp load its own
+// 128-byte line of the transposed operand: 32 L1 wavefronts a load instruction where PyTorch's
+// elementwise kernel, consecutive elements across lanes, touches ~7; session 39's ncu on (69,13,80,71)
+// BF16 a order (0,2,3,1): ours 32.6 µs, 613 warp instructions per 256 elements, 54% warps active (48
+// registers); torch 18.6 µs, same L2 sectors and DRAM bytes. 0: off.
+#ifndef INFINI_ELEMENTWISE_LANE_GATHER
+#define INFINI_ELEMENTWISE_LANE_GATHER 0
+#endif
+constexpr int kLaneElems = 4; // elements a thread and round in the lane mapping
+
+// Kernel parameters of the gather form's lane mapping: innermost first, the inputs' 32-bit strides.
+struct LaneGatherArgs {
+    uint32_t ndim;  // 1..kMaxDims, innermost first
+    uint32_t numel; // elements
+    FastDiv size[kMaxDims];
+    int32_t stride[kMaxDims][kMaxInputs]; // the inputs' strides (elements); unused for flat ones
+    int64_t offset[kMaxOperands];         // elements, added to each base (output first)
+    uint32_t flat;                        // bit k-1: input k has the output's layout
+};
+
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
 // transposed inputs' unit-stride dim `j`, and batch dims (all others).
 // A tile holds kTileElems elements: 2^tile_j_log along j (8..32), the rest along i.
@@ -126,6 +149,11 @@ struct Plan {
     bool has_gather = false;
     GatherArgs gather{};
     unsigned grid_gather = 1;
+    // strided, the gather form's lane mapping (INFINI_ELEMENTWISE_LANE_GATHER): any alignment; taken
+    // ahead of the gather form where planned
+    bool has_lane = false;
+    LaneGatherArgs lane{};
+    unsigned grid_lane = 1;
     // tiled
     TiledArgs tiled{};
     unsigned grid_tiled = 1;

@@ -212,6 +212,42 @@ void planStridedVec(const Info &info, const InfiniopHandle &h, const Occupancy &
 // The gather form of a single strided launch that has no vector form: the
 // output contiguous (its dims after simplification are one row-major block),
 // at most kMaxDims dims, 32-bit indices.
+// The gather form's lane mapping (INFINI_ELEMENTWISE_LANE_GATHER) beside the vector one `g`: where a
+// gathered input walks the output's rows with a stride other than 0 or +-1 and every input's offsets
+// (the sum of its extents' reach either way) fit 31 bits.
+void planLaneGather(const Info &info, const GatherArgs &g, Plan *plan) {
+    if (!INFINI_ELEMENTWISE_LANE_GATHER) {
+        return;
+    }
+    LaneGatherArgs a{};
+    a.ndim = g.ndim;
+    a.numel = g.numel;
+    a.flat = g.flat;
+    bool scattered = false;
+    for (size_t k = 0; k < info.ninputs; ++k) {
+        uint64_t reach = 0;
+        for (uint32_t d = 0; d < g.ndim; ++d) {
+            reach += (uint64_t)(g.size[d].divisor - 1) * (uint64_t)std::llabs(g.stride[d][k]);
+        }
+        if (reach > (uint64_t)INT32_MAX) {
+            return;
+        }
+        for (uint32_t d = 0; d < g.ndim; ++d) {
+            a.stride[d][k] = (int32_t)g.stride[d][k];
+        }
+        scattered = scattered || (!((g.flat >> k) & 1u) && std::llabs(g.stride[0][k]) > 1);
+    }
+    if (!scattered) {
+        return;
+    }
+    for (size_t k = 0; k <= info.ninputs; ++k) {
+        a.offset[k] = g.offset[k];
+    }
+    plan->has_lane = true;
+    plan->lane = a;
+    plan->grid_lane = chunks(info.numel, (uint64_t)plan->block * kLaneElems); // one chunk a block
+}
+
 void planGather(const Info &info, Plan *plan) {
     const SimpleLayout &L = info.layout;
     const size_t nd = L.ndim(), nops = info.ninputs + 1;
@@ -244,6 +280,7 @@ void planGather(const Info &info, Plan *plan) {
     plan->has_gather = true;
     plan->gather = g;
     plan->grid_gather = chunks(vectors, plan->block); // a vector a thread, one chunk a block
+    planLaneGather(info, g, plan);
 }
 
 infiniStatus_t planStrided(const Info &info, const InfiniopHandle &h, const Occupancy &occ, Plan *plan) {
