@@ -97,8 +97,10 @@ def _gpu_case(spec: Spec) -> harness.Case:
         for k in range(sets):
             dsts[k].fill_(float("nan") if dsts[k].is_floating_point() else 0x5A)  # poison
             ours(k)()
-            got = dst_views[k].contiguous().view(torch.uint8)
-            if not torch.equal(got, src_views[k].contiguous().view(torch.uint8)):
+            # (flattened first: a contiguous tensor whose last dim has one element may keep any stride
+            # there, and byte views need 1)
+            got = dst_views[k].contiguous().reshape(-1).view(torch.uint8)
+            if not torch.equal(got, src_views[k].contiguous().reshape(-1).view(torch.uint8)):
                 return f"buffer set {k} differs from torch's copy (bit for bit)"
         return True
 

@@ -95,8 +95,6 @@ struct LaneGatherArgs {
     uint32_t flat;                        // bit k-1: input k has the output's layout
 };
 
-// Kernel parameters of the tiled path: the output's innermost dim `i`, the
-// transposed inputs' unit-stride dim `j`, and batch dims (all others).
 // A tile holds kTileElems elements: 2^tile_j_log along j (8..32), the rest along i.
 constexpr uint32_t kTileElemsLog = 10, kTileElems = 1u << kTileElemsLog;
 // 1: a transposed plane shorter than 32 along j (5..31 rows) takes tiles of 8 or 16 along j and
@@ -110,6 +108,8 @@ constexpr uint32_t kTileElemsLog = 10, kTileElems = 1u << kTileElemsLog;
 #define INFINI_ELEMENTWISE_NARROW_TILES 1
 #endif
 
+// Kernel parameters of the tiled path: the output's innermost dim `i`, the
+// transposed inputs' unit-stride dim `j`, and batch dims (all others).
 struct TiledArgs {
     uint32_t ni, nj;       // sizes of i and j
     uint32_t tiles_i, tiles_j, ntiles;

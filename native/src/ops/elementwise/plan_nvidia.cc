@@ -209,9 +209,6 @@ void planStridedVec(const Info &info, const InfiniopHandle &h, const Occupancy &
     plan->grid_vec_strided = gridFor((v.numel + kUnroll / 2 - 1) / (kUnroll / 2), plan->block, h, occ.strided_vec);
 }
 
-// The gather form of a single strided launch that has no vector form: the
-// output contiguous (its dims after simplification are one row-major block),
-// at most kMaxDims dims, 32-bit indices.
 // The gather form's lane mapping (INFINI_ELEMENTWISE_LANE_GATHER) beside the vector one `g`: where a
 // gathered input walks the output's rows with a stride other than 0 or +-1 and every input's offsets
 // (the sum of its extents' reach either way) fit 31 bits.
@@ -223,6 +220,9 @@ void planLaneGather(const Info &info, const GatherArgs &g, Plan *plan) {
     a.ndim = g.ndim;
     a.numel = g.numel;
     a.flat = g.flat;
+    for (uint32_t d = 0; d < g.ndim; ++d) {
+        a.size[d] = g.size[d];
+    }
     bool scattered = false;
     for (size_t k = 0; k < info.ninputs; ++k) {
         uint64_t reach = 0;
@@ -248,6 +248,9 @@ void planLaneGather(const Info &info, const GatherArgs &g, Plan *plan) {
     plan->grid_lane = chunks(info.numel, (uint64_t)plan->block * kLaneElems); // one chunk a block
 }
 
+// The gather form of a single strided launch that has no vector form: the
+// output contiguous (its dims after simplification are one row-major block),
+// at most kMaxDims dims, 32-bit indices.
 void planGather(const Info &info, Plan *plan) {
     const SimpleLayout &L = info.layout;
     const size_t nd = L.ndim(), nops = info.ninputs + 1;
