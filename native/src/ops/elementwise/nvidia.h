@@ -79,11 +79,19 @@ struct GatherArgs {
 // 128-byte line of the transposed operand: 32 L1 wavefronts a load instruction where PyTorch's
 // elementwise kernel, consecutive elements across lanes, touches ~7; session 39's ncu on (69,13,80,71)
 // BF16 a order (0,2,3,1): ours 32.6 µs, 613 warp instructions per 256 elements, 54% warps active (48
-// registers); torch 18.6 µs, same L2 sectors and DRAM bytes. 0: off.
+// registers); torch 18.6 µs, same L2 sectors and DRAM bytes. Session 39, call 5 (tools/verify_s39e.sh,
+// every gather with such an input on the lane mapping), eager µs, vector -> lane (PyTorch): (69,13,80,71)
+// 32.8 -> 21.8 (18.3), (48,17,45,157) F32 46.7 -> 28.5 (29.4), (11,96,254,12) F32 28.4 -> 17.1 (17.4),
+// (8,466,20,30) BF16 15.3 -> 10.3 (8.9); but where the transposed input's unit-stride dim lies next to
+// the output's rows the vector mapping's lanes share lines and it lost: (468,10,621) F16 a order
+// (2,0,1), neighbours 1.2 KB apart, 16.8 -> 22.0 (22.4); (21,201,27,85) BF16, 170 bytes, 33.0 -> 38.7
+// (31.9); the winners' neighbours lay 3.4 KB and more apart, hence kLaneMinApartBytes (not yet run
+// with it; the mapping's tests and memcheck passed in call 5). 0: off.
 #ifndef INFINI_ELEMENTWISE_LANE_GATHER
 #define INFINI_ELEMENTWISE_LANE_GATHER 0
 #endif
-constexpr int kLaneElems = 4; // elements a thread and round in the lane mapping
+constexpr int kLaneElems = 4;             // elements a thread and round in the lane mapping
+constexpr uint64_t kLaneMinApartBytes = 2048; // see above
 
 // Kernel parameters of the gather form's lane mapping: innermost first, the inputs' 32-bit strides.
 struct LaneGatherArgs {

@@ -210,8 +210,9 @@ void planStridedVec(const Info &info, const InfiniopHandle &h, const Occupancy &
 }
 
 // The gather form's lane mapping (INFINI_ELEMENTWISE_LANE_GATHER) beside the vector one `g`: where a
-// gathered input walks the output's rows with a stride other than 0 or +-1 and every input's offsets
-// (the sum of its extents' reach either way) fit 31 bits.
+// gathered input walks the output's rows with a stride other than 0 or +-1, its neighbours along its
+// unit-stride dim lie more than kLaneMinApartBytes of output apart, and every input's offsets (the sum
+// of its extents' reach either way) fit 31 bits.
 void planLaneGather(const Info &info, const GatherArgs &g, Plan *plan) {
     if (!INFINI_ELEMENTWISE_LANE_GATHER) {
         return;
@@ -235,7 +236,18 @@ void planLaneGather(const Info &info, const GatherArgs &g, Plan *plan) {
         for (uint32_t d = 0; d < g.ndim; ++d) {
             a.stride[d][k] = (int32_t)g.stride[d][k];
         }
-        scattered = scattered || (!((g.flat >> k) & 1u) && std::llabs(g.stride[0][k]) > 1);
+        if ((g.flat >> k) & 1u || std::llabs(g.stride[0][k]) <= 1) {
+            continue;
+        }
+        // Output bytes between neighbours along this input's unit-stride dim (none: as far as can be).
+        uint64_t apart = UINT64_MAX, inside = 1;
+        for (uint32_t d = 1; d < g.ndim && apart == UINT64_MAX; ++d) {
+            inside *= g.size[d - 1].divisor;
+            if (std::llabs(g.stride[d][k]) == 1) {
+                apart = inside * plan->elem_size;
+            }
+        }
+        scattered = scattered || apart > (uint64_t)kLaneMinApartBytes;
     }
     if (!scattered) {
         return;
