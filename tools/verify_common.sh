@@ -234,6 +234,19 @@ whole_suite() {
     OUT="$OUT" bash tools/gpu_suite.sh "$(cap "$1")" >>"$LOG" 2>&1
     echo "gpu_suite rc=$?" | tee -a "$LOG"
 }
+# variant_tests DIR CAP MEMCHECK_CAP TESTFILE SELECTION [MEMCHECK_SELECTION]: TESTFILE's tests matching
+# -k SELECTION on DIR's library into $OUT/tests.txt, then compute-sanitizer memcheck on those matching
+# MEMCHECK_SELECTION (default: the same), their rcs and summaries in the log.
+variant_tests() {
+    local lib=$PWD/$1/lib/libinfiniop.so
+    step "$4 -k \"$5\" on $1"
+    INFINIOP_LIBRARY=$lib timeout -k 3 "$(cap "$2")" $PY -m pytest -q -p no:cacheprovider -rfEs "$4" -k "$5" \
+        >>"$OUT/tests.txt" 2>&1
+    echo "tests rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/tests.txt" >>"$LOG"
+    INFINIOP_LIBRARY=$lib timeout -k 3 "$(cap "$3")" compute-sanitizer --tool memcheck --report-api-errors no \
+        --error-exitcode 99 $PY -m pytest -q -x -p no:cacheprovider "$4" -k "${6:-$5}" >>"$OUT/tests.txt" 2>&1
+    echo "memcheck rc=$? (99: errors reported)" | tee -a "$LOG"; tail -n 1 "$OUT/tests.txt" >>"$LOG"
+}
 # ab_repro CAP RUN...: each RUN "SET=LIB=DIR" reruns /tmp/SET.txt's cases (behind_sweep.py lines) on DIR's
 # library (behind_sweep.py --repro, no profiler), appended to $OUT/ab.txt under "=== SET LIB" (the
 # layout tools/ab_table.py reads); each at most CAP seconds.

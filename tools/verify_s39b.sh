@@ -30,14 +30,7 @@ VARIANT_CXXFLAGS="$OLD" build_variant_pair build_old "$OLD" $r/kernels_u1.cu $r/
     $r/kernels_u8.cu $r/kernels_u16.cu $r/rearrange_nvidia.cc native/src/ops/lp_norm/nvidia.cc
 VARIANT_CXXFLAGS="$NT" build_variant_pair build_nt "$NT" $MUL_SRCS
 VARIANT_CXXFLAGS="$NTR" build_variant_pair build_ntr "$NTR" $MUL_SRCS
-step "Mul GPU tests, build_ntr"
-INFINIOP_LIBRARY=$PWD/build_ntr/lib/libinfiniop.so timeout -k 3 "$(cap 90)" $PY -m pytest -q -p no:cacheprovider \
-    -rfEs tests/test_mul.py -k nvidia >>"$OUT/tests.txt" 2>&1
-echo "tests rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/tests.txt" >>"$LOG"
-INFINIOP_LIBRARY=$PWD/build_ntr/lib/libinfiniop.so timeout -k 3 "$(cap 30)" compute-sanitizer --tool memcheck \
-    --report-api-errors no --error-exitcode 99 $PY -m pytest -q -x -p no:cacheprovider tests/test_mul.py \
-    -k "nvidia and narrow" >>"$OUT/tests.txt" 2>&1
-echo "memcheck rc=$? (99: errors reported)" | tee -a "$LOG"; tail -n 1 "$OUT/tests.txt" >>"$LOG"
+variant_tests build_ntr 90 30 tests/test_mul.py "nvidia" "nvidia and narrow"
 grep "^mul" notes/sweeps/session38_behind.txt >/tmp/mul.txt
 grep "^lp_norm" notes/sweeps/session38_behind.txt >/tmp/lpn.txt
 $PY tools/shaped_cases.py mulperm 39 120 >/tmp/perm.txt
