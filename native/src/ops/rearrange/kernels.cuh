@@ -77,6 +77,70 @@ __global__ void __launch_bounds__(kGenericBlock) genericKernel(const __grid_cons
     }
 }
 
+#if INFINI_REARRANGE_GENERIC_LEAN
+// The generic kernel's lean variants (GenericParams::lean): NDIM dims unrolled, 32-bit offsets (the
+// planner checked both tensors' reach and the unit count against 31 bits); DST_LINEAR: dst's offset is
+// the linear index itself, so only src's is summed and none is held across the loads.
+template <class U, int NDIM, bool DST_LINEAR>
+__global__ void __launch_bounds__(kGenericBlock) genericLeanKernel(const __grid_constant__ GenericParams p,
+                                                                  U *__restrict__ dst, const U *__restrict__ src) {
+    constexpr int K = genericUnitsPerThread(sizeof(U));
+    const uint32_t total = (uint32_t)p.total;
+    const uint32_t first = blockIdx.x * (uint32_t)(kGenericBlock * K) + threadIdx.x;
+    int32_t od[DST_LINEAR ? 1 : K];
+    U v[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        const uint32_t linear = first + (uint32_t)(k * kGenericBlock);
+        if (linear < total) {
+            uint32_t i = linear;
+            int32_t d_off = 0, s_off = 0;
+#pragma unroll
+            for (int d = NDIM - 1; d > 0; --d) {
+                const uint32_t q = p.dims[d].div.div(i);
+                const uint32_t r = i - q * (uint32_t)p.dims[d].size;
+                if constexpr (!DST_LINEAR) {
+                    d_off += (int32_t)r * (int32_t)p.dims[d].dst_stride;
+                }
+                s_off += (int32_t)r * (int32_t)p.dims[d].src_stride;
+                i = q;
+            }
+            if constexpr (!DST_LINEAR) {
+                od[k] = d_off + (int32_t)i * (int32_t)p.dims[0].dst_stride;
+            }
+            v[k] = src[s_off + (int32_t)i * (int32_t)p.dims[0].src_stride];
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        const uint32_t linear = first + (uint32_t)(k * kGenericBlock);
+        if (linear < total) {
+            if constexpr (DST_LINEAR) {
+                dst[linear] = v[k];
+            } else {
+                dst[od[k]] = v[k];
+            }
+        }
+    }
+}
+
+template <class U, bool DST_LINEAR>
+void launchGenericLean(const GenericParams &p, int ndim, unsigned grid, U *d, const U *s, cudaStream_t stream) {
+    switch (ndim) {
+    case 1: genericLeanKernel<U, 1, DST_LINEAR><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+    case 2: genericLeanKernel<U, 2, DST_LINEAR><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+    case 3: genericLeanKernel<U, 3, DST_LINEAR><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+    case 4: genericLeanKernel<U, 4, DST_LINEAR><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+#if INFINI_REARRANGE_GENERIC_UNROLLED_DIMS >= 5
+    case 5: genericLeanKernel<U, 5, DST_LINEAR><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+#endif
+#if INFINI_REARRANGE_GENERIC_UNROLLED_DIMS >= 6
+    default: genericLeanKernel<U, 6, DST_LINEAR><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
+#endif
+    }
+}
+#endif
+
 template <class U, int T>
 __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const __grid_constant__ TileParams p,
                                                                           U *__restrict__ dst,
@@ -237,6 +301,16 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
     using U = typename UnitOf<Unit>::type;
     auto *d = static_cast<U *>(dst);
     auto *s = static_cast<const U *>(src);
+#if INFINI_REARRANGE_GENERIC_LEAN
+    if (p.lean != 0 && ndim_variant >= 1) { // (the planner sets lean only on unrolled forms)
+        if (p.lean == 2) {
+            launchGenericLean<U, true>(p, ndim_variant, grid, d, s, stream);
+        } else {
+            launchGenericLean<U, false>(p, ndim_variant, grid, d, s, stream);
+        }
+        return cudaGetLastError();
+    }
+#endif
     switch (ndim_variant) {
     case 1: genericKernel<U, 1><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;
     case 2: genericKernel<U, 2><<<grid, kGenericBlock, 0, stream>>>(p, d, s); break;

@@ -21,11 +21,26 @@ struct Dim {
 
 // One thread per copy unit: its linear index is decomposed over the dims
 // (outermost first, innermost last); the innermost dim is dst's fastest.
+// A measuring knob (session 39, written without device time to run it): 1 gives the generic kernel's
+// unrolled forms (1..INFINI_REARRANGE_GENERIC_UNROLLED_DIMS dims) lean variants where the copy fits them:
+// 32-bit offsets where both tensors' reach and the unit count fit 31 bits, and no dst offsets at all
+// where dst is laid out in the linear order (its offset is the index). Session 39's ncu: the generic
+// kernel's 12-dim loop on (42,8,9,70,105) int8 ran 116 µs at 46 registers (5 blocks an SM, 59% of warps
+// active) and 84.0M warp instructions against PyTorch's 65.6 µs at 18 registers (91%) and 54.5M; the
+// 5-dim form took it to 87 µs. Its 8 units a thread in flight keep 8 64-bit dst offsets in registers.
+// 0: off (the kernels and GenericParams unchanged).
+#ifndef INFINI_REARRANGE_GENERIC_LEAN
+#define INFINI_REARRANGE_GENERIC_LEAN 0
+#endif
+
 struct GenericParams {
     uint64_t total; // copy units
     int ndim;
     const Dim *deep; // device copy of the dims when ndim > kMaxDims, else null
     Dim dims[kMaxDims];
+#if INFINI_REARRANGE_GENERIC_LEAN
+    int lean; // host side: 0 the kernels above; 1 32-bit offsets; 2 32-bit src offsets, dst's the index
+#endif
 };
 
 // Transpose through shared memory. Group a: dims contiguous in src, the

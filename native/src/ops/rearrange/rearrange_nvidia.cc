@@ -173,6 +173,27 @@ Dim makeDim(uint64_t size, int64_t dst_stride, int64_t src_stride) {
 }
 
 // Blocks of the generic kernel for `total` units of `unit` bytes.
+#if INFINI_REARRANGE_GENERIC_LEAN
+// The generic kernel's lean variant for g (GenericParams::lean): 2 where dst is laid out in the linear
+// order (innermost dim stride 1, each outer one the product inside it), 1 where both tensors' reach
+// and the unit count fit 31 bits, else 0.
+int genericLeanForm(const GenericParams &g) {
+    uint64_t reach_dst = 0, reach_src = 0, linear = 1;
+    bool dst_linear = true;
+    for (int d = g.ndim - 1; d >= 0; --d) {
+        const Dim &dim = g.dims[d];
+        reach_dst += (dim.size - 1) * (uint64_t)std::llabs(dim.dst_stride);
+        reach_src += (dim.size - 1) * (uint64_t)std::llabs(dim.src_stride);
+        dst_linear = dst_linear && dim.dst_stride == (int64_t)linear;
+        linear *= dim.size;
+    }
+    if (g.total > (uint64_t)INT32_MAX || reach_dst > (uint64_t)INT32_MAX || reach_src > (uint64_t)INT32_MAX) {
+        return 0;
+    }
+    return dst_linear ? 2 : 1;
+}
+#endif
+
 uint64_t genericGrid(uint64_t total, size_t unit) {
     const uint64_t chunk = (uint64_t)kGenericBlock * (uint64_t)genericUnitsPerThread(unit);
     return (total + chunk - 1) / chunk;
@@ -634,6 +655,9 @@ struct NvidiaDesc final : Desc {
         } else {
             std::copy(dims.begin(), dims.end(), g.dims);
             plan->variant = g.total <= UINT32_MAX ? (nd <= INFINI_REARRANGE_GENERIC_UNROLLED_DIMS ? (int)nd : 0) : -1;
+#if INFINI_REARRANGE_GENERIC_LEAN
+            g.lean = plan->variant >= 1 ? genericLeanForm(g) : 0;
+#endif
         }
         const uint64_t grid = genericGrid(g.total, unit);
         INFINI_REQUIRE(grid <= (uint64_t)INT32_MAX, INFINI_STATUS_BAD_TENSOR_SHAPE);
