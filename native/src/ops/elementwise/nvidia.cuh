@@ -437,9 +437,11 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
     constexpr uint32_t kPad = JL < 5 && sizeof(T) < 4 ? 4 / sizeof(T) : 1;
     constexpr uint32_t jl = JL, il = kTileElemsLog - JL, pitch = (1u << jl) + kPad;
     __shared__ T tile[N][(1u << il) * pitch];
-    // Staged loads: consecutive threads along j; the rest: along i.
-    const uint32_t sj = threadIdx.x & ((1u << jl) - 1), si = threadIdx.x >> jl;
-    const uint32_t ti_ = threadIdx.x & ((1u << il) - 1), tj_ = threadIdx.x >> il;
+    // This thread's place in a tile: staged loads walk j across consecutive
+    // threads (load_j, then rows load_i), everything else walks i (along_i,
+    // then rows along_j).
+    const uint32_t load_j = threadIdx.x & ((1u << jl) - 1), load_i = threadIdx.x >> jl;
+    const uint32_t along_i = threadIdx.x & ((1u << il) - 1), along_j = threadIdx.x >> il;
     constexpr uint32_t step_i = kBlock >> jl, step_j = kBlock >> il;
     for (uint32_t t = blockIdx.x; t < a.ntiles; t += gridDim.x) {
         uint32_t ti, tj;
@@ -474,21 +476,21 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
 #pragma unroll
         for (int k = 0; k < N; ++k) {
             if (a.staged & (1u << k)) {
-                const T *p = in.p[k] + base[k + 1] + (int64_t)sj * a.sj[k + 1];
-                const bool jok = j0 + sj < a.nj;
+                const T *p = in.p[k] + base[k + 1] + (int64_t)load_j * a.sj[k + 1];
+                const bool jok = j0 + load_j < a.nj;
 #pragma unroll
                 for (int r = 0; r < R; ++r) {
-                    const uint32_t ii = si + r * step_i;
+                    const uint32_t ii = load_i + r * step_i;
                     if (jok && i0 + ii < a.ni) {
-                        tile[k][ii * pitch + sj] = p[(int64_t)ii * a.si[k + 1]];
+                        tile[k][ii * pitch + load_j] = p[(int64_t)ii * a.si[k + 1]];
                     }
                 }
             } else {
-                const T *p = in.p[k] + base[k + 1] + (int64_t)ti_ * a.si[k + 1];
-                const bool iok = i0 + ti_ < a.ni;
+                const T *p = in.p[k] + base[k + 1] + (int64_t)along_i * a.si[k + 1];
+                const bool iok = i0 + along_i < a.ni;
 #pragma unroll
                 for (int r = 0; r < R; ++r) {
-                    const uint32_t jj = tj_ + r * step_j;
+                    const uint32_t jj = along_j + r * step_j;
                     if (iok && j0 + jj < a.nj) {
                         x[r][k] = p[(int64_t)jj * a.sj[k + 1]];
                     }
@@ -496,15 +498,15 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
             }
         }
         __syncthreads();
-        T *o = out + base[0] + (int64_t)ti_ * a.si[0];
+        T *o = out + base[0] + (int64_t)along_i * a.si[0];
 #pragma unroll
         for (int r = 0; r < R; ++r) {
-            const uint32_t jj = tj_ + r * step_j;
-            if (j0 + jj < a.nj && i0 + ti_ < a.ni) {
+            const uint32_t jj = along_j + r * step_j;
+            if (j0 + jj < a.nj && i0 + along_i < a.ni) {
 #pragma unroll
                 for (int k = 0; k < N; ++k) {
                     if (a.staged & (1u << k)) {
-                        x[r][k] = tile[k][ti_ * pitch + jj];
+                        x[r][k] = tile[k][along_i * pitch + jj];
                     }
                 }
                 o[(int64_t)jj * a.sj[0]] = apply<Op>(x[r], std::make_index_sequence<N>{});
