@@ -172,7 +172,6 @@ Dim makeDim(uint64_t size, int64_t dst_stride, int64_t src_stride) {
     return d;
 }
 
-// Blocks of the generic kernel for `total` units of `unit` bytes.
 #if INFINI_REARRANGE_GENERIC_LEAN
 // The generic kernel's lean variant for g (GenericParams::lean): 2 where dst is laid out in the linear
 // order (innermost dim stride 1, each outer one the product inside it), 1 where both tensors' reach
@@ -194,6 +193,7 @@ int genericLeanForm(const GenericParams &g) {
 }
 #endif
 
+// Blocks of the generic kernel for `total` units of `unit` bytes.
 uint64_t genericGrid(uint64_t total, size_t unit) {
     const uint64_t chunk = (uint64_t)kGenericBlock * (uint64_t)genericUnitsPerThread(unit);
     return (total + chunk - 1) / chunk;
