@@ -92,6 +92,14 @@ struct GatherArgs {
 #endif
 constexpr int kLaneElems = 4;             // elements a thread and round in the lane mapping
 constexpr uint64_t kLaneMinApartBytes = 2048; // see above
+// A measuring knob (session 39, not run) beside INFINI_ELEMENTWISE_LANE_GATHER: > 0 sends transposed planes
+// of at most this many rows along j whose j neighbours lie over kLaneMinApartBytes of output apart to the
+// gather form (and so the lane mapping) instead of narrow tiles, where the output is contiguous. Session
+// 39's sweep: (6,167,97,121) F16 a order (1,2,3,0), 6 rows in tiles of 8 (75% full), 54.6 µs against
+// PyTorch's 34.5. 0: off.
+#ifndef INFINI_ELEMENTWISE_LANE_TILE_ROWS
+#define INFINI_ELEMENTWISE_LANE_TILE_ROWS 0
+#endif
 
 // Kernel parameters of the gather form's lane mapping: innermost first, the inputs' 32-bit strides.
 struct LaneGatherArgs {
