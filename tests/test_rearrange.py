@@ -77,6 +77,14 @@ def check_copy(device, rng, shape, dst_strides, src_strides, dtype, *, src_shift
     assert got.tobytes() == expected.tobytes(), f"{shape} dst {dst_strides} src {src_strides} {np.dtype(dtype)}"
 
 
+def check_permutation(device, rng, shape, order, dtype):
+    """A contiguous dst from src laid out in `order` (outermost first), then the same with both pointers
+    one element off their buffers' starts."""
+    src_strides = permuted_strides(shape, order)
+    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype)
+    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype, src_shift=1, dst_shift=1)
+
+
 def c128_call(device, dtype):
     """Copy through a descriptor made with the ABI's dtype of that size (C64 = 8
     bytes, C128 = 16 bytes) and raw addresses."""
@@ -145,9 +153,7 @@ def test_small_dim_permutations(device, rng, dtype, shape, order):
     """4-5-D permutations whose transposed dims are 2-7 units long (since session
     36 the CPU's tile path from 2 units, before: the element loop, up to 7x
     NumPy's time), pointers shifted too."""
-    src_strides = permuted_strides(shape, order)
-    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype)
-    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype, src_shift=1, dst_shift=1)
+    check_permutation(device, rng, shape, order, dtype)
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -164,9 +170,7 @@ def test_dense_block_permutations(device, rng, dtype, shape, order):
     sizes the GPU runs them on tiles or the generic kernel (a library built with
     -DINFINI_REARRANGE_BOX_MIN_BYTES=0 -DINFINI_REARRANGE_BOX_MAX_UNIT=16 as box transposes; the sizes
     the default boxes are in test_dense_block_permutations_large_gpu)."""
-    src_strides = permuted_strides(shape, order)
-    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype)
-    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype, src_shift=1, dst_shift=1)
+    check_permutation(device, rng, shape, order, dtype)
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -179,9 +183,7 @@ def test_dense_block_permutations(device, rng, dtype, shape, order):
 def test_many_dim_permutations(device, rng, dtype, shape, order):
     """5- and 6-D permutations that no dims merge away: on the GPU the generic kernel's 5- and 6-dim forms
     where they are built in (INFINI_REARRANGE_GENERIC_UNROLLED_DIMS=6), else its kMaxDims loop."""
-    src_strides = permuted_strides(shape, order)
-    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype)
-    check_copy(device, rng, shape, contiguous_strides(shape), src_strides, dtype, src_shift=1, dst_shift=1)
+    check_permutation(device, rng, shape, order, dtype)
 
 
 @pytest.mark.gpu
@@ -195,9 +197,7 @@ def test_many_dim_permutations(device, rng, dtype, shape, order):
 def test_dense_block_permutations_large_gpu(rng, dtype, shape, order):
     """The same permutations at 10 MB and more, where 1- and 2-byte units take the box transposes
     (rearrange_nvidia.cc INFINI_REARRANGE_BOX_MAX_UNIT, _MIN_BYTES)."""
-    src_strides = permuted_strides(shape, order)
-    check_copy("nvidia", rng, shape, contiguous_strides(shape), src_strides, dtype)
-    check_copy("nvidia", rng, shape, contiguous_strides(shape), src_strides, dtype, src_shift=1, dst_shift=1)
+    check_permutation("nvidia", rng, shape, order, dtype)
 
 
 ND_SHAPES = [(3, 4, 5, 6), (2, 3, 4, 5, 6), (7, 5, 3, 2, 4, 3), (9, 40, 3, 17), (2, 3, 2, 5, 33, 4)]

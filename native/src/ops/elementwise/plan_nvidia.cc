@@ -131,10 +131,11 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
     const bool sparse_tiles = fill < INFINI_ELEMENTWISE_TILED_MIN_FILL;
     const uint64_t es = dtypeSize(info.dtype);
     const bool small_plane = (uint64_t)a.ni * a.nj * es <= (uint64_t)INFINI_ELEMENTWISE_GATHER_PLANE_BYTES;
-    const bool near_reuse = INFINI_ELEMENTWISE_GATHER_REUSE_BYTES == 0 ||
-                            (uint64_t)std::llabs(L.strides[0][j]) * es <= (uint64_t)INFINI_ELEMENTWISE_GATHER_REUSE_BYTES;
+    const uint64_t j_apart = (uint64_t)std::llabs(L.strides[0][j]) * es; // output bytes between j neighbours
+    const bool near_reuse =
+        INFINI_ELEMENTWISE_GATHER_REUSE_BYTES == 0 || j_apart <= (uint64_t)INFINI_ELEMENTWISE_GATHER_REUSE_BYTES;
     const bool lane_rows = INFINI_ELEMENTWISE_LANE_GATHER && a.nj <= (uint32_t)INFINI_ELEMENTWISE_LANE_TILE_ROWS &&
-                           (uint64_t)std::llabs(L.strides[0][j]) * es > kLaneMinApartBytes;
+                           j_apart > kLaneMinApartBytes;
     if (nd <= (size_t)kMaxDims && outputContiguous(L) && (sparse_tiles || (small_plane && near_reuse) || lane_rows)) {
         return false;
     }

@@ -589,12 +589,6 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
 #define INFINI_LP_NORM_SLAB_GROUPS 1
 #endif
 
-// The Slab plan: a block a group of neighbouring slabs (of the fastest outer dim, one run in x and y) of
-// at most kSlabMaxBytes, enough groups for two blocks an SM; false leaves the plan as it is. Short
-// columns (len <= 16) take a thread each, a group about kSlabGroupBytes; longer ones are shared by
-// thread rows of about sqrt(len) / 2 (a column's parts merge one after another: that keeps the merge
-// short against each part's walk), a group at most kSlabThreads columns. Session 38, call 2: one slab
-// a block ran (999444, 6, 7) F16 axis 1 in 6614 µs, groups of 18 in 393 (PyTorch 191).
 // The Slab plans' inner dim: the fastest outer dim's extent where x and y both have unit stride along it
 // (0 where not).
 int64_t unitInnerExtent(const Info &in) {
@@ -605,6 +599,12 @@ int64_t unitInnerExtent(const Info &in) {
     return (int64_t)in.outer_shape[nd - 1];
 }
 
+// The Slab plan: a block a group of neighbouring slabs (of the fastest outer dim, one run in x and y) of
+// at most kSlabMaxBytes, enough groups for two blocks an SM; false leaves the plan as it is. Short
+// columns (len <= 16) take a thread each, a group about kSlabGroupBytes; longer ones are shared by
+// thread rows of about sqrt(len) / 2 (a column's parts merge one after another: that keeps the merge
+// short against each part's walk), a group at most kSlabThreads columns. Session 38, call 2: one slab
+// a block ran (999444, 6, 7) F16 axis 1 in 6614 µs, groups of 18 in 393 (PyTorch 191).
 bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table) {
     const size_t nd = in.outer_shape.size();
     const int64_t inner = unitInnerExtent(in);
