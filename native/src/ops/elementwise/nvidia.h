@@ -85,18 +85,23 @@ struct GatherArgs {
 // (8,466,20,30) BF16 15.3 -> 10.3 (8.9); but where the transposed input's unit-stride dim lies next to
 // the output's rows the vector mapping's lanes share lines and it lost: (468,10,621) F16 a order
 // (2,0,1), neighbours 1.2 KB apart, 16.8 -> 22.0 (22.4); (21,201,27,85) BF16, 170 bytes, 33.0 -> 38.7
-// (31.9); the winners' neighbours lay 3.4 KB and more apart, hence kLaneMinApartBytes (not yet run
-// with it; the mapping's tests and memcheck passed in call 5). 0: off.
+// (31.9); the winners' neighbours lay 3.4 KB and more apart, hence kLaneMinApartBytes. Session 40,
+// H200, with that rule (tools/verify_s40a.sh): 120 random permuted Mul cases geomean 0.925, behind
+// PyTorch 30 -> 20, (29,129,101,7) BF16 23.4 -> 14.3 (14.7), (239,15,328,3) F32 31.8 -> 22.5 (23.8);
+// session 39's 61 Mul cases behind 0.967; one loss, (5,442,20,72) BF16 a order (2,1,3,0) 11.5 -> 15.0
+// (12.8). 1 (default since then): on; 0: the vector mapping only (measuring).
 #ifndef INFINI_ELEMENTWISE_LANE_GATHER
-#define INFINI_ELEMENTWISE_LANE_GATHER 0
+#define INFINI_ELEMENTWISE_LANE_GATHER 1
 #endif
 constexpr int kLaneElems = 4;             // elements a thread and round in the lane mapping
 constexpr uint64_t kLaneMinApartBytes = 2048; // see above
-// A measuring knob (session 39, not run) beside INFINI_ELEMENTWISE_LANE_GATHER: > 0 sends transposed planes
+// A measuring knob (session 39) beside INFINI_ELEMENTWISE_LANE_GATHER: > 0 sends transposed planes
 // of at most this many rows along j whose j neighbours lie over kLaneMinApartBytes of output apart to the
 // gather form (and so the lane mapping) instead of narrow tiles, where the output is contiguous. Session
 // 39's sweep: (6,167,97,121) F16 a order (1,2,3,0), 6 rows in tiles of 8 (75% full), 54.6 µs against
-// PyTorch's 34.5. 0: off.
+// PyTorch's 34.5. Session 40 at 12 (tools/verify_s40a.sh), against the lane mapping alone: of 181
+// cases two moved, that one 54.4 -> 41.7 and (6,236,28,104) F32 a order (2,3,1,0) 24.0 -> 36.0
+// (PyTorch 35.9); both have 6 rows. No rule found from two cases. 0: off.
 #ifndef INFINI_ELEMENTWISE_LANE_TILE_ROWS
 #define INFINI_ELEMENTWISE_LANE_TILE_ROWS 0
 #endif

@@ -21,16 +21,18 @@ struct Dim {
 
 // One thread per copy unit: its linear index is decomposed over the dims
 // (outermost first, innermost last); the innermost dim is dst's fastest.
-// A measuring knob (session 39, written without device time to run it): 1 gives the generic kernel's
+// 1 (the default since session 40) gives the generic kernel's
 // unrolled forms (1..INFINI_REARRANGE_GENERIC_UNROLLED_DIMS dims) lean variants where the copy fits them:
 // 32-bit offsets where both tensors' reach and the unit count fit 31 bits, and no dst offsets at all
 // where dst is laid out in the linear order (its offset is the index). Session 39's ncu: the generic
 // kernel's 12-dim loop on (42,8,9,70,105) int8 ran 116 µs at 46 registers (5 blocks an SM, 59% of warps
 // active) and 84.0M warp instructions against PyTorch's 65.6 µs at 18 registers (91%) and 54.5M; the
 // 5-dim form took it to 87 µs. Its 8 units a thread in flight keep 8 64-bit dst offsets in registers.
-// 0: off (the kernels and GenericParams unchanged).
+// Session 40, H200 (tools/verify_s40a.sh), session 39's 71 Rearrange cases behind PyTorch, eager µs:
+// geomean time 0.806, behind 59 -> 23, no case slower by over 1%; (78,48,44,347) int8 132.2 -> 82.7
+// (PyTorch 126.9), (53,10,13,95,58) int8 145.6 -> 92.1 (108.4). 0: the wide offsets only (measuring).
 #ifndef INFINI_REARRANGE_GENERIC_LEAN
-#define INFINI_REARRANGE_GENERIC_LEAN 0
+#define INFINI_REARRANGE_GENERIC_LEAN 1
 #endif
 
 struct GenericParams {
