@@ -7,8 +7,11 @@ the cases they can change, not only on those a sweep found behind:
         axis x inner at most 32 KB (lp_norm/nvidia.cc planSlab);
   mulperm  Mul of 2-96 MB (3-4 dims, as behind_sweep.py's) with a permuted so that its unit-stride
         dim is not the output's innermost, b broadcast over random dims (elementwise/plan_nvidia.cc
-        planTiled: tiles or the gather form).
-    python3 tools/shaped_cases.py box|slab|mulperm SEED COUNT > FILE"""
+        planTiled: tiles or the gather form);
+  reperm  Rearrange of 4-5-dim tensors of 10-80 MB of any element type, every dim 3-120 before scaling,
+        src permuted so that its unit-stride dim is not dst's (contiguous) innermost (session 40: the
+        cases rearrange_nvidia.cc planTile's fill gate moves between tiles and the generic kernel).
+    python3 tools/shaped_cases.py box|slab|mulperm|reperm SEED COUNT > FILE"""
 import math
 import random
 import sys
@@ -75,10 +78,25 @@ def mulperm_case(rng):
     return f"mul {tuple(shape)} a order {tuple(order)} b {b_shape} {dtype}"
 
 
+def reperm_case(rng):
+    dtype = rng.choice(["int8", "float16", "float32", "float64"])
+    ndim = rng.choice([4, 5, 5])
+    numel = log_uniform(rng, 10 << 20, 80 << 20) // SIZES[dtype]
+    while True:
+        shape = [log_uniform(rng, 3, 120) for _ in range(ndim)]
+        scale = (numel / math.prod(shape)) ** (1 / ndim)
+        shape = [max(2, round(d * scale)) for d in shape]
+        order = list(range(ndim))
+        rng.shuffle(order)
+        if order[-1] != ndim - 1:  # src's fastest dim is not dst's
+            break
+    return f"rearrange {tuple(shape)} src order {tuple(order)} dst {contiguous_strides(tuple(shape))} {dtype}"
+
+
 def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
-    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case}[kind]
+    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "reperm": reperm_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")
 
