@@ -41,6 +41,15 @@ constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
 #ifndef INFINI_REARRANGE_MIN_TILE_FILL
 #define INFINI_REARRANGE_MIN_TILE_FILL 50
 #endif
+// The same gate for 2-byte units (their word and skewed word tiles). Session 40 (H200, the generic kernel
+// in its lean forms; tools/verify_s40c.sh), eager µs, 50 -> 65 (PyTorch): (6,39,89,24,38) F16 order
+// (4,2,1,0,3), tiles 59% full on skewWordTileKernel, 131.2 -> 50.4 (58.1); (101,53,46,78) 114.1 -> 42.7
+// (59.4); (56,70,43,8,5) 45.0 -> 17.7 (21.9); F16 cases behind PyTorch geomean 0.858, none of 10 µs or
+// more slower by over 1%; 25 random F16 permutations 0.979. At 80 one lost 2.6x ((42,36,112,13,8) F16,
+// 58.8 -> 152.9). Other units keep 50: at 65 int8 / F32 / F64 permutations lost up to 2.3x.
+#ifndef INFINI_REARRANGE_MIN_TILE_FILL_2B
+#define INFINI_REARRANGE_MIN_TILE_FILL_2B 65
+#endif
 // Skewed tiles (and the skewed / odd word tiles) shift each block's b range to dst's 32-byte sectors,
 // which costs a whole extra tile along a short b: 59 units take two, 46% full, where plain 64-unit tiles
 // take one (session 37's sweep: (65,44,39,59) F16 order (0,1,3,2) on odd word tiles 47 µs against
@@ -293,9 +302,10 @@ struct NvidiaDesc final : Desc {
         if (len_a < kMinTileEdge || len_b < kMinTileEdge || len_a > UINT32_MAX || len_b > UINT32_MAX) {
             return false;
         }
-        if (INFINI_REARRANGE_MIN_TILE_FILL > 0) {
+        const int min_fill = plan->unit == 2 ? INFINI_REARRANGE_MIN_TILE_FILL_2B : INFINI_REARRANGE_MIN_TILE_FILL;
+        if (min_fill > 0) {
             const double span_a = (double)((len_a + edge - 1) / edge) * edge, span_b = (double)((len_b + edge - 1) / edge) * edge;
-            if (100.0 * (double)len_a * (double)len_b < INFINI_REARRANGE_MIN_TILE_FILL * span_a * span_b) {
+            if (100.0 * (double)len_a * (double)len_b < min_fill * span_a * span_b) {
                 return false;
             }
         }
