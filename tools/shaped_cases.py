@@ -62,35 +62,34 @@ def slab_case(rng):
     return f"lp_norm {shape} axis {len(outer)} p {rng.choice([1, 2, 2, 3])} {dtype}"
 
 
-def mulperm_case(rng):
-    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
-    ndim = rng.choice([3, 4, 4])
-    numel = log_uniform(rng, 2 << 20, 96 << 20) // SIZES[dtype] // 3
+def permuted_shape(rng, ndim, numel, longest):
+    """(shape, order): ndim dims drawn log-uniform in [3, longest], scaled to about numel elements, and an
+    order whose last (fastest) dim is not the shape's last."""
     while True:
-        shape = [max(2, log_uniform(rng, 3, 600)) for _ in range(ndim)]
+        shape = [max(2, log_uniform(rng, 3, longest)) for _ in range(ndim)]
         scale = (numel / math.prod(shape)) ** (1 / ndim)
         shape = [max(2, round(d * scale)) for d in shape]
         order = list(range(ndim))
         rng.shuffle(order)
-        if order[-1] != ndim - 1:  # a's fastest dim is not c's
-            break
+        if order[-1] != ndim - 1:
+            return tuple(shape), tuple(order)
+
+
+def mulperm_case(rng):
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    ndim = rng.choice([3, 4, 4])
+    numel = log_uniform(rng, 2 << 20, 96 << 20) // SIZES[dtype] // 3
+    shape, order = permuted_shape(rng, ndim, numel, 600)  # a's fastest dim is not c's
     b_shape = tuple(1 if rng.random() < 0.4 else d for d in shape)
-    return f"mul {tuple(shape)} a order {tuple(order)} b {b_shape} {dtype}"
+    return f"mul {shape} a order {order} b {b_shape} {dtype}"
 
 
 def reperm_case(rng):
     dtype = rng.choice(["int8", "float16", "float32", "float64"])
     ndim = rng.choice([4, 5, 5])
     numel = log_uniform(rng, 10 << 20, 80 << 20) // SIZES[dtype]
-    while True:
-        shape = [log_uniform(rng, 3, 120) for _ in range(ndim)]
-        scale = (numel / math.prod(shape)) ** (1 / ndim)
-        shape = [max(2, round(d * scale)) for d in shape]
-        order = list(range(ndim))
-        rng.shuffle(order)
-        if order[-1] != ndim - 1:  # src's fastest dim is not dst's
-            break
-    return f"rearrange {tuple(shape)} src order {tuple(order)} dst {contiguous_strides(tuple(shape))} {dtype}"
+    shape, order = permuted_shape(rng, ndim, numel, 120)  # src's fastest dim is not dst's
+    return f"rearrange {shape} src order {order} dst {contiguous_strides(shape)} {dtype}"
 
 
 def main():
