@@ -8,10 +8,13 @@ the cases they can change, not only on those a sweep found behind:
   mulperm  Mul of 2-96 MB (3-4 dims, as behind_sweep.py's) with a permuted so that its unit-stride
         dim is not the output's innermost, b broadcast over random dims (elementwise/plan_nvidia.cc
         planTiled: tiles or the gather form);
+  mulodd  Mul of 2-96 MB (2-4 dims) of any float type whose innermost extent is odd and at most 4096, a
+        sometimes permuted, b broadcast over random dims (session 40: elementwise/plan_nvidia.cc's gather
+        form, vector or lane mapping, INFINI_ELEMENTWISE_LANE_ODD_ROWS);
   reperm  Rearrange of 4-5-dim tensors of 10-80 MB of any element type, every dim 3-120 before scaling,
         src permuted so that its unit-stride dim is not dst's (contiguous) innermost (session 40: the
         cases rearrange_nvidia.cc planTile's fill gate moves between tiles and the generic kernel).
-    python3 tools/shaped_cases.py box|slab|mulperm|reperm SEED COUNT > FILE"""
+    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|reperm SEED COUNT > FILE"""
 import math
 import random
 import sys
@@ -84,6 +87,21 @@ def mulperm_case(rng):
     return f"mul {shape} a order {order} b {b_shape} {dtype}"
 
 
+def mulodd_case(rng):
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    ndim = rng.choice([2, 3, 4])
+    numel = log_uniform(rng, 2 << 20, 96 << 20) // SIZES[dtype] // 3
+    inner = log_uniform(rng, 5, 4096) | 1
+    outer = [max(2, log_uniform(rng, 3, 600)) for _ in range(ndim - 1)]
+    scale = (numel / inner / math.prod(outer)) ** (1 / (ndim - 1))
+    shape = tuple([max(2, round(d * scale)) for d in outer] + [inner])
+    order = list(range(ndim))
+    if rng.random() < 0.3:
+        rng.shuffle(order)
+    b_shape = tuple(1 if rng.random() < 0.4 else d for d in shape)
+    return f"mul {shape} a order {tuple(order)} b {b_shape} {dtype}"
+
+
 def reperm_case(rng):
     dtype = rng.choice(["int8", "float16", "float32", "float64"])
     ndim = rng.choice([4, 5, 5])
@@ -95,7 +113,7 @@ def reperm_case(rng):
 def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
-    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "reperm": reperm_case}[kind]
+    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "reperm": reperm_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")
 

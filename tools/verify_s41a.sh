@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Written in session 40 (its device time spent) for session 41's first call (H200). One measuring knob,
+# off by default (the default build's kernels unchanged; host planner only):
+# - build_lanodd: INFINI_ELEMENTWISE_LANE_ODD_ROWS=4096, Mul's gather plans whose output rows are no
+#   multiple of a 16-byte vector and at most 4096 elements long on the lane mapping instead of the vector
+#   mapping. Session 40's sweep (seed 40): 26 of Mul's 42 cases behind PyTorch are F64, 22 of them with an
+#   odd innermost extent (1.0-1.28x).
+# Runs: the variant's Mul tests and memcheck (test_gathered_inputs' odd rows take the lane mapping
+# there); session 40's Mul behind cases and 120 random odd-row Mul cases (tools/shaped_cases.py mulodd)
+# on the default and the variant; with the time left, the whole suite on the default library.
+# Files under $OUT: s41a_log.txt, tests.txt, ab.txt, gpu_suite.txt.
+NAME=${NAME:-s41a}
+END=${END:-540}
+source "$(dirname "$0")/verify_common.sh"
+echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
+m=native/src/ops/mul
+ODD="-DINFINI_ELEMENTWISE_LANE_ODD_ROWS=4096"
+VARIANT_CXXFLAGS="$ODD" build_variant_pair build_lanodd "$ODD" $m/kernels_f16.cu $m/kernels_f32.cu \
+    $m/kernels_int_small.cu $m/kernels_int_large.cu native/src/ops/elementwise/plan_nvidia.cc
+variant_tests build_lanodd 60 40 tests/test_mul.py "nvidia" "nvidia and (gathered or broadcasting or row_layouts or f64)"
+grep "^mul.*BEHIND" notes/sweeps/session40_behind.txt >/tmp/mul.txt
+$PY tools/shaped_cases.py mulodd 41 120 >/tmp/odd.txt
+ab_repro 40 mul=default=build mul=lanodd=build_lanodd odd=default=build odd=lanodd=build_lanodd
+if [ $((END - SECONDS)) -ge 230 ]; then
+    whole_suite 220
+fi
+step "done"
