@@ -26,8 +26,10 @@ if [ $((END - SECONDS)) -ge 100 ]; then
     # Session 40's sweep: ragged LPNorm rows on the Rows plan run at ~0.9 TB/s where aligned rows of the
     # same plan shape (tpr 512, 4 packs a thread) run at ~2.1: (2828, 8858) BF16 p 1 110.4 µs for 100 MB
     # (PyTorch 101.7), (1191, 14704) BF16 p 2 33.0 for 70 MB (71.7). Why (registers, loads in flight)?
+    # And the aligned twin of session 40's ncu case (1387, 17311) F16 p 1 (Rows at tpr 1024: 122.3 µs,
+    # 64 registers, 1 block an SM, 43% of warps active; PyTorch 92.7 in three kernels).
     step "ncu: a ragged and an aligned LPNorm Rows case (default library)"
-    LINES="lp_norm (2828, 8858) axis 1 p 1 bfloat16;lp_norm (1191, 14704) axis 1 p 2 bfloat16" \
+    LINES="lp_norm (2828, 8858) axis 1 p 1 bfloat16;lp_norm (1191, 14704) axis 1 p 2 bfloat16;lp_norm (1387, 17312) axis 1 p 1 float16" \
         OUT="$OUT" timeout -k 3 "$(cap 80)" bash tools/ncu_behind.sh
     echo "ncu rc=$?" | tee -a "$LOG"
 fi
