@@ -77,6 +77,14 @@ bool outputContiguous(const SimpleLayout &L) {
 #define INFINI_ELEMENTWISE_GATHER_REUSE_BYTES 1024
 #endif
 
+// Tiles over an ni x nj plane along i and along j, 2^lg of a tile's kTileElems along j.
+struct TileCounts {
+    uint32_t i, j;
+};
+TileCounts tileCounts(uint32_t ni, uint32_t nj, uint32_t lg) {
+    return {(ni + (kTileElems >> lg) - 1) >> (kTileElemsLog - lg), (nj + (1u << lg) - 1) >> lg};
+}
+
 // Of the tile shapes over an ni x nj plane (2^lg along j, the rest along i), the one whose tiles are
 // fullest (ties: the longer runs along j); its fill in percent through *fill.
 uint32_t tileJLog(uint32_t ni, uint32_t nj, double *fill) {
@@ -84,8 +92,8 @@ uint32_t tileJLog(uint32_t ni, uint32_t nj, double *fill) {
     *fill = -1;
     const uint32_t lowest = INFINI_ELEMENTWISE_NARROW_TILES && nj < 32 ? 3 : 5;
     for (uint32_t lg = 5; lg >= lowest; --lg) {
-        const uint32_t tj = 1u << lg, tiles_i = (ni + (kTileElems >> lg) - 1) >> (kTileElemsLog - lg);
-        const double f = 100.0 * ni * nj / ((double)tiles_i * ((nj + tj - 1) / tj) * kTileElems);
+        const TileCounts n = tileCounts(ni, nj, lg);
+        const double f = 100.0 * ni * nj / ((double)n.i * n.j * kTileElems);
         if (f > *fill) {
             *fill = f;
             best = lg;
@@ -126,8 +134,9 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
     a.nj = (uint32_t)L.shape[j];
     double fill;
     a.tile_j_log = tileJLog(a.ni, a.nj, &fill);
-    a.tiles_i = (a.ni + (kTileElems >> a.tile_j_log) - 1) >> (kTileElemsLog - a.tile_j_log);
-    a.tiles_j = (a.nj + (1u << a.tile_j_log) - 1) >> a.tile_j_log;
+    const TileCounts tiles = tileCounts(a.ni, a.nj, a.tile_j_log);
+    a.tiles_i = tiles.i;
+    a.tiles_j = tiles.j;
     const bool sparse_tiles = fill < INFINI_ELEMENTWISE_TILED_MIN_FILL;
     const uint64_t es = dtypeSize(info.dtype);
     const bool small_plane = (uint64_t)a.ni * a.nj * es <= (uint64_t)INFINI_ELEMENTWISE_GATHER_PLANE_BYTES;
