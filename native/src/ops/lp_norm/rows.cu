@@ -46,17 +46,18 @@ constexpr int maxThreads(Mode m) {
 #ifndef INFINI_LP_NORM_SPLIT_APPLY_MIN_BLOCKS
 #define INFINI_LP_NORM_SPLIT_APPLY_MIN_BLOCKS 3
 #endif
-// Split's statistics kernel (session 40). Its ncu (H200) on one ragged row of
-// 9114740 BF16 (p 2): the Stats kernel 23.1 µs for 18 MB (87 registers: 2 blocks an SM, 557 blocks in
-// 2.1 waves, 23% of warps active) against PyTorch's whole reduction in 13.2 µs; the row 42.8 µs against
-// 35.5 (its Factor 3.8, Apply 17.6 against PyTorch's division 20.0). PLAIN 1: each chunk's one-pass sum
+// Split's statistics kernel (session 40). Its ncu (H200) on one ragged row of 9114740 BF16 (p 2): the
+// Stats kernel 23.1 µs for 18 MB (87 registers: 2 blocks an SM, 557 blocks in 2.1 waves, 23% of warps
+// active) against PyTorch's whole reduction in 13.2 µs; the row 42.8 µs against 35.5 (its Factor 3.8,
+// Apply 17.6 against PyTorch's division 20.0). PLAIN 1: each chunk's one-pass sum
 // first (one block reduction, no max), its record {t^(1/p), 1} where the sum is usable (math.h's range),
 // else the scaled statistics as before (zeros, NaN, inf, extreme values). MIN_BLOCKS: the kernel's least
 // blocks an SM (its registers capped to match; 1: uncapped; 3: 80 registers for 16-bit packs, no spill;
 // 4 spilled 330 bytes). Session 40, call 3 (tools/verify_s40c.sh), 101 LPNorm cases behind PyTorch in
 // sessions 39-40, eager µs: PLAIN alone geomean 0.960 (behind 83 -> 45); with MIN_BLOCKS 3 0.902
 // (behind 32), 63 faster by over 3%, none slower by over 1.2%: (5251833,) F16 p 3 43.2 -> 32.5 (PyTorch
-// 38.8), (18313949,) F16 73.9 -> 59.3 (67.7), (45206741,) BF16 158.5 -> 128.7 (148.3). Both on by default since; 0 / 1: the old kernel (measuring).
+// 38.8), (18313949,) F16 73.9 -> 59.3 (67.7), (45206741,) BF16 158.5 -> 128.7 (148.3). Both on by
+// default since; PLAIN 0 with MIN_BLOCKS 1: the kernel as before (measuring).
 #ifndef INFINI_LP_NORM_SPLIT_STATS_PLAIN
 #define INFINI_LP_NORM_SPLIT_STATS_PLAIN 1
 #endif
