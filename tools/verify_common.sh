@@ -9,6 +9,9 @@ LOG="$OUT/${NAME}_log.txt"
 export PYTHONPATH="$PWD:${PYTHONPATH:-}" INFINIOP_REQUIRE_GPU=1
 PY=${PYTHON:-python3}
 NVCC=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
+# What a Mul variant rebuilds (build_variant_pair): its kernels and the elementwise planner.
+MUL_VARIANT_SRCS="native/src/ops/mul/kernels_f16.cu native/src/ops/mul/kernels_f32.cu native/src/ops/mul/kernels_int_small.cu
+    native/src/ops/mul/kernels_int_large.cu native/src/ops/elementwise/plan_nvidia.cc"
 step() { echo "== $(date -u +%T) (${SECONDS}s) $*" | tee -a "$LOG"; }
 # min(cap, what is left of $END s), at least 1
 cap() { local left=$((END - SECONDS)); [ "$1" -lt "$left" ] && left=$1; [ "$left" -lt 1 ] && left=1; echo "$left"; }

@@ -14,10 +14,9 @@ NAME=${NAME:-s41a}
 END=${END:-540}
 source "$(dirname "$0")/verify_common.sh"
 echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
-m=native/src/ops/mul
 ODD="-DINFINI_ELEMENTWISE_LANE_ODD_ROWS=4096"
-VARIANT_CXXFLAGS="$ODD" build_variant_pair build_lanodd "$ODD" $m/kernels_f16.cu $m/kernels_f32.cu \
-    $m/kernels_int_small.cu $m/kernels_int_large.cu native/src/ops/elementwise/plan_nvidia.cc
+# shellcheck disable=SC2086
+VARIANT_CXXFLAGS="$ODD" build_variant_pair build_lanodd "$ODD" $MUL_VARIANT_SRCS
 variant_tests build_lanodd 60 40 tests/test_mul.py "nvidia" "nvidia and (gathered or broadcasting or row_layouts or f64)"
 grep "^mul.*BEHIND" notes/sweeps/session40_behind.txt >/tmp/mul.txt
 $PY tools/shaped_cases.py mulodd 41 120 >/tmp/odd.txt
