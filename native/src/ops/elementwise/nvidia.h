@@ -105,18 +105,19 @@ constexpr uint64_t kLaneMinApartBytes = 2048; // see above
 #ifndef INFINI_ELEMENTWISE_LANE_TILE_ROWS
 #define INFINI_ELEMENTWISE_LANE_TILE_ROWS 0
 #endif
-// A measuring knob (session 40, written after its device time was spent) beside
-// INFINI_ELEMENTWISE_LANE_GATHER: > 0 also gives the lane mapping gather plans without a scattered input
-// where the output's rows (its innermost extent) are no multiple of the 16-byte vector and at most this
-// many elements long. There the vector mapping decomposes each vector's first element in 64 bits and,
-// for a vector that straddles two rows, the second row's start too, loading element by element: per byte
-// moved that is most work for 8-byte elements (2 a vector). Session 40's sweep (seed 40): of Mul's 42
-// cases behind PyTorch 26 are F64, 22 of those with an odd innermost extent, at 1.0-1.28x
-// ((5,113,95,29) a order (0,1,3,2) 14.5 against 11.3 µs; (1051,1687) b (1051,1) 11.6 against 10.6).
-// The lane mapping is PyTorch's shape of work: consecutive lanes on consecutive elements, 32-bit offsets.
-// 0: off.
+// INFINI_ELEMENTWISE_LANE_GATHER's odd rows (session 40): > 0 also gives the lane mapping gather plans
+// of 8-byte elements without a scattered input where the output's rows (its innermost extent) are odd and
+// at most this many elements long. There the vector mapping decomposes each vector's first element in 64
+// bits and, for a vector that straddles two rows, the second row's start too, loading element by element:
+// per byte moved that is most work for 8-byte elements (2 a vector). The lane mapping is PyTorch's shape
+// of work: consecutive lanes on consecutive elements, 32-bit offsets. Session 41, call 1
+// (tools/verify_s41a.sh, 4096 for every element size), session 40's 42 Mul cases behind PyTorch and 120
+// random odd-row cases, time against the vector mapping (geomean): F64 0.920 over 62 cases (worst 1.03;
+// behind PyTorch 33 -> 16: (135,94,8,15) 14.1 -> 10.0 µs, PyTorch 17.5; (5,113,95,29) 14.6 -> 10.8),
+// F32 1.007 (0.71 to 1.69), F16 1.073 and BF16 1.118 (to 1.8x on rows of 2-4K: (3748,3213) F16 b
+// (3748,1) 22.3 -> 37.4, PyTorch 32.4). So 8-byte elements only. 0: off.
 #ifndef INFINI_ELEMENTWISE_LANE_ODD_ROWS
-#define INFINI_ELEMENTWISE_LANE_ODD_ROWS 0
+#define INFINI_ELEMENTWISE_LANE_ODD_ROWS 4096
 #endif
 
 // Kernel parameters of the gather form's lane mapping: innermost first, the inputs' 32-bit strides.

@@ -224,7 +224,7 @@ void planStridedVec(const Info &info, const InfiniopHandle &h, const Occupancy &
 // The gather form's lane mapping (INFINI_ELEMENTWISE_LANE_GATHER) beside the vector one `g`: where a
 // gathered input walks the output's rows with a stride other than 0 or +-1, its neighbours along its
 // unit-stride dim lie more than kLaneMinApartBytes of output apart (or, INFINI_ELEMENTWISE_LANE_ODD_ROWS,
-// the output's rows are short and no multiple of a vector), and every input's offsets (the sum of its
+// the output's rows are of 8-byte elements, short and odd), and every input's offsets (the sum of its
 // extents' reach either way) fit 31 bits.
 void planLaneGather(const Info &info, const GatherArgs &g, Plan *plan) {
     if (!INFINI_ELEMENTWISE_LANE_GATHER) {
@@ -263,7 +263,7 @@ void planLaneGather(const Info &info, const GatherArgs &g, Plan *plan) {
         scattered = scattered || apart > (uint64_t)kLaneMinApartBytes;
     }
     const uint32_t row = g.size[0].divisor, vec = (uint32_t)(16 / plan->elem_size);
-    const bool odd_rows = row % vec != 0 && row <= (uint32_t)INFINI_ELEMENTWISE_LANE_ODD_ROWS;
+    const bool odd_rows = plan->elem_size == 8 && row % vec != 0 && row <= (uint32_t)INFINI_ELEMENTWISE_LANE_ODD_ROWS;
     if (!scattered && !odd_rows) {
         return;
     }
