@@ -853,6 +853,26 @@ def test_many_rows_streamed_gpu(rng, dtype):
         run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape", [("f16", (700, 16384)), ("bf16", (600, 8858)), ("f32", (560, 4100)),
+                                         ("f64", (530, 2051)), ("bf16", (1100, 14703))], ids=str)
+def test_block_streamed_rows_gpu(rng, dtype, shape):
+    # Hundreds of rows of 16-56 KB, aligned and ragged: a block per row, either as Rows or (sm_90,
+    # INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS) streamed through a ring of row slots by a persistent grid
+    # whose groups are whole blocks (their sums meet in shared memory, by the row's parity). Non-finite
+    # rows and extreme magnitudes among them, p 2 / 1 / 3, in place, every row count over the groups.
+    dtype = DTYPES[dtype]
+    x = nonfinite_input(rng, shape, 1, dtype)
+    for p, eps in ((2, 1e-12), (1, 0.0), (3, 1e-12)):
+        ya, _ = poisoned(shape, dtype, "nvidia")
+        ip.lp_norm(ip.DeviceArray.from_numpy(x), axis=1, p=p, eps=eps, out=ya)
+        assert_nonfinite(to_host(ya), reference(x, 1, p, eps), 1, dtype)
+    big = 1e30 if dtype in (np.float32, np.float64) else 100.0
+    x = (random_input(rng, shape, dtype).astype(np.float64) * big).astype(dtype)
+    for p in (2, 1):
+        run_case("nvidia", rng, x, 1, p, inplace=(p == 2))
+
+
 @pytest.mark.parametrize("shape,axis", [((2100, 1030), 1), ((1030, 2100), 0)], ids=str)
 def test_large_f64_streamed_cpu(rng, shape, axis):
     # F64 outputs of 16 MB or more on the CPU are stored past the caches

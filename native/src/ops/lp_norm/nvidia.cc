@@ -449,7 +449,7 @@ infiniStatus_t planRaggedRows(const InfiniopHandle &h, const Info &in, Plan &pla
     if (beyondRows(h, plan)) {
         return planSplit(in, plan);
     }
-    if (INFINI_LP_NORM_RAGGED_STREAM && planStream(h, plan)) {
+    if (planStream(h, plan, INFINI_LP_NORM_RAGGED_STREAM != 0)) { // block groups where their knob allows
         return INFINI_STATUS_SUCCESS;
     }
     return sizeRows(plan);

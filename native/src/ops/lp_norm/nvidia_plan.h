@@ -28,7 +28,7 @@ enum class Kind {
     Rows,  // a group of threads (up to a block) per row, the row held in registers
     Split, // long rows: per-chunk stats into the workspace, then merge and scale
     Cluster, // long rows on sm_90: a cluster of blocks per row, stats merged in shared memory
-    Stream, // many rows of a few KB on sm_90: a warp per row, rows streamed through shared memory
+    Stream, // many rows of a few KB on sm_90: a warp (or block) per row, rows streamed through shared memory
     TwoPass, // long rows on sm_90: a cluster per row streams it twice (stats, then scale), nothing held
     Pipe,    // long rows on sm_90: a cluster per row holds it in a ring of bulk-copied tiles, rows pipelined
     Grid,    // long rows on sm_90: every block (one an SM, all resident) owns a chunk of every row, stats via workspace
@@ -211,9 +211,10 @@ struct HoldTuning {
 // longer than a row, what the SMs do not hold within tune's L2 budget); false
 // leaves the plan as it is.
 bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune = HoldTuning{});
-// Turn a block-per-row Rows plan (vector packs) into a Stream plan (rows of
-// 2-14 KB, at least two per warp of the grid); false leaves it as it is.
-bool planStream(const InfiniopHandle &h, Plan &plan);
+// Turn a block-per-row Rows plan (vector packs) into a Stream plan: a warp a
+// row (`warp_groups`: rows of 2-14 KB, at least two per warp of the grid), or
+// (INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS) a block a row; false leaves it as it is.
+bool planStream(const InfiniopHandle &h, Plan &plan, bool warp_groups = true);
 
 // Packs a row spans: ragged rows start anywhere on the 16-byte grid.
 INFINI_HD int64_t rowPacks(const Plan &plan) {

@@ -1,9 +1,11 @@
 // LPNorm for many rows of a few KB (sm_90): a persistent grid in which each
-// warp streams its rows (g, g + W, ... for W warps) through a private ring of
-// `depth` row slots in shared memory (cp.async). While the warp reduces,
-// scales and stores one row, the next depth - 1 are in flight, so the memory
-// system never waits for blocks to start or for a block's loads to drain,
-// and no block barrier is needed (a lane reads only the packs it copied).
+// group of threads (a warp; or, for rows of 16-56 KB too few or too long for
+// a warp's ring, the whole block) streams its rows (g, g + G, ... for G
+// groups) through a private ring of `depth` row slots in shared memory
+// (cp.async). While the group reduces, scales and stores one row, the next
+// depth - 1 are in flight, so the memory system never waits for blocks to
+// start or for a block's loads to drain. A thread reads only the packs it
+// copied, so the data needs no barrier; a block group's sums do.
 // Eager calls are launched with programmatic dependent launch
 // (common/cuda/pdl.cuh): the next call's grid is launched while this one
 // drains, and its blocks wait for ours to complete (kStreamPdl below).
@@ -27,7 +29,19 @@ namespace {
 constexpr int kStreamAcc = INFINI_LP_NORM_STREAM_ACC;
 static_assert(kStreamAcc >= 1, "at least one accumulator");
 
+// A measuring knob (session 41): > 0 gives rows of at least this many 16-byte packs that a warp's ring
+// cannot take (too long for two slots a warp, or too few rows for two a warp) a Stream plan of block
+// groups, where planRows would take a block per row (Rows) otherwise. Session 41's ncu (H200, call 1):
+// Rows holds a row of 9-17K 16-bit elements in a block of 512-1024 threads, one or two an SM, and each
+// block waits for its loads, then its reduction, then its stores: (1191, 14704) BF16 33.0 µs for 71 MB
+// (2.1 TB/s), (1387, 17312) F16 57.9 for 96 MB, (2828, 8858) BF16 (ragged) 111.2 for 105 MB, where
+// PyTorch's reduction alone reads at 1.5 TB/s. 0: off.
+#ifndef INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS
+#define INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS 0
+#endif
+
 constexpr int kStreamWarps = 4; // per block
+constexpr int kStreamThreads = kStreamWarps * 32;
 constexpr int kStreamBlocksPerSm = 2;
 constexpr int kStreamMaxDepth = 4;
 // The library's PDL policy (notes/lp_norm.md, "PDL, second attempt"; tools/pdl6_bench.cu
@@ -42,18 +56,32 @@ constexpr StreamPdl kStreamPdl{PdlPolicy::NotCapturing, PdlTrigger::Entry, true}
 // row lie in the tensor's allocation, and are zeroed in the slot before use);
 // the last copies only the row's bytes (cp.async fills the rest with zeros).
 // Stores write only the row's elements.
-template <class T, bool RAGGED = false>
-__global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
+// GROUP (plan.tpr): the threads of a row, 32 (a warp) or kStreamThreads (the block).
+template <class T, bool RAGGED = false, int GROUP = 32>
+__global__ void __launch_bounds__(kStreamThreads, kStreamBlocksPerSm)
     streamKernel(const Plan plan, const T *__restrict__ x, T *y, PdlTrigger trigger) {
     using A = ComputeType<T>;
     constexpr int VEC = 16 / sizeof(T);
+    constexpr int kGroups = kStreamThreads / GROUP; // a block's
+    static_assert(GROUP == 32 || GROUP == kStreamThreads, "a warp or the block");
     using P = Pack<T, VEC>;
     extern __shared__ int4 stream_smem[];
-    const int lane = threadIdx.x & 31, depth = plan.items;
+    // A block group's partial sums, by the parity of the row (its next row's
+    // may then be written before every warp has read these) and by reduction.
+    __shared__ A red[GROUP > 32 ? 2 : 1][2][kStreamWarps];
+    const int lane = threadIdx.x & (GROUP - 1), depth = plan.items;
     // Slot packs: a row's (the most a ragged row spans).
-    const int64_t nv = RAGGED ? rowPacks(plan) : plan.len / VEC, warps = (int64_t)gridDim.x * kStreamWarps;
-    const int64_t g = (int64_t)blockIdx.x * kStreamWarps + (threadIdx.x >> 5);
-    P *ring = reinterpret_cast<P *>(stream_smem) + (threadIdx.x >> 5) * depth * nv;
+    const int64_t nv = RAGGED ? rowPacks(plan) : plan.len / VEC, groups = (int64_t)gridDim.x * kGroups;
+    const int64_t g = (int64_t)blockIdx.x * kGroups + threadIdx.x / GROUP;
+    P *ring = reinterpret_cast<P *>(stream_smem) + (threadIdx.x / GROUP) * depth * nv;
+    // Over the group (every thread of it calls it): kind 0 sums, 1 maxima, of the group's i-th row.
+    auto reduce = [&](A v, auto op, int kind, int64_t i) {
+        if constexpr (GROUP == 32) {
+            return warpReduce(v, op);
+        } else {
+            return groupReduce(v, GROUP, red[i & 1][kind], op);
+        }
+    };
     // Nothing global before the wait: the previous kernel may still write x
     // or read y. The trigger is a hint (the next call's wait still waits for
     // our completion), so any place is correct; placed late, the next grid's
@@ -63,9 +91,9 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
         pdlAllowNext();
     }
 
-    // The i-th row of this warp into slot i % depth (one group either way).
+    // The i-th row of this group into slot i % depth (one commit group either way).
     auto issue = [&](int64_t i) {
-        const int64_t r = g + i * warps;
+        const int64_t r = g + i * groups;
         if (r < plan.rows) {
             int64_t ox, oy;
             outerOffsets(plan.outer, r, ox, oy);
@@ -73,18 +101,18 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
                 const RowPacks<T, VEC, true> row(x + ox, plan.len);
                 const T *xr = x + ox - row.head;
                 P *slot = ring + (i % depth) * nv;
-                for (int64_t v = lane; v < row.packs; v += 32) {
+                for (int64_t v = lane; v < row.packs; v += GROUP) {
                     copyAsync16(slot + v, xr + v * VEC, v < row.packs - 1 ? 16 : row.last * (int)sizeof(T));
                 }
             } else {
                 const T *xr = x + ox;
                 P *slot = ring + (i % depth) * nv;
-                for (int64_t v = lane; v < nv; v += 32) {
+                for (int64_t v = lane; v < nv; v += GROUP) {
                     copyAsync16(slot + v, xr + v * VEC, 16);
                 }
             }
-            if (trigger == PdlTrigger::LastLoad && r + warps >= plan.rows) {
-                pdlAllowNext(); // this warp's last loads are issued
+            if (trigger == PdlTrigger::LastLoad && r + groups >= plan.rows) {
+                pdlAllowNext(); // this group's last loads are issued
             }
         }
         commitAsyncGroup();
@@ -92,8 +120,8 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
     for (int i = 0; i < depth; ++i) {
         issue(i);
     }
-    for (int64_t i = 0; g + i * warps < plan.rows; ++i) {
-        if (trigger == PdlTrigger::LastRow && g + (i + 1) * warps >= plan.rows) {
+    for (int64_t i = 0; g + i * groups < plan.rows; ++i) {
+        if (trigger == PdlTrigger::LastRow && g + (i + 1) * groups >= plan.rows) {
             pdlAllowNext(); // only this row's reduction and stores are left
         }
         waitAsyncGroups(depth - 1); // groups committed: depth + i; row i's is group i
@@ -101,7 +129,7 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
         int64_t rp = nv; // the row's packs
         if constexpr (RAGGED) {
             int64_t ox, oy;
-            outerOffsets(plan.outer, g + i * warps, ox, oy);
+            outerOffsets(plan.outer, g + i * groups, ox, oy);
             const RowPacks<T, VEC, RAGGED> row(x + ox, plan.len);
             rp = row.packs;
             if (lane == 0) { // pack 0 is lane 0's: the elements before the row count for nothing
@@ -116,7 +144,7 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
         A acc[kStreamAcc] = {};
         withP(plan.p, [&](auto pc) {
             constexpr int kP = decltype(pc)::value;
-            for (int64_t v = lane; v < rp; v += 32) {
+            for (int64_t v = lane; v < rp; v += GROUP) {
                 const P pk = slot[v];
 #pragma unroll
                 for (int e = 0; e < VEC; ++e) {
@@ -129,35 +157,36 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
         for (int k = 1; k < kStreamAcc; ++k) {
             t += acc[k];
         }
-        t = warpReduce(t, SumOp{});
+        t = reduce(t, SumOp{}, 0, i);
         Factor<A> f;
         if (plainSumUsable(t)) {
             f = plainFactor(t, plan.p, plan.eps);
-        } else { // warp-uniform: zeros, NaN, inf or extreme values take the two steps
+        } else { // group-uniform: zeros, NaN, inf or extreme values take the two steps
             A m = 0;
-            for (int64_t v = lane; v < rp; v += 32) {
+            for (int64_t v = lane; v < rp; v += GROUP) {
                 const P pk = slot[v];
 #pragma unroll
                 for (int e = 0; e < VEC; ++e) {
                     m = absMax(m, widen(pk.v[e]));
                 }
             }
-            m = warpReduce(m, MaxNanOp{});
+            m = reduce(m, MaxNanOp{}, 1, i);
             A s = 0;
             if (scaledSumNeeded(m)) {
                 const Factor<A> sc = sumScale(m);
-                for (int64_t v = lane; v < rp; v += 32) {
+                for (int64_t v = lane; v < rp; v += GROUP) {
                     addScaledPack<0>(s, slot[v], sc, plan.p);
                 }
             }
-            f = rowFactor(m, warpReduce(s, SumOp{}), plan.p, plan.eps);
+            // Kind 0 again: every thread read t's partials before the maxima's barrier.
+            f = rowFactor(m, reduce(s, SumOp{}, 0, i), plan.p, plan.eps);
         }
         int64_t ox, oy;
-        outerOffsets(plan.outer, g + i * warps, ox, oy);
+        outerOffsets(plan.outer, g + i * groups, ox, oy);
         if constexpr (RAGGED) {
             const RowPacks<T, VEC, true> row(x + ox, plan.len); // as above
             T *yr = y + oy - row.head;
-            for (int64_t v = lane; v < rp; v += 32) {
+            for (int64_t v = lane; v < rp; v += GROUP) {
                 const P out = scalePack(slot[v], f);
                 int lo, hi;
                 row.span(v, lo, hi);
@@ -169,7 +198,7 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
             }
         } else {
             T *yr = y + oy;
-            for (int64_t v = lane; v < nv; v += 32) {
+            for (int64_t v = lane; v < nv; v += GROUP) {
                 stPack<T, VEC>(yr + v * VEC, scalePack(slot[v], f), plan.cs);
             }
         }
@@ -177,15 +206,22 @@ __global__ void __launch_bounds__(kStreamWarps * 32, kStreamBlocksPerSm)
     }
 }
 
+// f(kernel, T{}) for plan's kernel (plan.tpr: the group).
 template <class F>
-infiniStatus_t withStreamKernel(infiniDtype_t dtype, bool ragged, F &&f) {
-    return dispatchDtype<INFINI_FLOAT_DTYPES>(dtype, [&](auto tag) {
+infiniStatus_t withStreamKernel(const Plan &plan, F &&f) {
+    return dispatchDtype<INFINI_FLOAT_DTYPES>(plan.dtype, [&](auto tag) {
         using T = DeviceType<decltype(tag)>;
-        return ragged ? f(streamKernel<T, true>, T{}) : f(streamKernel<T>, T{});
+        if (plan.tpr == kStreamThreads) {
+            return plan.ragged ? f(streamKernel<T, true, kStreamThreads>, T{})
+                               : f(streamKernel<T, false, kStreamThreads>, T{});
+        }
+        return plan.ragged ? f(streamKernel<T, true>, T{}) : f(streamKernel<T>, T{});
     });
 }
 
-size_t streamSmem(const Plan &plan) { return (size_t)kStreamWarps * plan.items * rowPacks(plan) * 16; }
+size_t streamSmem(const Plan &plan) {
+    return (size_t)(plan.threads / plan.tpr) * plan.items * rowPacks(plan) * 16;
+}
 
 // The kernel's shared-memory limit: the same value for every plan (a smaller
 // one set by a later plan would break the plans made before it), and with
@@ -194,32 +230,31 @@ size_t streamSmemBudget(const InfiniopHandle &h) {
     return (size_t)h.max_shared_memory_per_block_optin / kStreamBlocksPerSm - 2048;
 }
 
-} // namespace
-
-bool planStream(const InfiniopHandle &h, Plan &plan) {
-    const int64_t nv = rowPacks(plan);
-    const int64_t warps = (int64_t)h.sm_count * kStreamBlocksPerSm * kStreamWarps;
+// planStream for groups of `group` threads (32 or kStreamThreads).
+bool planStreamGroups(const InfiniopHandle &h, Plan &plan, int group) {
+    const int64_t nv = rowPacks(plan), per_block = kStreamThreads / group;
+    const int64_t groups = (int64_t)h.sm_count * kStreamBlocksPerSm * per_block;
     const size_t budget = streamSmemBudget(h);
-    const int64_t depth = std::min<int64_t>(kStreamMaxDepth, (int64_t)(budget / ((size_t)kStreamWarps * nv * 16)));
+    const int64_t depth = std::min<int64_t>(kStreamMaxDepth, (int64_t)(budget / ((size_t)per_block * nv * 16)));
     // Whole 16-byte packs; rows a block per row would take (> 4 KB), enough
-    // of them for two per warp (so that the last rows do not leave SMs idle).
+    // of them for two per group (so that the last rows do not leave SMs idle).
     if (h.cc_major < 9 || plan.vec * (int64_t)dtypeSize(plan.dtype) != 16 || nv <= 128 || depth < 2 ||
-        plan.rows < 2 * warps) {
+        plan.rows < 2 * groups) {
         return false;
     }
     Plan s = plan;
     s.kind = Kind::Stream;
-    s.threads = kStreamWarps * 32;
-    s.tpr = 32;
+    s.threads = kStreamThreads;
+    s.tpr = group;
     s.items = (int)depth;
     s.smem_max = budget;
-    // As many rows for every warp (4096 rows: 1024 warps of 4, not 1056 warps
+    // As many rows for every group (4096 rows: 1024 warps of 4, not 1056 warps
     // of which 128 idle in the last round).
-    const int64_t rounds = (plan.rows + warps - 1) / warps;
+    const int64_t rounds = (plan.rows + groups - 1) / groups;
     const int64_t used = (plan.rows + rounds - 1) / rounds;
-    s.grid_x = (unsigned)((used + kStreamWarps - 1) / kStreamWarps);
+    s.grid_x = (unsigned)((used + per_block - 1) / per_block);
     int per_sm = 0;
-    withStreamKernel(plan.dtype, plan.ragged, [&](auto kernel, auto) {
+    withStreamKernel(s, [&](auto kernel, auto) {
         per_sm = blocksPerSmOf(kernel, (unsigned)s.threads, streamSmem(s), budget);
         s.pdl_ok = kernelHonoursPdl(kernel); // false for a build without sm_90 code (JIT of compute_80)
         return INFINI_STATUS_SUCCESS;
@@ -231,11 +266,21 @@ bool planStream(const InfiniopHandle &h, Plan &plan) {
     return true;
 }
 
+} // namespace
+
+bool planStream(const InfiniopHandle &h, Plan &plan, bool warp_groups) {
+    if (warp_groups && planStreamGroups(h, plan, 32)) {
+        return true;
+    }
+    return INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS > 0 && rowPacks(plan) >= INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS &&
+           planStreamGroups(h, plan, kStreamThreads);
+}
+
 infiniStatus_t launchStreamKernel(const Plan &plan, const void *x, void *y, void *stream, const StreamPdl &pdl) {
     const cudaStream_t st = (cudaStream_t)stream;
     const bool on = plan.pdl_ok && pdlWanted(pdl.use, st);
     const size_t smem = on && pdl.two_per_sm ? plan.smem_max : streamSmem(plan);
-    return withStreamKernel(plan.dtype, plan.ragged, [&](auto kernel, auto t) {
+    return withStreamKernel(plan, [&](auto kernel, auto t) {
         using T = decltype(t);
         const cudaError_t launched = launchKernel(kernel, plan.grid_x, plan.threads, smem, st, on, plan,
                                                   (const T *)x, (T *)y, pdl.trigger);
