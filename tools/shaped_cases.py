@@ -11,10 +11,13 @@ the cases they can change, not only on those a sweep found behind:
   mulodd  Mul of 2-96 MB (2-4 dims) of any float type whose innermost extent is odd and at most 4096, a
         sometimes permuted, b broadcast over random dims (session 40: elementwise/plan_nvidia.cc's gather
         form, vector or lane mapping, INFINI_ELEMENTWISE_LANE_ODD_ROWS);
+  lprows  LPNorm over the innermost axis of 300-4000 rows of 2K-30K elements of any float type, 10-150
+        MB, half of them ragged (session 41: Rows against a Stream of block groups, stream.cu's
+        INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS);
   reperm  Rearrange of 4-5-dim tensors of 10-80 MB of any element type, every dim 3-120 before scaling,
         src permuted so that its unit-stride dim is not dst's (contiguous) innermost (session 40: the
         cases rearrange_nvidia.cc planTile's fill gate moves between tiles and the generic kernel).
-    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|reperm SEED COUNT > FILE"""
+    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|lprows|reperm SEED COUNT > FILE"""
 import math
 import random
 import sys
@@ -110,10 +113,23 @@ def reperm_case(rng):
     return f"rearrange {shape} src order {order} dst {contiguous_strides(shape)} {dtype}"
 
 
+def lprows_case(rng):
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    vec = 16 // SIZES[dtype]
+    while True:
+        length = log_uniform(rng, 2048, 30000)
+        length = length | 1 if rng.random() < 0.5 else length // vec * vec  # ragged or whole packs
+        rows = log_uniform(rng, 300, 4000)
+        if 10 << 20 <= 2 * rows * length * SIZES[dtype] <= 150 << 20:
+            break
+    return f"lp_norm ({rows}, {length}) axis 1 p {rng.choice([1, 2, 2, 3])} {dtype}"
+
+
 def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
-    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "reperm": reperm_case}[kind]
+    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case,
+            "reperm": reperm_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")
 
