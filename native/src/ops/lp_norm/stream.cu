@@ -27,6 +27,13 @@ namespace {
 #define INFINI_LP_NORM_STREAM_ACC 4
 #endif
 constexpr int kStreamAcc = INFINI_LP_NORM_STREAM_ACC;
+// A measuring knob (session 41): 1 gives the one-pass sum p = 3 a case of its own (powP<3>: v * (v * v),
+// as rows.cu and cols.cu have), where it called powGeneral for every element. Session 41's call 2: block
+// groups lost 1.2-2.7x on p 3 alone ((1123, 7736) BF16 19.5 -> 53.3 µs). 0: powGeneral.
+#ifndef INFINI_LP_NORM_STREAM_CUBE
+#define INFINI_LP_NORM_STREAM_CUBE 0
+#endif
+constexpr bool kStreamCube = INFINI_LP_NORM_STREAM_CUBE != 0;
 static_assert(kStreamAcc >= 1, "at least one accumulator");
 
 // A measuring knob (session 41): > 0 gives rows of at least this many 16-byte packs that a warp's ring
@@ -54,7 +61,9 @@ constexpr StreamPdl kStreamPdl{PdlPolicy::NotCapturing, PdlTrigger::Entry, true}
 // multiple of a pack, each copied in packs on the 16-byte grid of its own
 // address. The first pack is copied whole from the grid (the bytes before the
 // row lie in the tensor's allocation, and are zeroed in the slot before use);
-// the last copies only the row's bytes (cp.async fills the rest with zeros).
+// a partial last pack is loaded element by element and stored into its slot
+// (a cp.async of fewer bytes reads only those, but compute-sanitizer's memcheck
+// counts all 16 against an allocation that ends inside the pack: session 41).
 // Stores write only the row's elements.
 // GROUP (plan.tpr): the threads of a row, 32 (a warp) or kStreamThreads (the block).
 template <class T, bool RAGGED = false, int GROUP = 32>
@@ -102,7 +111,11 @@ __global__ void __launch_bounds__(kStreamThreads, kStreamBlocksPerSm)
                 const T *xr = x + ox - row.head;
                 P *slot = ring + (i % depth) * nv;
                 for (int64_t v = lane; v < row.packs; v += GROUP) {
-                    copyAsync16(slot + v, xr + v * VEC, v < row.packs - 1 ? 16 : row.last * (int)sizeof(T));
+                    if (v < row.packs - 1 || row.last == VEC) {
+                        copyAsync16(slot + v, xr + v * VEC, 16);
+                    } else { // this thread reads it back after its wait, as the copies
+                        slot[v] = partialPack<T, VEC>(xr + v * VEC, 0, row.last);
+                    }
                 }
             } else {
                 const T *xr = x + ox;
@@ -142,7 +155,7 @@ __global__ void __launch_bounds__(kStreamThreads, kStreamBlocksPerSm)
             }
         }
         A acc[kStreamAcc] = {};
-        withP(plan.p, [&](auto pc) {
+        withP<kStreamCube>(plan.p, [&](auto pc) {
             constexpr int kP = decltype(pc)::value;
             for (int64_t v = lane; v < rp; v += GROUP) {
                 const P pk = slot[v];
