@@ -855,12 +855,14 @@ def test_many_rows_streamed_gpu(rng, dtype):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype,shape", [("f16", (700, 16384)), ("bf16", (600, 8858)), ("f32", (560, 4100)),
-                                         ("f64", (530, 2051)), ("bf16", (1100, 14703))], ids=str)
+                                         ("f64", (530, 2051)), ("bf16", (1100, 14703)), ("f32", (600, 4099))],
+                         ids=str)
 def test_block_streamed_rows_gpu(rng, dtype, shape):
-    # Hundreds of rows of 16-56 KB, aligned and ragged: a block per row, either as Rows or (sm_90,
-    # INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS) streamed through a ring of row slots by a persistent grid
-    # whose groups are whole blocks (their sums meet in shared memory, by the row's parity). Non-finite
-    # rows and extreme magnitudes among them, p 2 / 1 / 3, in place, every row count over the groups.
+    # Hundreds of rows of 16-56 KB, aligned and ragged: on sm_90 (INFINI_LP_NORM_BLOCK_STREAM) streamed
+    # through a ring of row slots by a persistent grid whose groups are whole blocks (their sums meet in
+    # shared memory, by the row's parity), a partial last pack at the end of x's allocation; else Rows, a
+    # block a row (the ragged F32 row on Rows either way). Non-finite rows and extreme magnitudes among
+    # them, p 2 / 1 / 3, in place, row counts that leave some groups a row fewer.
     dtype = DTYPES[dtype]
     x = nonfinite_input(rng, shape, 1, dtype)
     for p, eps in ((2, 1e-12), (1, 0.0), (3, 1e-12)):

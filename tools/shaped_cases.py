@@ -13,7 +13,7 @@ the cases they can change, not only on those a sweep found behind:
         form, vector or lane mapping, INFINI_ELEMENTWISE_LANE_ODD_ROWS);
   lprows  LPNorm over the innermost axis of 300-4000 rows of 2K-30K elements of any float type, 10-150
         MB, half of them ragged (session 41: Rows against a Stream of block groups, stream.cu's
-        INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS);
+        INFINI_LP_NORM_BLOCK_STREAM);
   reperm  Rearrange of 4-5-dim tensors of 10-80 MB of any element type, every dim 3-120 before scaling,
         src permuted so that its unit-stride dim is not dst's (contiguous) innermost (session 40: the
         cases rearrange_nvidia.cc planTile's fill gate moves between tiles and the generic kernel).

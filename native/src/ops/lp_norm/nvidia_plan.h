@@ -213,7 +213,7 @@ struct HoldTuning {
 bool planHold(const InfiniopHandle &h, Plan &plan, const HoldTuning &tune = HoldTuning{});
 // Turn a block-per-row Rows plan (vector packs) into a Stream plan: a warp a
 // row (`warp_groups`: rows of 2-14 KB, at least two per warp of the grid), or
-// (INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS) a block a row; false leaves it as it is.
+// (INFINI_LP_NORM_BLOCK_STREAM, for longer rows) a block a row; false leaves it as it is.
 bool planStream(const InfiniopHandle &h, Plan &plan, bool warp_groups = true);
 
 // Packs a row spans: ragged rows start anywhere on the 16-byte grid.

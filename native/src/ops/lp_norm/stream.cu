@@ -27,24 +27,29 @@ namespace {
 #define INFINI_LP_NORM_STREAM_ACC 4
 #endif
 constexpr int kStreamAcc = INFINI_LP_NORM_STREAM_ACC;
-// A measuring knob (session 41): 1 gives the one-pass sum p = 3 a case of its own (powP<3>: v * (v * v),
-// as rows.cu and cols.cu have), where it called powGeneral for every element. Session 41's call 2: block
-// groups lost 1.2-2.7x on p 3 alone ((1123, 7736) BF16 19.5 -> 53.3 µs). 0: powGeneral.
+// The one-pass sum's p = 3 case of its own (powP<3>: v * (v * v), as rows.cu and cols.cu have), where p
+// 3 called powGeneral for every element. Session 41: block groups without it lost 1.2-2.7x on p 3 alone
+// (call 2: (1123, 7736) BF16 19.5 -> 53.3 µs); with it (call 3) warp groups ran (3642, 6128) BF16 p 3
+// 106.9 -> 30.8 µs (PyTorch 145.3) and (2526, 5744) 75.1 -> 22.1 (118.7). 0: powGeneral.
 #ifndef INFINI_LP_NORM_STREAM_CUBE
-#define INFINI_LP_NORM_STREAM_CUBE 0
+#define INFINI_LP_NORM_STREAM_CUBE 1
 #endif
 constexpr bool kStreamCube = INFINI_LP_NORM_STREAM_CUBE != 0;
 static_assert(kStreamAcc >= 1, "at least one accumulator");
 
-// A measuring knob (session 41): > 0 gives rows of at least this many 16-byte packs that a warp's ring
-// cannot take (too long for two slots a warp, or too few rows for two a warp) a Stream plan of block
-// groups, where planRows would take a block per row (Rows) otherwise. Session 41's ncu (H200, call 1):
-// Rows holds a row of 9-17K 16-bit elements in a block of 512-1024 threads, one or two an SM, and each
-// block waits for its loads, then its reduction, then its stores: (1191, 14704) BF16 33.0 µs for 71 MB
-// (2.1 TB/s), (1387, 17312) F16 57.9 for 96 MB, (2828, 8858) BF16 (ragged) 111.2 for 105 MB, where
-// PyTorch's reduction alone reads at 1.5 TB/s. 0: off.
-#ifndef INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS
-#define INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS 0
+// Block groups (session 41): rows that a warp's ring cannot take (too long for two slots a warp, or too
+// few for two rows a warp) stream through a block's ring where blockStreamPays, instead of Rows (a block a
+// row, holding it in registers: session 41's ncu found those blocks waiting in turn for their loads, their
+// reduction and their stores, one or two an SM: (1191, 14704) BF16 at 2.1 TB/s, the ragged (2828, 8858)
+// BF16 at 0.95). Calls 2-3 (tools/verify_s41b.sh, s41c.sh), 100 random row cases and session 40's LPNorm
+// cases behind PyTorch, every row case that could take block groups, eager µs against Rows (geomean):
+// aligned rows of over 1024 packs 0.725 (20 cases, worst 0.84; (1217, 23040) F16 60.1 -> 35.6); ragged
+// rows of 512+ packs but 4-byte ones 0.580 (21 cases, behind PyTorch 10 -> 0; (1463, 20326) BF16 150.7 ->
+// 52.8, PyTorch 112.6; (2828, 8858) BF16 111.2 -> 56.2, 103.8). Left on Rows: aligned rows of 512-1024
+// packs 1.068 (small tensors: (658, 6552) F16 12.1 -> 16.8) and ragged F32 rows 1.234 ((3354, 3639) 31.3
+// -> 59.0: Rows' 256-thread blocks, four an SM, already overlap there). 0: Rows, as before.
+#ifndef INFINI_LP_NORM_BLOCK_STREAM
+#define INFINI_LP_NORM_BLOCK_STREAM 1
 #endif
 
 constexpr int kStreamWarps = 4; // per block
@@ -279,14 +284,19 @@ bool planStreamGroups(const InfiniopHandle &h, Plan &plan, int group) {
     return true;
 }
 
+// Where block groups beat Rows (INFINI_LP_NORM_BLOCK_STREAM: measured there).
+bool blockStreamPays(const Plan &plan) {
+    const int64_t nv = rowPacks(plan);
+    return plan.ragged ? dtypeSize(plan.dtype) != 4 && nv >= 512 : nv > 1024;
+}
+
 } // namespace
 
 bool planStream(const InfiniopHandle &h, Plan &plan, bool warp_groups) {
     if (warp_groups && planStreamGroups(h, plan, 32)) {
         return true;
     }
-    return INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS > 0 && rowPacks(plan) >= INFINI_LP_NORM_BLOCK_STREAM_MIN_PACKS &&
-           planStreamGroups(h, plan, kStreamThreads);
+    return INFINI_LP_NORM_BLOCK_STREAM && blockStreamPays(plan) && planStreamGroups(h, plan, kStreamThreads);
 }
 
 infiniStatus_t launchStreamKernel(const Plan &plan, const void *x, void *y, void *stream, const StreamPdl &pdl) {
