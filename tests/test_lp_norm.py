@@ -659,7 +659,8 @@ RAGGED_ROWS = [("f16", (1, 100003), "contig"), ("bf16", (1, (1 << 20) + 7), "con
                ("f32", (100, 1035), "contig"), ("f64", (64, 333), "contig"), ("f16", (3000, 19), "contig"),
                ("bf16", (40, 22823), "contig"), ("f32", (33, 5001), "padded"), ("f16", (9, 70001), "contig"),
                ("f32", (4, 32767), "contig"),  # rows on the grid span 8192 packs, the others 8193: an empty chunk
-               ("f16", (2400, 2857), "contig"), ("bf16", (4000, 1127), "contig")]  # enough rows for Stream
+               ("f16", (2400, 2857), "contig"), ("bf16", (4000, 1127), "contig"),  # enough rows for Stream
+               ("bf16", (600, 8858), "negative"), ("f16", (560, 9001), "padded")]  # Stream of block groups
 
 
 @pytest.mark.gpu
@@ -670,7 +671,8 @@ def test_ragged_rows_gpu(rng, dtype, shape, layout):
     # ends. One row and a few long ones take Split (partial last packs only where the starts are aligned:
     # one row, padded rows), many rows Rows (every row starting elsewhere on the grid); negative row
     # strides the same rows backwards (still ragged: x and y share their strides); thousands of rows of a
-    # few KB: Stream with INFINI_LP_NORM_RAGGED_STREAM (stream.cu's RAGGED kernel), else Rows. p 2 / 1 / 3, in place,
+    # few KB: Stream with INFINI_LP_NORM_RAGGED_STREAM (stream.cu's RAGGED kernel), else Rows; hundreds of
+    # 16-bit rows of 16+ KB: a Stream of block groups (INFINI_LP_NORM_BLOCK_STREAM). p 2 / 1 / 3, in place,
     # elements outside the views untouched, non-finite rows. (F64 rows long enough for Split take the
     # scalar plan: ragged Split was slower there.)
     x = random_input(rng, shape, DTYPES[dtype])
