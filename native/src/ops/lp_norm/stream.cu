@@ -1,7 +1,7 @@
 // LPNorm for many rows of a few KB (sm_90): a persistent grid in which each
-// group of threads (a warp; or, for rows of 16-56 KB too few or too long for
-// a warp's ring, the whole block) streams its rows (g, g + G, ... for G
-// groups) through a private ring of `depth` row slots in shared memory
+// group of threads (a warp; or, for rows of 8-56 KB that a warp's ring cannot
+// take, where blockStreamPays, the whole block) streams its rows (g, g + G,
+// ... for G groups) through a private ring of `depth` row slots in shared memory
 // (cp.async). While the group reduces, scales and stores one row, the next
 // depth - 1 are in flight, so the memory system never waits for blocks to
 // start or for a block's loads to drain. A thread reads only the packs it
@@ -27,6 +27,7 @@ namespace {
 #define INFINI_LP_NORM_STREAM_ACC 4
 #endif
 constexpr int kStreamAcc = INFINI_LP_NORM_STREAM_ACC;
+static_assert(kStreamAcc >= 1, "at least one accumulator");
 // The one-pass sum's p = 3 case of its own (powP<3>: v * (v * v), as rows.cu and cols.cu have), where p
 // 3 called powGeneral for every element. Session 41: block groups without it lost 1.2-2.7x on p 3 alone
 // (call 2: (1123, 7736) BF16 19.5 -> 53.3 µs); with it (call 3) warp groups ran (3642, 6128) BF16 p 3
@@ -60,7 +61,6 @@ __device__ __forceinline__ int64_t spanEnd(const Outer &outer, int64_t len) {
 #define INFINI_LP_NORM_STREAM_ASYNC_TAIL 0
 #endif
 constexpr bool kStreamAsyncTail = INFINI_LP_NORM_STREAM_ASYNC_TAIL != 0;
-static_assert(kStreamAcc >= 1, "at least one accumulator");
 
 // Block groups (session 41): rows that a warp's ring cannot take (too long for two slots a warp, or too
 // few for two rows a warp) stream through a block's ring where blockStreamPays, instead of Rows (a block a
