@@ -72,7 +72,8 @@ constexpr bool kStreamAsyncTail = INFINI_LP_NORM_STREAM_ASYNC_TAIL != 0;
 // rows of 512+ packs but 4-byte ones 0.580 (21 cases, behind PyTorch 10 -> 0; (1463, 20326) BF16 150.7 ->
 // 52.8, PyTorch 112.6; (2828, 8858) BF16 111.2 -> 56.2, 103.8). Left on Rows: aligned rows of 512-1024
 // packs 1.068 (small tensors: (658, 6552) F16 12.1 -> 16.8) and ragged F32 rows 1.234 ((3354, 3639) 31.3
-// -> 59.0: Rows' 256-thread blocks, four an SM, already overlap there). 0: Rows, as before.
+// -> 59.0: Rows' 256-thread blocks, four an SM, already overlap there). 0: Rows, as before; 2 (measuring):
+// block groups for every row of 512+ packs that a warp's ring cannot take.
 #ifndef INFINI_LP_NORM_BLOCK_STREAM
 #define INFINI_LP_NORM_BLOCK_STREAM 1
 #endif
@@ -316,6 +317,9 @@ bool planStreamGroups(const InfiniopHandle &h, Plan &plan, int group) {
 // Where block groups beat Rows (INFINI_LP_NORM_BLOCK_STREAM: measured there).
 bool blockStreamPays(const Plan &plan) {
     const int64_t nv = rowPacks(plan);
+    if (INFINI_LP_NORM_BLOCK_STREAM == 2) {
+        return nv >= 512;
+    }
     return plan.ragged ? dtypeSize(plan.dtype) != 4 && nv >= 512 : nv > 1024;
 }
 
