@@ -14,10 +14,14 @@ the cases they can change, not only on those a sweep found behind:
   lprows  LPNorm over the innermost axis of 300-4000 rows of 2K-30K elements of any float type, 10-150
         MB, half of them ragged (session 41: Rows against a Stream of block groups, stream.cu's
         INFINI_LP_NORM_BLOCK_STREAM);
+  colsmid  LPNorm over a middle axis of 65-128 elements (Cols: a thread then holds 9-16 rows of its
+        column, the 16-row Whole kernel at one block an SM), inner extents of 16-2048 past the Slab
+        plan's 32 KB, any float type, 10-100 MB (session 41: nvidia.cc's planCols, cols.cu's
+        INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS);
   reperm  Rearrange of 4-5-dim tensors of 10-80 MB of any element type, every dim 3-120 before scaling,
         src permuted so that its unit-stride dim is not dst's (contiguous) innermost (session 40: the
         cases rearrange_nvidia.cc planTile's fill gate moves between tiles and the generic kernel).
-    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|lprows|reperm SEED COUNT > FILE"""
+    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|lprows|colsmid|reperm SEED COUNT > FILE"""
 import math
 import random
 import sys
@@ -125,10 +129,26 @@ def lprows_case(rng):
     return f"lp_norm ({rows}, {length}) axis 1 p {rng.choice([1, 2, 2, 3])} {dtype}"
 
 
+def colsmid_case(rng):
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    axis_len = rng.randint(65, 128)
+    while True:  # past the Slab plan's 32 KB (axis x inner), which would take it instead
+        inner = log_uniform(rng, 16, 2048)
+        if axis_len * inner * SIZES[dtype] > 32 << 10:
+            break
+    total = log_uniform(rng, 10 << 20, 100 << 20) // SIZES[dtype]
+    outer = max(1, total // (axis_len * inner))
+    shape = [outer, axis_len, inner]
+    if rng.random() < 0.3 and outer >= 4:  # a second outer dim
+        split = rng.choice([2, 3, 4, 5, 7])
+        shape = [max(1, outer // split), split, axis_len, inner]
+    return f"lp_norm {tuple(shape)} axis {len(shape) - 2} p {rng.choice([1, 2, 2, 3])} {dtype}"
+
+
 def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
-    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case,
+    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case, "colsmid": colsmid_case,
             "reperm": reperm_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")

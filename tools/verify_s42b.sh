@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Written in session 41 (its device time spent) for session 42 (H200), after verify_s42a.sh.
+# Session 41's sweep (seed 41): LPNorm's 18 cases behind PyTorch are all Cols / Slab; the worst, (1005,
+# 81, 324) F16 axis 1 (1.34x), is a Cols plan whose threads hold 11 rows of their column: cols.cu's
+# 16-row Whole kernel, which the compiler gives 172-184 registers (one block an SM). One measuring knob,
+# off by default:
+# - build_w16: INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS=2, that kernel at two blocks an SM (ptxas, sm_90:
+#   16-bit packs 128 registers, no spill; F32 16-byte packs 36 bytes spilled, F64 116).
+# Runs: the variant's Cols GPU tests (every layout, axis and cut axis) and memcheck on a part; 100 random
+# Cols cases with a 65-128-element axis (tools/shaped_cases.py colsmid 42 100) and the seed-41 sweep's
+# LPNorm behind cases on both libraries.
+# Files under $OUT: s42b_log.txt, tests.txt, ab.txt.
+NAME=${NAME:-s42b}
+END=${END:-500}
+source "$(dirname "$0")/verify_common.sh"
+echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
+build_variant_pair build_w16 "-DINFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS=2" native/src/ops/lp_norm/cols.cu
+variant_tests build_w16 180 90 tests/test_lp_norm.py "nvidia or cols_cut or split_over" \
+    "nvidia and columns and (float16 or bfloat16 or f16 or bf16)"
+$PY tools/shaped_cases.py colsmid 42 100 >/tmp/cols.txt
+grep "^lp_norm" notes/sweeps/session41_behind.txt >/tmp/lp41.txt
+ab_repro 50 cols=default=build cols=w16=build_w16 lp41=default=build lp41=w16=build_w16
+step "done"
