@@ -174,12 +174,15 @@ __global__ void __launch_bounds__(kStreamThreads, kStreamBlocksPerSm)
         }
         waitAsyncGroups(depth - 1); // groups committed: depth + i; row i's is group i
         P *slot = ring + (i % depth) * nv;
-        int64_t rp = nv; // the row's packs
+        // A ragged row's offsets and packs, once for its sums and its stores;
+        // an aligned row's offsets only for its stores (fewer live registers).
+        int64_t ox = 0, oy = 0;
         if constexpr (RAGGED) {
-            int64_t ox, oy;
             outerOffsets(plan.outer, g + i * groups, ox, oy);
-            const RowPacks<T, VEC, RAGGED> row(x + ox, plan.len);
-            rp = row.packs;
+        }
+        const RowPacks<T, VEC, RAGGED> row(x + ox, plan.len);
+        const int64_t rp = RAGGED ? row.packs : nv; // the row's packs
+        if constexpr (RAGGED) {
             if (lane == 0) { // pack 0 is lane 0's: the elements before the row count for nothing
 #pragma unroll
                 for (int j = 0; j < VEC; ++j) {
@@ -229,10 +232,10 @@ __global__ void __launch_bounds__(kStreamThreads, kStreamBlocksPerSm)
             // Kind 0 again: every thread read t's partials before the maxima's barrier.
             f = rowFactor(m, reduce(s, SumOp{}, 0, i), plan.p, plan.eps);
         }
-        int64_t ox, oy;
-        outerOffsets(plan.outer, g + i * groups, ox, oy);
+        if constexpr (!RAGGED) {
+            outerOffsets(plan.outer, g + i * groups, ox, oy);
+        }
         if constexpr (RAGGED) {
-            const RowPacks<T, VEC, true> row(x + ox, plan.len); // as above
             T *yr = y + oy - row.head;
             for (int64_t v = lane; v < rp; v += GROUP) {
                 const P out = scalePack(slot[v], f);
