@@ -101,4 +101,15 @@ __device__ __forceinline__ void storePartialPack(T *p, const Pack<T, VEC> &pk, i
     }
 }
 
+// Elements [lo, hi) of pk to the pack at p: one 16-byte store when that is
+// the whole pack (cs: streaming), else element by element.
+template <class T, int VEC>
+__device__ __forceinline__ void storeSpanPack(T *p, const Pack<T, VEC> &pk, int lo, int hi, bool cs) {
+    if (lo == 0 && hi == VEC) {
+        stPack<T, VEC>(p, pk, cs);
+    } else {
+        storePartialPack<T, VEC>(p, pk, lo, hi);
+    }
+}
+
 } // namespace infini

@@ -60,11 +60,7 @@ __device__ __forceinline__ void storePackFromShared(T *at, const T *from, int lo
             out.v[j] = from[j];
         }
     }
-    if (lo == 0 && hi == V) {
-        stPack<T, V>(at, out, cs);
-    } else {
-        storePartialPack<T, V>(at, out, lo, hi);
-    }
+    storeSpanPack<T, V>(at, out, lo, hi, cs);
 }
 
 template <class T>

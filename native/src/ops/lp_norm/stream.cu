@@ -238,14 +238,9 @@ __global__ void __launch_bounds__(kStreamThreads, kStreamBlocksPerSm)
         if constexpr (RAGGED) {
             T *yr = y + oy - row.head;
             for (int64_t v = lane; v < rp; v += GROUP) {
-                const P out = scalePack(slot[v], f);
                 int lo, hi;
                 row.span(v, lo, hi);
-                if (hi - lo == VEC) {
-                    stPack<T, VEC>(yr + v * VEC, out, plan.cs);
-                } else {
-                    storePartialPack(yr + v * VEC, out, lo, hi);
-                }
+                storeSpanPack<T, VEC>(yr + v * VEC, scalePack(slot[v], f), lo, hi, plan.cs);
             }
         } else {
             T *yr = y + oy;
