@@ -265,6 +265,18 @@ ab_repro() {
         echo "rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/ab.txt" | tee -a "$LOG"
     done
 }
+# sweep_if_time SEED [RESERVE]: tools/behind_sweep.py SEED for what is left of END less RESERVE (default
+# 15) seconds, into $OUT/sweepSEED.txt, when at least 30 s of it are left (a closing call's last step).
+sweep_if_time() {
+    local left=$((END - SECONDS - ${2:-15}))
+    if [ "$left" -ge 30 ]; then
+        step "random sweep, seed $1, $left s"
+        timeout -k 3 "$((left + 10))" $PY tools/behind_sweep.py "$1" "$left" >"$OUT/sweep$1.txt" 2>&1
+        echo "sweep rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/sweep$1.txt" >>"$LOG"
+    else
+        step "random sweep skipped: $left s left"
+    fi
+}
 # closing_checks: a session's closing run: the library, the whole suite (300 s), the end-to-end bench into
 # $OUT/bench.txt / .json (90 s, when 60 s of END are left).
 closing_checks() {
