@@ -56,7 +56,11 @@ __device__ __forceinline__ int64_t spanEnd(const Outer &outer, int64_t len) {
 // stalls the thread that owns it (and, in block groups, the block at its next barrier) for a load once a
 // row. Session 41: block groups on ragged rows ran ~15% faster with the short cp.async for every last
 // pack (call 2) than with element loads (call 3): (2828, 8858) BF16 46.1 against 56.2 µs, (2433, 12397)
-// 52.9 against 63.4. 0: element loads.
+// 52.9 against 63.4. 0: element loads. Session 42 (call 1, tools/verify_s42a.sh): 1 ran ragged 16-bit rows
+// on block groups 1.4-2.4x slower than element loads ((2433, 12397) BF16 62.9 -> 127.4 µs), F32 0.99x and
+// F64 0.96x, cause not found (session 41's call 2, the same short copy for every last pack, had been
+// faster). 2: the pack's whole 16 bytes by cp.async where they end within x's span, and the elements
+// after the row zeroed in the slot after the wait by the thread that copied it (no short copy at all).
 #ifndef INFINI_LP_NORM_STREAM_ASYNC_TAIL
 #define INFINI_LP_NORM_STREAM_ASYNC_TAIL 0
 #endif
@@ -147,7 +151,9 @@ __global__ void __launch_bounds__(kStreamThreads, kStreamBlocksPerSm)
                     if (v < row.packs - 1 || row.last == VEC) {
                         copyAsync16(slot + v, xr + v * VEC, 16);
                     } else if (kStreamAsyncTail && ox - row.head + (v + 1) * VEC <= x_end) {
-                        copyAsync16(slot + v, xr + v * VEC, row.last * (int)sizeof(T)); // zeros after the row
+                        // 1: the row's bytes, zeros after; 2: all 16, the rest zeroed after the wait
+                        copyAsync16(slot + v, xr + v * VEC,
+                                    INFINI_LP_NORM_STREAM_ASYNC_TAIL == 2 ? 16 : row.last * (int)sizeof(T));
                     } else { // this thread reads it back after its wait, as the copies
                         slot[v] = partialPack<T, VEC>(xr + v * VEC, 0, row.last);
                     }
@@ -188,6 +194,16 @@ __global__ void __launch_bounds__(kStreamThreads, kStreamBlocksPerSm)
                 for (int j = 0; j < VEC; ++j) {
                     if (j < row.head) {
                         slot[0].v[j] = T{};
+                    }
+                }
+            }
+            // The last pack's elements after the row, copied whole (ASYNC_TAIL 2), by the lane that copied
+            // it (lane 0 too for a one-pack row, after the head). An element-loaded pack has zeros there.
+            if (INFINI_LP_NORM_STREAM_ASYNC_TAIL == 2 && lane == (rp - 1) % GROUP) {
+#pragma unroll
+                for (int j = 0; j < VEC; ++j) {
+                    if (j >= row.last) {
+                        slot[rp - 1].v[j] = T{};
                     }
                 }
             }
