@@ -50,6 +50,15 @@ constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
 #ifndef INFINI_REARRANGE_MIN_TILE_FILL_2B
 #define INFINI_REARRANGE_MIN_TILE_FILL_2B 65
 #endif
+// A measuring knob (session 42), beside the gate above: > 0 refuses 2-byte tiles whose b group (dst's
+// innermost dims, which a's dim cuts short) fills less than this percentage of its tiles' span, whatever
+// a's length. The seed-41 sweep's worst Rearrange cases are such tiles: (145,122,5,47) F16 order
+// (1,3,0,2), b = 47 units (73% of a tile, 69% in all), 26.7 µs on oddWordTileKernel at 54% of warps
+// active against PyTorch's 15.3 (a plain elementwise copy); (55,24,65,5,27) b = 135 (70%), 86.8 against
+// 63.5. Session 40's gate at 80 lost on a short a instead ((42,36,112,13,8): a 42, b 11648). 0: off.
+#ifndef INFINI_REARRANGE_MIN_B_FILL_2B
+#define INFINI_REARRANGE_MIN_B_FILL_2B 0
+#endif
 // Skewed tiles (and the skewed / odd word tiles) shift each block's b range to dst's 32-byte sectors,
 // which costs a whole extra tile along a short b: 59 units take two, 46% full, where plain 64-unit tiles
 // take one (session 37's sweep: (65,44,39,59) F16 order (0,1,3,2) on odd word tiles 47 µs against
@@ -306,6 +315,9 @@ struct NvidiaDesc final : Desc {
         if (min_fill > 0) {
             const double span_a = (double)((len_a + edge - 1) / edge) * edge, span_b = (double)((len_b + edge - 1) / edge) * edge;
             if (100.0 * (double)len_a * (double)len_b < min_fill * span_a * span_b) {
+                return false;
+            }
+            if (plan->unit == 2 && 100.0 * (double)len_b < INFINI_REARRANGE_MIN_B_FILL_2B * span_b) {
                 return false;
             }
         }
