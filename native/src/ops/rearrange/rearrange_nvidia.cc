@@ -50,14 +50,20 @@ constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
 #ifndef INFINI_REARRANGE_MIN_TILE_FILL_2B
 #define INFINI_REARRANGE_MIN_TILE_FILL_2B 65
 #endif
-// A measuring knob (session 42), beside the gate above: > 0 refuses 2-byte tiles whose b group (dst's
-// innermost dims, which a's dim cuts short) fills less than this percentage of its tiles' span, whatever
-// a's length. The seed-41 sweep's worst Rearrange cases are such tiles: (145,122,5,47) F16 order
-// (1,3,0,2), b = 47 units (73% of a tile, 69% in all), 26.7 µs on oddWordTileKernel at 54% of warps
-// active against PyTorch's 15.3 (a plain elementwise copy); (55,24,65,5,27) b = 135 (70%), 86.8 against
-// 63.5. Session 40's gate at 80 lost on a short a instead ((42,36,112,13,8): a 42, b 11648). 0: off.
+// Beside the gate above (session 42): 2-byte tiles whose b group (dst's innermost dims, which a's dim
+// cuts short) fills less than this percentage of its tiles' span are refused, whatever a's length. The
+// seed-41 sweep's worst Rearrange cases were such tiles: (145,122,5,47) F16 order (1,3,0,2), b = 47 units
+// (73% of a tile), 26.7 µs on oddWordTileKernel at 54% of warps active against PyTorch's 15.3 (a plain
+// elementwise copy). H200, eager µs (tools/verify_s42c.sh), over 78 F16 permutations with tiles 65%+ full
+// and b under 88% of its span, the seed-41 F16 cases behind and session 40's random permutations: at 75,
+// geomean 0.922 and 44 -> 29 behind PyTorch ((145,122,5,47) 26.7 -> 13.2, (55,24,65,5,27) 86.8 -> 31.6
+// (PyTorch 64.4), (200,6,127,11,13) 169.2 -> 56.5 (120.9); one loss, (31,6,37,96,47) 79.5 -> 127.6
+// (131.7)); at 90, tiles of b 82-88% full lost up to 4.5x ((8,220,46,8,42) 44.2 -> 199.0). Between, the
+// cases of b 75-80% full gained 0.44-0.51x at 90 but three that were well ahead of PyTorch (1.09-1.27x);
+// 80 from those runs (geomean 0.851, 18 behind). Session 40's plain fill gate at 80 lost on a short a
+// instead ((42,36,112,13,8): a 42, b 11648), which this gate leaves alone. 0: off.
 #ifndef INFINI_REARRANGE_MIN_B_FILL_2B
-#define INFINI_REARRANGE_MIN_B_FILL_2B 0
+#define INFINI_REARRANGE_MIN_B_FILL_2B 80
 #endif
 // Skewed tiles (and the skewed / odd word tiles) shift each block's b range to dst's 32-byte sectors,
 // which costs a whole extra tile along a short b: 59 units take two, 46% full, where plain 64-unit tiles
