@@ -60,7 +60,9 @@ __device__ __forceinline__ int64_t spanEnd(const Outer &outer, int64_t len) {
 // on block groups 1.4-2.4x slower than element loads ((2433, 12397) BF16 62.9 -> 127.4 µs), F32 0.99x and
 // F64 0.96x, cause not found (session 41's call 2, the same short copy for every last pack, had been
 // faster). 2: the pack's whole 16 bytes by cp.async where they end within x's span, and the elements
-// after the row zeroed in the slot after the wait by the thread that copied it (no short copy at all).
+// after the row zeroed in the slot after the wait by the thread that copied it (no short copy at all);
+// call 2 (tools/verify_s42b.sh): the same 16-bit loss ((1460, 18847) F16 48.3 -> 112.4 µs), so the copy's
+// size is not the cause. Both forms pass the ragged row tests under memcheck; left at 0 until ncu says why.
 #ifndef INFINI_LP_NORM_STREAM_ASYNC_TAIL
 #define INFINI_LP_NORM_STREAM_ASYNC_TAIL 0
 #endif
