@@ -20,8 +20,11 @@ the cases they can change, not only on those a sweep found behind:
         INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS);
   reperm  Rearrange of 4-5-dim tensors of 10-80 MB of any element type, every dim 3-120 before scaling,
         src permuted so that its unit-stride dim is not dst's (contiguous) innermost (session 40: the
-        cases rearrange_nvidia.cc planTile's fill gate moves between tiles and the generic kernel).
-    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|lprows|colsmid|reperm SEED COUNT > FILE"""
+        cases rearrange_nvidia.cc planTile's fill gate moves between tiles and the generic kernel);
+  lpshort  LPNorm over the innermost axis of contiguous rows of 9-600 elements (not a whole number of
+        16-byte packs) of any float type, 10-150 MB, 2-4 dims (session 42: the ragged Rows plan against
+        the scalar one, lp_norm/nvidia.cc's INFINI_LP_NORM_RAGGED_MIN_LEN).
+    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|lprows|colsmid|reperm|lpshort SEED COUNT > FILE"""
 import math
 import random
 import sys
@@ -145,11 +148,27 @@ def colsmid_case(rng):
     return f"lp_norm {tuple(shape)} axis {len(shape) - 2} p {rng.choice([1, 2, 2, 3])} {dtype}"
 
 
+def lpshort_case(rng):
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    vec = 16 // SIZES[dtype]
+    length = log_uniform(rng, 9, 600)
+    if length % vec == 0:
+        length += 1
+    total = log_uniform(rng, 5 << 20, 75 << 20) // SIZES[dtype]  # x's bytes: half of what moves
+    rows = max(1, total // length)
+    outer = [rows]
+    if rng.random() < 0.5 and rows >= 64:  # two or three outer dims
+        a = rng.choice([3, 7, 16, 55, 130])
+        outer = [max(1, rows // a), a]
+    shape = tuple(outer + [length])
+    return f"lp_norm {shape} axis {len(shape) - 1} p {rng.choice([1, 2, 2, 3])} {dtype}"
+
+
 def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
     make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case, "colsmid": colsmid_case,
-            "reperm": reperm_case}[kind]
+            "reperm": reperm_case, "lpshort": lpshort_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")
 

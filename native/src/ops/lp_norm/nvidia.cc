@@ -441,6 +441,16 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
 #define INFINI_LP_NORM_RAGGED_STREAM 0
 #endif
 
+// A measuring knob (session 42, written without device time to run it): ragged rows (packs on x's 16-byte
+// grid, partial at each end) only from this many elements; shorter rows keep the scalar plan. The seed-42
+// sweep's one LPNorm row case behind PyTorch is (137,255,58,21) BF16 axis 3: 2M contiguous rows of 21
+// elements on the ragged Rows plan (2 threads a row, 2 of its 3-4 packs loaded element by element), 386
+// against 346 µs for 170 MB (0.44 TB/s). Session 36 measured the ragged plan on rows of 2857 and more
+// only. 0: every ragged row length past two packs (as before).
+#ifndef INFINI_LP_NORM_RAGGED_MIN_LEN
+#define INFINI_LP_NORM_RAGGED_MIN_LEN 0
+#endif
+
 // Rows, Stream (INFINI_LP_NORM_RAGGED_STREAM) and Split for ragged rows (plan.ragged, in packs): Rows
 // where a group holds a row, else Split.
 infiniStatus_t planRaggedRows(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table) {
@@ -794,6 +804,7 @@ struct NvidiaDescriptor final : Descriptor {
             if (has_vec) {
                 INFINI_TRY(planRows(h, in, vec, vec_plan, table));
             } else if (in.x_red == 1 && in.y_red == 1 && base.len > 2 * vec &&
+                       base.len >= (int64_t)INFINI_LP_NORM_RAGGED_MIN_LEN &&
                        (packed || in.outer_x == in.outer_y) &&
                        (scalar_plan.kind == Kind::Rows || scalar_plan.kind == Kind::Split)) {
                 // Rows whose length is no multiple of a pack, where every row of y sits on the 16-byte
