@@ -65,6 +65,11 @@ constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
 #ifndef INFINI_REARRANGE_MIN_B_FILL_2B
 #define INFINI_REARRANGE_MIN_B_FILL_2B 80
 #endif
+// The same gate for the other units (session 42, written without device time to run it; 0: off, as
+// before): int8 / F32 / F64 tiles with a short b group are as yet unmeasured (tools/verify_s43b.sh).
+#ifndef INFINI_REARRANGE_MIN_B_FILL
+#define INFINI_REARRANGE_MIN_B_FILL 0
+#endif
 // Skewed tiles (and the skewed / odd word tiles) shift each block's b range to dst's 32-byte sectors,
 // which costs a whole extra tile along a short b: 59 units take two, 46% full, where plain 64-unit tiles
 // take one (session 37's sweep: (65,44,39,59) F16 order (0,1,3,2) on odd word tiles 47 µs against
@@ -323,7 +328,8 @@ struct NvidiaDesc final : Desc {
             if (100.0 * (double)len_a * (double)len_b < min_fill * span_a * span_b) {
                 return false;
             }
-            if (plan->unit == 2 && 100.0 * (double)len_b < INFINI_REARRANGE_MIN_B_FILL_2B * span_b) {
+            if (plan->unit == 2 ? 100.0 * (double)len_b < INFINI_REARRANGE_MIN_B_FILL_2B * span_b
+                                : INFINI_REARRANGE_MIN_B_FILL > 0 && 100.0 * (double)len_b < INFINI_REARRANGE_MIN_B_FILL * span_b) {
                 return false;
             }
         }
