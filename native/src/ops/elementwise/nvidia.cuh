@@ -230,6 +230,27 @@ __global__ void __launch_bounds__(kBlock) stridedVecKernel(T *out, Inputs<T, N> 
     }
 }
 
+// Linear index n decomposed over a's dims (innermost first; Args: GatherArgs
+// or LaneGatherArgs): coordinate r of dim d to coord(d, r), and r times each
+// gathered input's stride there added to off (in Off: 64 or 32 bits).
+template <int N, class Args, class Off, class Coord>
+__device__ __forceinline__ void addGatherOffsets(const Args &a, uint32_t n, Off (&off)[N], Coord &&coord) {
+#pragma unroll
+    for (int d = 0; d < kMaxDims; ++d) {
+        if (d < (int)a.ndim) {
+            uint32_t r = n;
+            if (d + 1 < (int)a.ndim) {
+                n = divmod(a.size[d], n, r);
+            }
+            coord(d, r);
+#pragma unroll
+            for (int k = 0; k < N; ++k) {
+                off[k] += (Off)r * a.stride[d][k];
+            }
+        }
+    }
+}
+
 // The gather form's coordinates (innermost first) of linear index n, and the
 // gathered inputs' element offsets there.
 template <int N>
@@ -242,18 +263,8 @@ __device__ __forceinline__ void gatherOffsets(const GatherArgs &a, uint32_t n, u
 #pragma unroll
     for (int d = 0; d < kMaxDims; ++d) {
         c[d] = 0;
-        if (d < (int)a.ndim) {
-            uint32_t r = n;
-            if (d + 1 < (int)a.ndim) {
-                n = divmod(a.size[d], n, r);
-            }
-            c[d] = r;
-#pragma unroll
-            for (int k = 0; k < N; ++k) {
-                off[k] += (int64_t)r * a.stride[d][k];
-            }
-        }
     }
+    addGatherOffsets(a, n, off, [&](int d, uint32_t r) { c[d] = r; });
 }
 
 // The gather form's lane mapping (LaneGatherArgs): consecutive threads take
@@ -273,26 +284,13 @@ __global__ void __launch_bounds__(kBlock) laneGatherKernel(T *out, Inputs<T, N> 
         T x[kLaneElems][N];
 #pragma unroll
         for (int e = 0; e < kLaneElems; ++e) {
-            uint32_t n = base + e * kBlock;
+            const uint32_t n = base + e * kBlock;
             if (n < a.numel) {
-                const uint32_t at = n;
                 int32_t off[N] = {};
-#pragma unroll
-                for (int d = 0; d < kMaxDims; ++d) {
-                    if (d < (int)a.ndim) {
-                        uint32_t r = n;
-                        if (d + 1 < (int)a.ndim) {
-                            n = divmod(a.size[d], n, r);
-                        }
-#pragma unroll
-                        for (int k = 0; k < N; ++k) {
-                            off[k] += (int32_t)r * a.stride[d][k];
-                        }
-                    }
-                }
+                addGatherOffsets(a, n, off, [](int, uint32_t) {});
 #pragma unroll
                 for (int k = 0; k < N; ++k) {
-                    x[e][k] = (a.flat >> k) & 1u ? p[k][at] : p[k][off[k]];
+                    x[e][k] = (a.flat >> k) & 1u ? p[k][n] : p[k][off[k]];
                 }
             }
         }
