@@ -322,16 +322,14 @@ struct NvidiaDesc final : Desc {
         if (len_a < kMinTileEdge || len_b < kMinTileEdge || len_a > UINT32_MAX || len_b > UINT32_MAX) {
             return false;
         }
-        const int min_fill = plan->unit == 2 ? INFINI_REARRANGE_MIN_TILE_FILL_2B : INFINI_REARRANGE_MIN_TILE_FILL;
-        if (min_fill > 0) {
-            const double span_a = (double)((len_a + edge - 1) / edge) * edge, span_b = (double)((len_b + edge - 1) / edge) * edge;
-            if (100.0 * (double)len_a * (double)len_b < min_fill * span_a * span_b) {
-                return false;
-            }
-            if (plan->unit == 2 ? 100.0 * (double)len_b < INFINI_REARRANGE_MIN_B_FILL_2B * span_b
-                                : INFINI_REARRANGE_MIN_B_FILL > 0 && 100.0 * (double)len_b < INFINI_REARRANGE_MIN_B_FILL * span_b) {
-                return false;
-            }
+        // The fill gates (0: off): the tiles' fill, and b's fill of its tiles' span.
+        const bool two_byte = plan->unit == 2;
+        const int min_fill = two_byte ? INFINI_REARRANGE_MIN_TILE_FILL_2B : INFINI_REARRANGE_MIN_TILE_FILL;
+        const int min_b_fill = two_byte ? INFINI_REARRANGE_MIN_B_FILL_2B : INFINI_REARRANGE_MIN_B_FILL;
+        const double span_a = (double)((len_a + edge - 1) / edge) * edge, span_b = (double)((len_b + edge - 1) / edge) * edge;
+        if (100.0 * (double)len_a * (double)len_b < min_fill * span_a * span_b ||
+            100.0 * (double)len_b < min_b_fill * span_b) {
+            return false;
         }
         TileParams &t = plan->tile;
         t.len_a = (uint32_t)len_a;
