@@ -17,7 +17,9 @@
 # - Mul's GPU tests on build_tile4g0 and build_lane16, memcheck on the transposed / gathered tests there.
 # - A/B: the seed-42 sweep's Mul cases behind and 100 random permuted Mul cases (shaped_cases.py mulperm
 #   43 200, 16-bit lines) on the default and the three variants.
-# Files under $OUT: s43b_log.txt, tests.txt, ab.txt.
+# - ncu (time left): (1234, 15275) F32 and (4983, 940) F64 axis 0 (the cut axis: Stats, Factor, Apply),
+#   at 1.15x PyTorch in the seed-42 sweep and ~2.2 TB/s for their three passes.
+# Files under $OUT: s43b_log.txt, tests.txt, ab.txt, ncu_behind.txt.
 NAME=${NAME:-s43b}
 END=${END:-540}
 source "$(dirname "$0")/verify_common.sh"
@@ -44,4 +46,10 @@ ab_repro 40 obshort=default=build obshort=b80=build_obfill80 re42=default=build 
     reperm=default=build reperm=b80=build_obfill80
 ab_repro 40 mul42=default=build mul42=tile4=build_tile4 mul42=tile4g0=build_tile4g0 mul42=lane16=build_lane16 \
     mulperm=default=build mulperm=tile4=build_tile4 mulperm=tile4g0=build_tile4g0 mulperm=lane16=build_lane16
+if [ $((END - SECONDS)) -ge 50 ]; then
+    step "ncu: two cut-axis Cols cases of the seed-42 sweep"
+    LINES="lp_norm (1234, 15275) axis 0 p 2 float32;lp_norm (4983, 940) axis 0 p 2 float64" OUT="$OUT" \
+        timeout -k 3 "$(cap 60)" bash tools/ncu_behind.sh
+    echo "ncu rc=$?" | tee -a "$LOG"
+fi
 step "done"
