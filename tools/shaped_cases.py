@@ -164,11 +164,27 @@ def lpshort_case(rng):
     return f"lp_norm {shape} axis {len(shape) - 1} p {rng.choice([1, 2, 2, 3])} {dtype}"
 
 
+def lpshort16_case(rng):
+    """16-bit ragged rows of 17-40 elements (3-5 packs): the boundary of INFINI_LP_NORM_RAGGED_MIN_LEN_2B."""
+    dtype = rng.choice(["float16", "bfloat16"])
+    length = rng.randint(17, 40)
+    if length % 8 == 0:
+        length += 1
+    total = log_uniform(rng, 5 << 20, 75 << 20) // 2
+    rows = max(1, total // length)
+    outer = [rows]
+    if rng.random() < 0.5 and rows >= 64:
+        a = rng.choice([3, 7, 16, 55, 130, 255])
+        outer = [max(1, rows // a), a]
+    shape = tuple(outer + [length])
+    return f"lp_norm {shape} axis {len(shape) - 1} p {rng.choice([1, 2, 2, 3])} {dtype}"
+
+
 def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
     make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case, "colsmid": colsmid_case,
-            "reperm": reperm_case, "lpshort": lpshort_case}[kind]
+            "reperm": reperm_case, "lpshort": lpshort_case, "lpshort16": lpshort16_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")
 

@@ -446,9 +446,19 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
 // sweep's one LPNorm row case behind PyTorch is (137,255,58,21) BF16 axis 3: 2M contiguous rows of 21
 // elements on the ragged Rows plan (2 threads a row, 2 of its 3-4 packs loaded element by element), 386
 // against 346 µs for 170 MB (0.44 TB/s). Session 36 measured the ragged plan on rows of 2857 and more
-// only. 0: every ragged row length past two packs (as before).
+// only. 0: every ragged row length past two packs (as before). Session 43, call 1 (tools/verify_s43a.sh,
+// 100 short ragged row cases, tools/shaped_cases.py lpshort 43 100), eager µs, ragged -> scalar at 64: that
+// case 386 -> 308 (PyTorch 346), but the set's geomean 1.093: F32 / F64 rows of 9-61 lost up to 2.5x
+// ((266748, 41) F32 p 3 41.8 -> 103.5, (240505, 18) F32 18.5 -> 38.7), 16-bit rows of 29-60 1.1-1.7x
+// ((3062, 55, 60) F16 34.8 -> 55.7); only 16-bit rows of 19-25 gained ((8379, 16, 25) BF16 35.0 -> 23.0,
+// (1751540, 19) BF16 290.7 -> 266.4). Hence INFINI_LP_NORM_RAGGED_MIN_LEN_2B. Stays 0.
 #ifndef INFINI_LP_NORM_RAGGED_MIN_LEN
 #define INFINI_LP_NORM_RAGGED_MIN_LEN 0
+#endif
+// The same for 2-byte elements alone (a measuring knob, session 43): 26 keeps the 16-bit rows of 17-25
+// elements (3-4 packs) on the scalar plan, where call 1's three such rows all gained. 0: off.
+#ifndef INFINI_LP_NORM_RAGGED_MIN_LEN_2B
+#define INFINI_LP_NORM_RAGGED_MIN_LEN_2B 0
 #endif
 
 // Rows, Stream (INFINI_LP_NORM_RAGGED_STREAM) and Split for ragged rows (plan.ragged, in packs): Rows
@@ -804,7 +814,9 @@ struct NvidiaDescriptor final : Descriptor {
             if (has_vec) {
                 INFINI_TRY(planRows(h, in, vec, vec_plan, table));
             } else if (in.x_red == 1 && in.y_red == 1 && base.len > 2 * vec &&
-                       base.len >= (int64_t)INFINI_LP_NORM_RAGGED_MIN_LEN &&
+                       base.len >= (int64_t)(es == 2 ? std::max(INFINI_LP_NORM_RAGGED_MIN_LEN,
+                                                                INFINI_LP_NORM_RAGGED_MIN_LEN_2B)
+                                                     : INFINI_LP_NORM_RAGGED_MIN_LEN) &&
                        (packed || in.outer_x == in.outer_y) &&
                        (scalar_plan.kind == Kind::Rows || scalar_plan.kind == Kind::Split)) {
                 // Rows whose length is no multiple of a pack, where every row of y sits on the 16-byte
