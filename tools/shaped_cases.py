@@ -164,6 +164,21 @@ def lpshort_case(rng):
     return f"lp_norm {shape} axis {len(shape) - 1} p {rng.choice([1, 2, 2, 3])} {dtype}"
 
 
+def colscut_case(rng):
+    """Long columns over few of them (the Cols plan's cut axis: Stats, Factor, Apply), any inner extent."""
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    inner = log_uniform(rng, 200, 20000)
+    if rng.random() < 0.5:
+        inner += 1  # often no multiple of a pack: scalar columns
+    total = log_uniform(rng, 10 << 20, 150 << 20) // SIZES[dtype]
+    axis_len = max(300, total // inner)
+    shape = [axis_len, inner]
+    if rng.random() < 0.3 and axis_len >= 1200:  # a few outer indices
+        outer = rng.choice([2, 3, 4])
+        shape = [outer, axis_len // outer, inner]
+    return f"lp_norm {tuple(shape)} axis {len(shape) - 2} p {rng.choice([1, 2, 2, 3])} {dtype}"
+
+
 def lpshort16_case(rng):
     """16-bit ragged rows of 17-40 elements (3-5 packs): the boundary of INFINI_LP_NORM_RAGGED_MIN_LEN_2B."""
     dtype = rng.choice(["float16", "bfloat16"])
@@ -184,7 +199,7 @@ def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
     make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case, "colsmid": colsmid_case,
-            "reperm": reperm_case, "lpshort": lpshort_case, "lpshort16": lpshort16_case}[kind]
+            "reperm": reperm_case, "lpshort": lpshort_case, "lpshort16": lpshort16_case, "colscut": colscut_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")
 

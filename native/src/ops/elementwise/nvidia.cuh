@@ -268,7 +268,7 @@ __device__ __forceinline__ void gatherOffsets(const GatherArgs &a, uint32_t n, u
 }
 
 // The gather form's lane mapping (LaneGatherArgs): consecutive threads take
-// consecutive output elements, E a thread a block apart (laneElems; all loads
+// consecutive output elements, kLaneElems a thread a block apart (all loads
 // first, then the stores), each element's coordinates decomposed and its
 // gathered offsets summed in 32 bits; flat inputs load at the output's index.
 template <class Op, class T, int N>
@@ -279,12 +279,11 @@ __global__ void __launch_bounds__(kBlock) laneGatherKernel(T *out, Inputs<T, N> 
         p[k] = in.p[k] + a.offset[k + 1];
     }
     T *o = out + a.offset[0];
-    constexpr int E = laneElems(sizeof(T));
-    const uint32_t step = gridDim.x * kBlock * E;
-    for (uint32_t base = blockIdx.x * kBlock * E + threadIdx.x; base < a.numel; base += step) {
-        T x[E][N];
+    const uint32_t step = gridDim.x * kBlock * kLaneElems;
+    for (uint32_t base = blockIdx.x * kBlock * kLaneElems + threadIdx.x; base < a.numel; base += step) {
+        T x[kLaneElems][N];
 #pragma unroll
-        for (int e = 0; e < E; ++e) {
+        for (int e = 0; e < kLaneElems; ++e) {
             const uint32_t n = base + e * kBlock;
             if (n < a.numel) {
                 int32_t off[N] = {};
@@ -296,7 +295,7 @@ __global__ void __launch_bounds__(kBlock) laneGatherKernel(T *out, Inputs<T, N> 
             }
         }
 #pragma unroll
-        for (int e = 0; e < E; ++e) {
+        for (int e = 0; e < kLaneElems; ++e) {
             const uint32_t n = base + e * kBlock;
             if (n < a.numel) {
                 o[n] = apply<Op>(x[e], std::make_index_sequence<N>{});
@@ -426,8 +425,7 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
 // 2^JL (8, 16 or 32: a.tile_j_log) along j, the rest along i, so that a short
 // j (a few rows of a transposed plane) still fills its tiles. Staged inputs
 // are read along j into shared memory, everything else along i, so every
-// global access is coalesced. A block takes U tiles a round (tilesARound):
-// all their loads, one barrier, all their stores.
+// global access is coalesced.
 template <class Op, class T, int N, int JL>
 __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, TiledArgs a) {
     // A pitch of 2^JL + kPad elements puts the column reads (consecutive i)
@@ -436,92 +434,80 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
     // conflicts on those reads for 1- and 2-byte types).
     constexpr uint32_t kPad = JL < 5 && sizeof(T) < 4 ? 4 / sizeof(T) : 1;
     constexpr uint32_t jl = JL, il = kTileElemsLog - JL, pitch = (1u << jl) + kPad;
-    constexpr int U = tilesARound(sizeof(T));
-    __shared__ T tile[U][N][(1u << il) * pitch];
+    __shared__ T tile[N][(1u << il) * pitch];
     // This thread's place in a tile: staged loads walk j across consecutive
     // threads (load_j, then rows load_i), everything else walks i (along_i,
     // then rows along_j).
     const uint32_t load_j = threadIdx.x & ((1u << jl) - 1), load_i = threadIdx.x >> jl;
     const uint32_t along_i = threadIdx.x & ((1u << il) - 1), along_j = threadIdx.x >> il;
     constexpr uint32_t step_i = kBlock >> jl, step_j = kBlock >> il;
-    constexpr int R = kTileElems / kBlock;
-    for (uint32_t t0 = blockIdx.x * U; t0 < a.ntiles; t0 += gridDim.x * U) {
-        // Each tile's origin (i0, j0) and its operands' offsets there; all
-        // global loads of the round first: the staged inputs along j into
-        // shared memory, the others along i into registers.
-        int64_t base[U][N + 1];
-        uint32_t i0[U], j0[U];
-        T x[U][R][N];
+    for (uint32_t t = blockIdx.x; t < a.ntiles; t += gridDim.x) {
+        uint32_t ti, tj;
+        uint32_t q = divmod(a.div_tiles_i, t, ti);
+        uint32_t b = divmod(a.div_tiles_j, q, tj);
+        int64_t base[N + 1];
+        const uint32_t i0 = ti << il, j0 = tj << jl;
 #pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const uint32_t t = t0 + u;
-            uint32_t ti, tj;
-            uint32_t q = divmod(a.div_tiles_i, t, ti);
-            uint32_t b = divmod(a.div_tiles_j, q, tj);
-            // A round's last tiles past ntiles load and store nothing (j0 past nj).
-            i0[u] = ti << il;
-            j0[u] = U > 1 && t >= a.ntiles ? a.nj : tj << jl;
+        for (int k = 0; k <= N; ++k) {
+            base[k] = a.offset[k] + (int64_t)i0 * a.si[k] + (int64_t)j0 * a.sj[k];
+        }
 #pragma unroll
-            for (int k = 0; k <= N; ++k) {
-                base[u][k] = a.offset[k] + (int64_t)i0[u] * a.si[k] + (int64_t)(tj << jl) * a.sj[k];
-            }
+        for (int d = kMaxDims - 1; d >= 0; --d) {
+            if (d < (int)a.nbatch) {
+                uint32_t r;
+                if (d > 0) {
+                    b = divmod(a.batch_size[d], b, r);
+                } else {
+                    r = b;
+                }
 #pragma unroll
-            for (int d = kMaxDims - 1; d >= 0; --d) {
-                if (d < (int)a.nbatch) {
-                    uint32_t r;
-                    if (d > 0) {
-                        b = divmod(a.batch_size[d], b, r);
-                    } else {
-                        r = b;
-                    }
-#pragma unroll
-                    for (int k = 0; k <= N; ++k) {
-                        base[u][k] += (int64_t)r * a.batch_stride[d][k];
-                    }
+                for (int k = 0; k <= N; ++k) {
+                    base[k] += (int64_t)r * a.batch_stride[d][k];
                 }
             }
+        }
+        // All global loads of the tile first: the staged inputs along j
+        // into shared memory, the others along i into registers; then one
+        // barrier, then compute and store along i.
+        constexpr int R = kTileElems / kBlock;
+        T x[R][N];
 #pragma unroll
-            for (int k = 0; k < N; ++k) {
-                if (a.staged & (1u << k)) {
-                    const T *p = in.p[k] + base[u][k + 1] + (int64_t)load_j * a.sj[k + 1];
-                    const bool jok = j0[u] + load_j < a.nj;
+        for (int k = 0; k < N; ++k) {
+            if (a.staged & (1u << k)) {
+                const T *p = in.p[k] + base[k + 1] + (int64_t)load_j * a.sj[k + 1];
+                const bool jok = j0 + load_j < a.nj;
 #pragma unroll
-                    for (int r = 0; r < R; ++r) {
-                        const uint32_t ii = load_i + r * step_i;
-                        if (jok && i0[u] + ii < a.ni) {
-                            tile[u][k][ii * pitch + load_j] = p[(int64_t)ii * a.si[k + 1]];
-                        }
+                for (int r = 0; r < R; ++r) {
+                    const uint32_t ii = load_i + r * step_i;
+                    if (jok && i0 + ii < a.ni) {
+                        tile[k][ii * pitch + load_j] = p[(int64_t)ii * a.si[k + 1]];
                     }
-                } else {
-                    const T *p = in.p[k] + base[u][k + 1] + (int64_t)along_i * a.si[k + 1];
-                    const bool iok = i0[u] + along_i < a.ni;
+                }
+            } else {
+                const T *p = in.p[k] + base[k + 1] + (int64_t)along_i * a.si[k + 1];
+                const bool iok = i0 + along_i < a.ni;
 #pragma unroll
-                    for (int r = 0; r < R; ++r) {
-                        const uint32_t jj = along_j + r * step_j;
-                        if (iok && j0[u] + jj < a.nj) {
-                            x[u][r][k] = p[(int64_t)jj * a.sj[k + 1]];
-                        }
+                for (int r = 0; r < R; ++r) {
+                    const uint32_t jj = along_j + r * step_j;
+                    if (iok && j0 + jj < a.nj) {
+                        x[r][k] = p[(int64_t)jj * a.sj[k + 1]];
                     }
                 }
             }
         }
         __syncthreads();
-        // Then compute and store along i.
+        T *o = out + base[0] + (int64_t)along_i * a.si[0];
 #pragma unroll
-        for (int u = 0; u < U; ++u) {
-            T *o = out + base[u][0] + (int64_t)along_i * a.si[0];
+        for (int r = 0; r < R; ++r) {
+            const uint32_t jj = along_j + r * step_j;
+            if (j0 + jj < a.nj && i0 + along_i < a.ni) {
 #pragma unroll
-            for (int r = 0; r < R; ++r) {
-                const uint32_t jj = along_j + r * step_j;
-                if (j0[u] + jj < a.nj && i0[u] + along_i < a.ni) {
-#pragma unroll
-                    for (int k = 0; k < N; ++k) {
-                        if (a.staged & (1u << k)) {
-                            x[u][r][k] = tile[u][k][along_i * pitch + jj];
-                        }
+                for (int k = 0; k < N; ++k) {
+                    if (a.staged & (1u << k)) {
+                        x[r][k] = tile[k][along_i * pitch + jj];
                     }
-                    o[(int64_t)jj * a.sj[0]] = apply<Op>(x[u][r], std::make_index_sequence<N>{});
                 }
+                o[(int64_t)jj * a.sj[0]] = apply<Op>(x[r], std::make_index_sequence<N>{});
             }
         }
         __syncthreads();

@@ -93,20 +93,8 @@ struct GatherArgs {
 #ifndef INFINI_ELEMENTWISE_LANE_GATHER
 #define INFINI_ELEMENTWISE_LANE_GATHER 1
 #endif
-constexpr int kLaneElems = 4;             // elements a thread and round in the lane mapping (at least)
+constexpr int kLaneElems = 4;             // elements a thread and round in the lane mapping
 constexpr uint64_t kLaneMinApartBytes = 2048; // see above
-// A measuring knob (session 43): > 0 gives a lane-mapping thread this many bytes of output a round where
-// that is more than kLaneElems elements (16: 8 elements of 2 bytes, 16 of 1). Session 42's ncu on (39,9,
-// 146,164) BF16 a transposed: laneGatherKernel 34.1 µs at 54% of warps active against PyTorch's 28.3, the
-// same DRAM bytes; 4 elements of 2 bytes are 8 bytes a thread in flight. 0: kLaneElems for every size.
-#ifndef INFINI_ELEMENTWISE_LANE_ROUND_BYTES
-#define INFINI_ELEMENTWISE_LANE_ROUND_BYTES 0
-#endif
-// Elements a thread and round in the lane mapping of es-byte elements.
-constexpr int laneElems(size_t es) {
-    return (int)(INFINI_ELEMENTWISE_LANE_ROUND_BYTES / es) > kLaneElems ? (int)(INFINI_ELEMENTWISE_LANE_ROUND_BYTES / es)
-                                                                         : kLaneElems;
-}
 // A measuring knob (session 39) beside INFINI_ELEMENTWISE_LANE_GATHER: > 0 sends transposed planes
 // of at most this many rows along j whose j neighbours lie over kLaneMinApartBytes of output apart to the
 // gather form (and so the lane mapping) instead of narrow tiles, where the output is contiguous. Session
@@ -154,20 +142,6 @@ constexpr uint32_t kTileElemsLog = 10, kTileElems = 1u << kTileElemsLog;
 #ifndef INFINI_ELEMENTWISE_NARROW_TILES
 #define INFINI_ELEMENTWISE_NARROW_TILES 1
 #endif
-
-// A measuring knob (session 43): > 0 has each tiled block take max(1, this / element size) tiles a
-// round (all their loads, one barrier, all their stores), so that a 16-bit tile's round has as many
-// bytes in flight as a 32-bit one's (4: two tiles of 2-byte elements, four of 1-byte). A tile of 1024
-// 2-byte elements leaves 8 resident blocks an SM 16 KB of loads in flight; session 37 found small planes
-// faster on the gather form than on tiles ((560,239,58) F16 34.0 -> 23.1 µs), and the seed-42 sweep's
-// worst Mul case, (663,368,31) BF16 a order (2,0,1) (a 31x368 plane: gather), runs at ~1 TB/s. 0: 1.
-#ifndef INFINI_ELEMENTWISE_TILE_ROUND_BYTES
-#define INFINI_ELEMENTWISE_TILE_ROUND_BYTES 0
-#endif
-// Tiles a tiled block takes a round for es-byte elements.
-constexpr int tilesARound(size_t es) {
-    return (int)(INFINI_ELEMENTWISE_TILE_ROUND_BYTES / es) > 1 ? (int)(INFINI_ELEMENTWISE_TILE_ROUND_BYTES / es) : 1;
-}
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
 // transposed inputs' unit-stride dim `j`, and batch dims (all others).

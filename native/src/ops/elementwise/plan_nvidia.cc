@@ -177,8 +177,7 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
     }
     plan->path = Path::Tiled;
     plan->tiled = a;
-    const uint64_t rounds = (ntiles + tilesARound(plan->elem_size) - 1) / tilesARound(plan->elem_size);
-    plan->grid_tiled = (unsigned)std::min<uint64_t>(rounds, gridFor(rounds * plan->block, plan->block, h, occ.tiled));
+    plan->grid_tiled = (unsigned)std::min<uint64_t>(ntiles, gridFor(ntiles * plan->block, plan->block, h, occ.tiled));
     return true;
 }
 
@@ -273,7 +272,7 @@ void planLaneGather(const Info &info, const GatherArgs &g, Plan *plan) {
     }
     plan->has_lane = true;
     plan->lane = a;
-    plan->grid_lane = chunks(info.numel, (uint64_t)plan->block * laneElems(plan->elem_size)); // one chunk a block
+    plan->grid_lane = chunks(info.numel, (uint64_t)plan->block * kLaneElems); // one chunk a block
 }
 
 // The gather form of a single strided launch that has no vector form: the

@@ -125,6 +125,23 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
 #ifndef INFINI_LP_NORM_COLS_CUBE
 #define INFINI_LP_NORM_COLS_CUBE 1
 #endif
+// Loads a streaming thread keeps in flight: 4 of 16-byte packs; of smaller packs (scalar columns, 8-byte
+// packs) 8, or with this measuring knob (session 43) > 0, this many bytes' worth, 16 loads at most. Session
+// 43's ncu on (1234, 15275) F32 axis 0 (an inner extent no multiple of a pack: scalar columns, the axis cut
+// in 3 chunks of 52 streamed rows a thread) found the Stats kernel reading 75 MB at 2.0 TB/s (37.0 µs, 57%
+// of warps active) against PyTorch's reduce at 2.7 (28.3 µs): 8 loads of 4 bytes are 32 bytes in flight.
+#ifndef INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES
+#define INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES 0
+#endif
+template <int PACK_BYTES>
+constexpr int colsStreamBatch() {
+    return PACK_BYTES >= 16 ? 4
+           : INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES == 0
+               ? 8
+               : (INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES / PACK_BYTES > 16 ? 16
+                                                                           : INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES / PACK_BYTES);
+}
+
 template <ColsMode MODE, int ITEMS>
 constexpr int colsMinBlocks() {
     return MODE == ColsMode::Whole
@@ -186,7 +203,7 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
         // use(r, pack) for the streamed rows r0 + ty, r0 + ty + by, ... < r1, in order, in batches of
         // loads (Apply stores between batches).
         auto streamRows = [&](auto &&use) {
-            forBatchedLoads<sizeof(P) >= 16 ? 4 : 8>(r0 + ty, r1, by, load, use);
+            forBatchedLoads<colsStreamBatch<(int)sizeof(P)>()>(r0 + ty, r1, by, load, use);
         };
 
         A m[VEC], s[VEC];

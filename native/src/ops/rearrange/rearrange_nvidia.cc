@@ -65,8 +65,17 @@ constexpr uint64_t kMinTileEdge = 8; // both transposed dims at least this long
 #ifndef INFINI_REARRANGE_MIN_B_FILL_2B
 #define INFINI_REARRANGE_MIN_B_FILL_2B 80
 #endif
-// The same gate for the other units (session 42, written without device time to run it; 0: off, as
-// before): int8 / F32 / F64 tiles with a short b group are as yet unmeasured (tools/verify_s43b.sh).
+// The same gate for 1-byte units, and for 4- and 8-byte ones. Session 43, call 2 (tools/verify_s43b.sh,
+// the gate at 80 for all three), eager µs over 90 permutations with tiles 50%+ full and b under 88% of its
+// span (notes/sweeps/session42_bshort_other_cases.txt), the seed-42 sweep's cases behind and session 40's
+// random permutations: int8 geomean 0.934 / 0.922 / 1.001, behind PyTorch 6 -> 1 and 7 -> 4
+// ((20,51,9,47,33) order (4,2,1,0,3) 62.2 -> 36.2, PyTorch 43.0; (224,565,66) order (0,2,1) 23.6 -> 17.8
+// (21.9); one loss, (16,24,84,20,89) order (4,1,0,2,3) 118.6 -> 244.3, still under PyTorch's 248.4);
+// F32 1.019 / 0.974 / 1.002 with losses to 1.37x ((4,118,20,13,145) order (4,2,0,1,3) 55.5 -> 76.4);
+// F64 1.069 / 1.019 / 1.008. Hence 80 for 1-byte units only. 0: off.
+#ifndef INFINI_REARRANGE_MIN_B_FILL_1B
+#define INFINI_REARRANGE_MIN_B_FILL_1B 80
+#endif
 #ifndef INFINI_REARRANGE_MIN_B_FILL
 #define INFINI_REARRANGE_MIN_B_FILL 0
 #endif
@@ -325,7 +334,9 @@ struct NvidiaDesc final : Desc {
         // The fill gates (0: off): the tiles' fill, and b's fill of its tiles' span.
         const bool two_byte = plan->unit == 2;
         const int min_fill = two_byte ? INFINI_REARRANGE_MIN_TILE_FILL_2B : INFINI_REARRANGE_MIN_TILE_FILL;
-        const int min_b_fill = two_byte ? INFINI_REARRANGE_MIN_B_FILL_2B : INFINI_REARRANGE_MIN_B_FILL;
+        const int min_b_fill = two_byte            ? INFINI_REARRANGE_MIN_B_FILL_2B
+                               : plan->unit == 1 ? INFINI_REARRANGE_MIN_B_FILL_1B
+                                                 : INFINI_REARRANGE_MIN_B_FILL;
         const double span_a = (double)((len_a + edge - 1) / edge) * edge, span_b = (double)((len_b + edge - 1) / edge) * edge;
         if (100.0 * (double)len_a * (double)len_b < min_fill * span_a * span_b ||
             100.0 * (double)len_b < min_b_fill * span_b) {
