@@ -180,7 +180,7 @@ def colscut_case(rng):
 
 
 def lpshort16_case(rng):
-    """16-bit ragged rows of 17-40 elements (3-5 packs): the boundary of INFINI_LP_NORM_RAGGED_MIN_LEN_2B."""
+    """16-bit ragged rows of 17-40 elements (3-5 packs): the band of INFINI_LP_NORM_RAGGED_SCALAR_FROM_2B / TO_2B (nvidia.cc)."""
     dtype = rng.choice(["float16", "bfloat16"])
     length = rng.randint(17, 40)
     if length % 8 == 0:

@@ -11,6 +11,7 @@
 # row tests on build_rml2b. A/B: the seed-42 LPNorm cases and 60 random cut-axis cases (shaped_cases.py
 # colscut 43 60) on the default and the three Cols variants; 80 16-bit rows of 17-40 (lpshort16 43 80) on
 # the default and build_rml2b.
+# (RAGGED_MIN_LEN_2B became the band INFINI_LP_NORM_RAGGED_SCALAR_FROM_2B / TO_2B after call 4.)
 # Files under $OUT: s43c_log.txt, tests.txt, ab.txt.
 NAME=${NAME:-s43c}
 END=${END:-420}

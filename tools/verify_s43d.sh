@@ -5,6 +5,7 @@
 # Where 150 s are left after the bench: call 3's unmeasured host knobs, INFINI_LP_NORM_COLS_SPLIT_ROWS=8
 # (the cut axis in more chunks, at most 8 rows a thread) on the seed-42 LPNorm cases and 40 random
 # cut-axis cases, and INFINI_LP_NORM_RAGGED_MIN_LEN_2B=26 on 60 16-bit rows of 17-40 (ab.txt).
+# (RAGGED_MIN_LEN_2B became the band INFINI_LP_NORM_RAGGED_SCALAR_FROM_2B / TO_2B, 21-25, after this call.)
 # Files under $OUT: s43d_log.txt, gpu_suite.txt, bench.txt, bench.json, ab.txt, sweep43.txt.
 NAME=${NAME:-s43d}
 END=${END:-540}

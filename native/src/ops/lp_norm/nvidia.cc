@@ -451,14 +451,24 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
 // case 386 -> 308 (PyTorch 346), but the set's geomean 1.093: F32 / F64 rows of 9-61 lost up to 2.5x
 // ((266748, 41) F32 p 3 41.8 -> 103.5, (240505, 18) F32 18.5 -> 38.7), 16-bit rows of 29-60 1.1-1.7x
 // ((3062, 55, 60) F16 34.8 -> 55.7); only 16-bit rows of 19-25 gained ((8379, 16, 25) BF16 35.0 -> 23.0,
-// (1751540, 19) BF16 290.7 -> 266.4). Hence INFINI_LP_NORM_RAGGED_MIN_LEN_2B. Stays 0.
+// (1751540, 19) BF16 290.7 -> 266.4). Hence the 2-byte band below. Stays 0.
 #ifndef INFINI_LP_NORM_RAGGED_MIN_LEN
 #define INFINI_LP_NORM_RAGGED_MIN_LEN 0
 #endif
-// The same for 2-byte elements alone (a measuring knob, session 43): 26 keeps the 16-bit rows of 17-25
-// elements (3-4 packs) on the scalar plan, where call 1's three such rows all gained. 0: off.
-#ifndef INFINI_LP_NORM_RAGGED_MIN_LEN_2B
-#define INFINI_LP_NORM_RAGGED_MIN_LEN_2B 0
+// 2-byte ragged rows of FROM_2B..TO_2B elements (inclusive) keep the scalar plan (FROM_2B 0: none). Session
+// 43, call 4 (tools/verify_s43d.sh), 60 random 16-bit rows of 17-40 (tools/shaped_cases.py lpshort16 43
+// 60), eager µs, ragged -> scalar for every row of 17-25 (a measuring build): rows of 21-25 gained at every
+// length (geomean by length 0.67-0.84; 16 cases, all 9 of the set's cases behind PyTorch among them, 9 ->
+// 0: (1642318, 23) F16 p 1 334.1 -> 242.3, PyTorch 281.8; (1163733, 25) BF16 257.1 -> 173.8 (208.9);
+// (545759, 3, 21) BF16 313.5 -> 250.4 (281.3)), rows of 17-20 lost (1.06-1.38: (282040, 3, 17) F16 p 3
+// 95.8 -> 161.5), rows of 26+ are ragged either way. Call 1's (137,255,58,21) BF16: 386 -> 308 (346). Both
+// plans run every ragged row test on the GPU (call 3: the scalar one for 17-25, 52 passed, memcheck 0
+// errors); this band picks between them by length alone. Over the set, geomean 0.945.
+#ifndef INFINI_LP_NORM_RAGGED_SCALAR_FROM_2B
+#define INFINI_LP_NORM_RAGGED_SCALAR_FROM_2B 21
+#endif
+#ifndef INFINI_LP_NORM_RAGGED_SCALAR_TO_2B
+#define INFINI_LP_NORM_RAGGED_SCALAR_TO_2B 25
 #endif
 
 // Rows, Stream (INFINI_LP_NORM_RAGGED_STREAM) and Split for ragged rows (plan.ragged, in packs): Rows
@@ -814,9 +824,10 @@ struct NvidiaDescriptor final : Descriptor {
             if (has_vec) {
                 INFINI_TRY(planRows(h, in, vec, vec_plan, table));
             } else if (in.x_red == 1 && in.y_red == 1 && base.len > 2 * vec &&
-                       base.len >= (int64_t)(es == 2 ? std::max(INFINI_LP_NORM_RAGGED_MIN_LEN,
-                                                                INFINI_LP_NORM_RAGGED_MIN_LEN_2B)
-                                                     : INFINI_LP_NORM_RAGGED_MIN_LEN) &&
+                       base.len >= (int64_t)INFINI_LP_NORM_RAGGED_MIN_LEN &&
+                       !(es == 2 && INFINI_LP_NORM_RAGGED_SCALAR_FROM_2B > 0 &&
+                         base.len >= (int64_t)INFINI_LP_NORM_RAGGED_SCALAR_FROM_2B &&
+                         base.len <= (int64_t)INFINI_LP_NORM_RAGGED_SCALAR_TO_2B) &&
                        (packed || in.outer_x == in.outer_y) &&
                        (scalar_plan.kind == Kind::Rows || scalar_plan.kind == Kind::Split)) {
                 // Rows whose length is no multiple of a pack, where every row of y sits on the 16-byte
