@@ -151,6 +151,33 @@
 #ifndef INFINI_LP_NORM_COLS_SPLIT_ROWS
 #define INFINI_LP_NORM_COLS_SPLIT_ROWS 0
 #endif
+// Session 43, call 4: 8 (more chunks, at most 8 rows a thread): the seed-42 LPNorm cases 0.998 (behind 31
+// -> 21, (4911, 2421) F64 axis 0 103.1 -> 94.6), but 40 random cut-axis cases (shaped_cases.py colscut)
+// 1.221, to 1.94x ((20041, 2118) BF16 axis 0 136.6 -> 265.0). Stays 0.
+
+// A measuring knob (session 43, written after its device time was spent): > 0 keeps the axis whole where
+// planCols would cut it, if blocks of narrower rows (down to this many bytes of packs a thread row: 128
+// = 8 packs of 16 bytes) bring a column within held_max rows a thread (more thread rows a block, 256
+// threads). The seed-43 sweep's worst LPNorm case, (146,65,404) F64 axis 0 p 1 (50.8 against PyTorch's
+// 35.9 µs), has columns of 146 rows: warps 32 packs wide leave 8 thread rows, 19 rows a thread, past F64's
+// 8, so the axis is cut into 3 chunks and x read twice; at 8 packs wide, 32 thread rows hold 5 rows
+// each. Session 35's 64-byte rows lost where the axis stayed whole anyway; this takes only cut axes.
+// 0: off.
+#ifndef INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES
+#define INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES 0
+#endif
+
+// A measuring knob (session 43, written after its device time was spent): 1 raises a cut axis's chunk
+// count (up to its caps) until the Stats and Apply grids' last wave, at kColsCutBlocksPerSm blocks an SM,
+// is at least 90% full. Session 43's ncu on (4983, 940) F64 axis 0: Stats and Apply grids of 15 x 78 =
+// 1170 blocks of 256, 4 resident an SM (registers): 2.22 waves, the third 22% full; 105 chunks would make
+// 2.98. 0: off.
+#ifndef INFINI_LP_NORM_COLS_WAVE_FIT
+#define INFINI_LP_NORM_COLS_WAVE_FIT 0
+#endif
+// Resident Stats / Apply blocks an SM assumed by INFINI_LP_NORM_COLS_WAVE_FIT: cols.cu's launch bounds (4;
+// 2 at 16 rows a thread). ncu found 4 for F64 at 8 rows, 5-6 for scalar F32 (registers): a floor.
+constexpr int64_t kColsCutBlocksPerSm = 4;
 
 // Long rows on sm_90 that fit on chip (every SM's registers and shared
 // memory, plus at most half of L2 for the rest), where holdPays (below): 1 =
@@ -549,6 +576,26 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
             by *= 2;
         }
     }
+    // A cut avoided by narrower rows (INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES): the thread rows that bring a
+    // column within held_max, where rows of at least that many bytes give them.
+    if (INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES > 0 && INFINI_LP_NORM_COLS_SPLIT && columns * by < target &&
+        ceilDiv(plan.len, by) > 16) {
+        const int64_t need = nextPow2(ceilDiv(plan.len, held_max)); // thread rows
+        const int64_t width = kThreads / need;                         // packs a thread row
+        if (need <= kThreads && width * pack_bytes >= INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES) {
+            by = need;
+            bx = std::min<int64_t>(width, nextPow2(plan.inner));
+            const int64_t held = ceilDiv(plan.len, by);
+            plan.items = colsItems(held);
+            plan.bx = (int)bx;
+            plan.by = (int)by;
+            const int64_t gx = ceilDiv(plan.inner, bx);
+            INFINI_REQUIRE(gx < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
+            plan.grid_x = (unsigned)gx;
+            plan.grid_y = (unsigned)std::min<int64_t>(plan.rows, 65535);
+            return INFINI_STATUS_SUCCESS;
+        }
+    }
     bx = std::min<int64_t>(bx, kThreads / by);
     const int64_t held = ceilDiv(plan.len, by);
     plan.items = colsItems(held);
@@ -586,6 +633,22 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     chunks = std::min<int64_t>({chunks, ceilDiv(plan.len, 4 * cby), 256});
     if (chunks < 2) {
         return INFINI_STATUS_SUCCESS;
+    }
+    if (INFINI_LP_NORM_COLS_WAVE_FIT) { // more chunks while the last wave is under 90% full
+        const int64_t gx = ceilDiv(plan.inner, cbx);
+        auto lastWaveFull = [&](int64_t c) { // the chunks and rows a thread as made below
+            const int64_t rows = ceilDiv(ceilDiv(plan.len, c), cby) * cby, n = ceilDiv(plan.len, rows);
+            const int64_t wave = (int64_t)h.sm_count * (colsItems(rows / cby) == 16 ? 2 : kColsCutBlocksPerSm);
+            const int64_t rest = gx * plan.rows * n % wave;
+            return rest == 0 || 10 * rest >= 9 * wave;
+        };
+        int64_t c = chunks;
+        while (!lastWaveFull(c) && c < std::min<int64_t>(ceilDiv(plan.len, 4 * cby), 256)) {
+            ++c;
+        }
+        if (lastWaveFull(c)) {
+            chunks = c;
+        }
     }
     const int64_t rows_per_chunk = ceilDiv(ceilDiv(plan.len, chunks), cby) * cby;
     chunks = ceilDiv(plan.len, rows_per_chunk);

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Written in session 43 (its device time spent) for session 44's first call (H200): two host knobs for the
+# Cols plan's cut axis (nvidia.cc planCols; each variant is a host object, seconds to build):
+# - build_uncut: INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES=128: where the axis would be cut, blocks of
+#   narrower thread rows (down to 8 packs of 16 bytes) keep it whole if that brings a column within
+#   held_max rows a thread: the seed-43 sweep's worst LPNorm case, (146,65,404) F64 axis 0 (1.41x), is a
+#   column of 146 rows cut in 3 chunks.
+# - build_wave: INFINI_LP_NORM_COLS_WAVE_FIT=1: more chunks until the Stats / Apply grids' last wave is 90%
+#   full (session 43's ncu: (4983, 940) F64's grids were 2.22 waves).
+# - build_both: both, for the tests: the LPNorm Cols GPU tests (331 incl. the cut axis) and memcheck on the
+#   cut-axis ones.
+# A/B: the seed-42 and seed-43 LPNorm cases behind PyTorch and 60 random cut-axis cases (shaped_cases.py
+# colscut 44 60) on the default and the two single-knob variants.
+# Files under $OUT: s44a_log.txt, tests.txt, ab.txt.
+NAME=${NAME:-s44a}
+END=${END:-400}
+source "$(dirname "$0")/verify_common.sh"
+echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
+N=native/src/ops/lp_norm/nvidia.cc
+for v in "uncut:-DINFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES=128" "wave:-DINFINI_LP_NORM_COLS_WAVE_FIT=1" \
+    "both:-DINFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES=128 -DINFINI_LP_NORM_COLS_WAVE_FIT=1"; do
+    VARIANT_CXXFLAGS="${v#*:}" build_variant_pair "build_${v%%:*}" "${v#*:}" $N
+done
+SEL="(nvidia and (cols or columns or layouts or long_rows_and or extreme or nonfinite_inputs_as or column_chunks)) or cols_cut or columns_split or cols_pointer"
+variant_tests build_both 120 45 tests/test_lp_norm.py "$SEL" "cols_cut or columns_split"
+grep -h "^lp_norm" notes/sweeps/session42_behind.txt notes/sweeps/session43_behind.txt >/tmp/lpb.txt
+$PY tools/shaped_cases.py colscut 44 60 >/tmp/cut.txt
+ab_repro 40 lpb=default=build lpb=uncut=build_uncut lpb=wave=build_wave \
+    cut=default=build cut=uncut=build_uncut cut=wave=build_wave
+step "done"
