@@ -115,6 +115,32 @@ build_variant_pair() {
         EXTRA_CXXFLAGS="${VARIANT_CXXFLAGS:-}" "$dir/lib/libinfiniop.so" "$dir/lib/libinfinirt.so" "$dir/lib/build_info.json" >>"$LOG" 2>&1
     echo "make ($dir library) rc=$?" | tee -a "$LOG"
 }
+# build_variants_parallel SOURCE "DIR:FLAGS"...: the default library (build/), then each DIR's object of
+# the one device SOURCE with EXTRA_NVCCFLAGS=FLAGS, all at once (a heavy .cu file such as lp_norm/cols.cu
+# compiles for ~100 s on one core: session 43 spent that per variant, one after the other), then each
+# DIR's library with every other object copied from build/.
+build_variants_parallel() {
+    local src=$1 v dir pids=""
+    shift
+    library_build
+    step "build: $src for $* (in parallel)"
+    for v in "$@"; do
+        dir=${v%%:*}
+        rm -rf "$dir"; mkdir -p "$dir"
+        timeout -k 3 "$(cap 200)" make CUDA_ARCHS=90 BUILD="$dir" EXTRA_NVCCFLAGS="${v#*:}" "$dir/obj/$src.o" \
+            >"${dir}_make.log" 2>&1 &
+        pids="$pids $!"
+    done
+    for v in $pids; do wait "$v"; echo "make (variant object) rc=$?" | tee -a "$LOG"; done
+    for v in "$@"; do
+        dir=${v%%:*}
+        tail -n 2 "${dir}_make.log" >>"$LOG"
+        mkdir -p "$dir/obj" && cp -a -n build/obj/. "$dir/obj/"
+        timeout -k 3 "$(cap 60)" make -j16 CUDA_ARCHS=90 BUILD="$dir" EXTRA_NVCCFLAGS="${v#*:}" \
+            "$dir/lib/libinfiniop.so" "$dir/lib/libinfinirt.so" "$dir/lib/build_info.json" >>"$LOG" 2>&1
+        echo "make ($dir library) rc=$?" | tee -a "$LOG"
+    done
+}
 # build_rs_pair DIR FLAGS: build_variant_pair for the RandomSample objects.
 build_rs_pair() {
     local rs=native/src/ops/random_sample

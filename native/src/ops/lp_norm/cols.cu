@@ -355,10 +355,19 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
 // columns walking its records one at a time) took 10-16 µs of a call. Small
 // blocks (64 registers): launched early, they wait beside the Stats kernel's
 // last blocks.
-constexpr int kFactorRows = 8;
+// Thread rows of a Factor block (a measuring knob, session 43: 16 or 32 give each thread fewer records to
+// walk, twice each, where the grid is small: session 43's ncu on (4983, 940) F64 axis 0, 78 chunks, 30
+// blocks, 6.0 µs against PyTorch's clamp at 2.7). The thread rows combine in order, so the bits depend
+// on it (deterministic either way).
+#ifndef INFINI_LP_NORM_COLS_FACTOR_ROWS
+#define INFINI_LP_NORM_COLS_FACTOR_ROWS 8
+#endif
+constexpr int kFactorRows = INFINI_LP_NORM_COLS_FACTOR_ROWS;
+constexpr int kFactorMinBlocks = 32 / kFactorRows < 4 ? 32 / kFactorRows : 4; // 64 registers a thread
 
 template <class A>
-__global__ void __launch_bounds__(32 * kFactorRows, 4) colsFactorKernel(const Plan plan, Stats<A> *records) {
+__global__ void __launch_bounds__(32 * kFactorRows, kFactorMinBlocks) colsFactorKernel(const Plan plan,
+                                                                                        Stats<A> *records) {
     pdlWaitPrevious(); // nothing global before: the Stats kernel is still writing the records
     pdlAllowNext();    // the Apply kernel waits for our factors (and so for the records' kernel too)
     constexpr int kBatch = sizeof(A) == 8 ? 4 : 8; // (8 F64 records spill at 64 registers)

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Written in session 43 (its device time spent) for session 44 (H200): two kernel knobs for the Cols plan's
+# cut axis (lp_norm/cols.cu, built in parallel: one cols.cu object takes ~100 s):
+# - build_sb64: INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES=64: a streaming thread keeps 64 bytes of loads in
+#   flight for packs under 16 bytes (16 scalar F32 loads, not 8). Session 43's ncu: (1234, 15275) F32 axis
+#   0 (scalar columns) Stats at 2.0 TB/s, 37.0 µs, against PyTorch's reduce at 28.3.
+# - build_fr32: INFINI_LP_NORM_COLS_FACTOR_ROWS=32: Factor blocks of 32 thread rows (not 8), fewer records
+#   a thread to walk. Session 43's ncu: (4983, 940) F64's Factor kernel 6.0 µs (30 blocks, 78 chunks).
+# Tests: the Cols GPU tests (139) on both, memcheck on the cut-axis ones. A/B: the seed-42 and seed-43
+# LPNorm cases behind and 60 random cut-axis cases (shaped_cases.py colscut 44 60).
+# Files under $OUT: s44b_log.txt, tests.txt, ab.txt.
+NAME=${NAME:-s44b}
+END=${END:-480}
+source "$(dirname "$0")/verify_common.sh"
+echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
+build_variants_parallel native/src/ops/lp_norm/cols.cu "build_sb64:-DINFINI_LP_NORM_COLS_SMALL_BATCH_BYTES=64" \
+    "build_fr32:-DINFINI_LP_NORM_COLS_FACTOR_ROWS=32"
+SEL="cols_cut or columns_split or cols_pointer or (nvidia and (columns or column_chunks))"
+for lib in build_sb64 build_fr32; do
+    variant_tests $lib 60 30 tests/test_lp_norm.py "$SEL" "cols_cut or columns_split"
+done
+grep -h "^lp_norm" notes/sweeps/session42_behind.txt notes/sweeps/session43_behind.txt >/tmp/lpb.txt
+$PY tools/shaped_cases.py colscut 44 60 >/tmp/cut.txt
+ab_repro 40 lpb=default=build lpb=sb64=build_sb64 lpb=fr32=build_fr32 \
+    cut=default=build cut=sb64=build_sb64 cut=fr32=build_fr32
+step "done"
