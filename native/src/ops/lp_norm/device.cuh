@@ -242,14 +242,6 @@ __device__ __forceinline__ void withP(int p, F &&f) {
     }
 }
 
-// A measuring knob (session 43): 1 runs every batch of forBatchedLoads predicated, so that the last,
-// partial one is a batch too; 0: whole batches, then the rest one element at a time, a load's whole latency
-// each (up to kBatch - 1 of them a chunk: the cut axis's Stats and Apply kernels stream 8-52 rows a thread).
-// A separate predicated tail batch spilled 12-144 bytes in the streamed kernels at 64 registers.
-#ifndef INFINI_LP_NORM_BATCHED_TAIL
-#define INFINI_LP_NORM_BATCHED_TAIL 0
-#endif
-
 // use(i, load(i)) for i = first, first + step, ... < end, in order, the loads
 // of kBatch of them issued before their uses (more bytes in flight; a use that
 // stores, where y may be x, would otherwise keep every later load waiting).
@@ -257,23 +249,6 @@ template <int kBatch, class Load, class Use>
 __device__ __forceinline__ void forBatchedLoads(int64_t first, int64_t end, int step, Load &&load, Use &&use) {
     using V = std::decay_t<decltype(load(first))>;
     int64_t i = first;
-#if INFINI_LP_NORM_BATCHED_TAIL
-    for (; i < end; i += kBatch * step) { // every batch predicated (one loop body: fewer registers)
-        V v[kBatch];
-#pragma unroll
-        for (int k = 0; k < kBatch; ++k) {
-            if (i + k * step < end) {
-                v[k] = load(i + k * step);
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < kBatch; ++k) {
-            if (i + k * step < end) {
-                use(i + k * step, v[k]);
-            }
-        }
-    }
-#else
     for (; i + (kBatch - 1) * step < end; i += kBatch * step) {
         V v[kBatch];
 #pragma unroll
@@ -288,7 +263,6 @@ __device__ __forceinline__ void forBatchedLoads(int64_t first, int64_t end, int 
     for (; i < end; i += step) {
         use(i, load(i));
     }
-#endif
 }
 
 // 16 bytes global -> shared without registers (sm_80+); `bytes` < 16 zero-fills the rest.

@@ -147,13 +147,13 @@
 // A measuring knob: > 0 caps the rows a thread holds in a cut axis (more
 // chunks, fewer registers); 0 (the default): as many chunks as two target's
 // worth of threads need, and at most 8 rows a thread where they are held
-// (planCols).
+// (planCols). Session 43, call 4, at 8: the seed-42 LPNorm cases 0.998 (behind
+// 31 -> 21, (4911, 2421) F64 axis 0 103.1 -> 94.6), but 40 random cut-axis
+// cases (shaped_cases.py colscut) 1.221, to 1.94x ((20041, 2118) BF16 axis 0
+// 136.6 -> 265.0).
 #ifndef INFINI_LP_NORM_COLS_SPLIT_ROWS
 #define INFINI_LP_NORM_COLS_SPLIT_ROWS 0
 #endif
-// Session 43, call 4: 8 (more chunks, at most 8 rows a thread): the seed-42 LPNorm cases 0.998 (behind 31
-// -> 21, (4911, 2421) F64 axis 0 103.1 -> 94.6), but 40 random cut-axis cases (shaped_cases.py colscut)
-// 1.221, to 1.94x ((20041, 2118) BF16 axis 0 136.6 -> 265.0). Stays 0.
 
 // A measuring knob (session 43, written after its device time was spent): > 0 keeps the axis whole where
 // planCols would cut it, if blocks of narrower rows (down to this many bytes of packs a thread row: 128
@@ -161,8 +161,8 @@
 // threads). The seed-43 sweep's worst LPNorm case, (146,65,404) F64 axis 0 p 1 (50.8 against PyTorch's
 // 35.9 µs), has columns of 146 rows: warps 32 packs wide leave 8 thread rows, 19 rows a thread, past F64's
 // 8, so the axis is cut into 3 chunks and x read twice; at 8 packs wide, 32 thread rows hold 5 rows
-// each. Session 35's 64-byte rows lost where the axis stayed whole anyway; this takes only cut axes.
-// 0: off.
+// each. Session 35's 64-byte rows lost where the axis stayed whole anyway; this takes only cut axes, and
+// only where the narrower blocks are at least one an SM. 0: off.
 #ifndef INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES
 #define INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES 0
 #endif
@@ -582,7 +582,8 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
         ceilDiv(plan.len, by) > 16) {
         const int64_t need = nextPow2(ceilDiv(plan.len, held_max)); // thread rows
         const int64_t width = kThreads / need;                         // packs a thread row
-        if (need <= kThreads && width * pack_bytes >= INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES) {
+        if (need <= kThreads && width * pack_bytes >= INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES &&
+            ceilDiv(plan.inner, width) * plan.rows >= (int64_t)h.sm_count) {
             by = need;
             bx = std::min<int64_t>(width, nextPow2(plan.inner));
             const int64_t held = ceilDiv(plan.len, by);
