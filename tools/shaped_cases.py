@@ -179,6 +179,21 @@ def colscut_case(rng):
     return f"lp_norm {tuple(shape)} axis {len(shape) - 2} p {rng.choice([1, 2, 2, 3])} {dtype}"
 
 
+def colsband_case(rng):
+    """Columns of 129-256 rows over 1100-16000 columns of 16-byte packs: planCols cuts these (8 thread rows
+    of warps 32 packs wide leave 17-32 rows a thread) where INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES=128
+    keeps them whole (32 thread rows 8 packs wide)."""
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    axis_len = rng.randint(129, 256)
+    packs = log_uniform(rng, 1100, 16000)  # at least a block of 8 packs an SM (UNCUT asks that)
+    inner = packs * (16 // SIZES[dtype])
+    shape = [axis_len, inner]
+    if rng.random() < 0.4:  # the inner extent as two dims
+        split = rng.choice([2, 4, 8])
+        shape = [axis_len, split, inner // split]
+    return f"lp_norm {tuple(shape)} axis 0 p {rng.choice([1, 2, 2, 3])} {dtype}"
+
+
 def lpshort16_case(rng):
     """16-bit ragged rows of 17-40 elements (3-5 packs): the band of INFINI_LP_NORM_RAGGED_SCALAR_FROM_2B / TO_2B (nvidia.cc)."""
     dtype = rng.choice(["float16", "bfloat16"])
@@ -199,7 +214,7 @@ def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
     make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case, "colsmid": colsmid_case,
-            "reperm": reperm_case, "lpshort": lpshort_case, "lpshort16": lpshort16_case, "colscut": colscut_case}[kind]
+            "reperm": reperm_case, "lpshort": lpshort_case, "lpshort16": lpshort16_case, "colscut": colscut_case, "colsband": colsband_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")
 

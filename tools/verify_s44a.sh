@@ -9,8 +9,9 @@
 #   full (session 43's ncu: (4983, 940) F64's grids were 2.22 waves).
 # - build_both: both, for the tests: the LPNorm Cols GPU tests (331 incl. the cut axis) and memcheck on the
 #   cut-axis ones.
-# A/B: the seed-42 and seed-43 LPNorm cases behind PyTorch and 60 random cut-axis cases (shaped_cases.py
-# colscut 44 60) on the default and the two single-knob variants.
+# A/B: the seed-42 and seed-43 LPNorm cases behind PyTorch on the default and the two single-knob variants;
+# 60 random cut-axis cases (shaped_cases.py colscut 44 60: columns of 300+ rows, which UNCUT never takes)
+# with WAVE_FIT; 50 columns of 129-256 rows (colsband 44 50, the only ones UNCUT takes) with UNCUT.
 # Files under $OUT: s44a_log.txt, tests.txt, ab.txt.
 NAME=${NAME:-s44a}
 END=${END:-400}
@@ -25,6 +26,7 @@ SEL="(nvidia and (cols or columns or layouts or long_rows_and or extreme or nonf
 variant_tests build_both 120 45 tests/test_lp_norm.py "$SEL" "cols_cut or columns_split"
 grep -h "^lp_norm" notes/sweeps/session42_behind.txt notes/sweeps/session43_behind.txt >/tmp/lpb.txt
 $PY tools/shaped_cases.py colscut 44 60 >/tmp/cut.txt
+$PY tools/shaped_cases.py colsband 44 50 >/tmp/band.txt
 ab_repro 40 lpb=default=build lpb=uncut=build_uncut lpb=wave=build_wave \
-    cut=default=build cut=uncut=build_uncut cut=wave=build_wave
+    cut=default=build cut=wave=build_wave band=default=build band=uncut=build_uncut
 step "done"
