@@ -584,17 +584,8 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
         const int64_t width = kThreads / need;                         // packs a thread row
         if (need <= kThreads && width * pack_bytes >= INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES &&
             ceilDiv(plan.inner, width) * plan.rows >= (int64_t)h.sm_count) {
-            by = need;
+            by = need; // (a thread then holds at most held_max <= 16 rows: the axis stays whole below)
             bx = std::min<int64_t>(width, nextPow2(plan.inner));
-            const int64_t held = ceilDiv(plan.len, by);
-            plan.items = colsItems(held);
-            plan.bx = (int)bx;
-            plan.by = (int)by;
-            const int64_t gx = ceilDiv(plan.inner, bx);
-            INFINI_REQUIRE(gx < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
-            plan.grid_x = (unsigned)gx;
-            plan.grid_y = (unsigned)std::min<int64_t>(plan.rows, 65535);
-            return INFINI_STATUS_SUCCESS;
         }
     }
     bx = std::min<int64_t>(bx, kThreads / by);
