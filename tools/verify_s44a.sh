@@ -12,6 +12,9 @@
 # A/B: the seed-42 and seed-43 LPNorm cases behind PyTorch on the default and the two single-knob variants;
 # 60 random cut-axis cases (shaped_cases.py colscut 44 60: columns of 300+ rows, which UNCUT never takes)
 # with WAVE_FIT; 50 columns of 129-256 rows (colsband 44 50, the only ones UNCUT takes) with UNCUT.
+# tools/lp_plan_probe.cc (the planner on the host, session 43) over these sets: UNCUT changes the plan of 41
+# of the 50 colsband cases and of 2 seed-42/43 cases ((146,65,404) F64, (178,40,31,21) F16); WAVE_FIT that
+# of 32 of the 60 colscut cases and of 3 seed-42/43 cases.
 # Files under $OUT: s44a_log.txt, tests.txt, ab.txt.
 NAME=${NAME:-s44a}
 END=${END:-400}

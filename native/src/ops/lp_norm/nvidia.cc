@@ -168,8 +168,8 @@
 #endif
 
 // A measuring knob (session 43, written after its device time was spent): 1 raises a cut axis's chunk
-// count (up to its caps) until the Stats and Apply grids' last wave, at kColsCutBlocksPerSm blocks an SM,
-// is at least 90% full. Session 43's ncu on (4983, 940) F64 axis 0: Stats and Apply grids of 15 x 78 =
+// count (up to its caps, and while a thread's rows keep the same kernel: held 4 / 8 / 16 or streamed) until
+// the Stats and Apply grids' last wave, at kColsCutBlocksPerSm blocks an SM, is at least 90% full. Session 43's ncu on (4983, 940) F64 axis 0: Stats and Apply grids of 15 x 78 =
 // 1170 blocks of 256, 4 resident an SM (registers): 2.22 waves, the third 22% full; 105 chunks would make
 // 2.98. 0: off.
 #ifndef INFINI_LP_NORM_COLS_WAVE_FIT
@@ -626,16 +626,18 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     if (chunks < 2) {
         return INFINI_STATUS_SUCCESS;
     }
-    if (INFINI_LP_NORM_COLS_WAVE_FIT) { // more chunks while the last wave is under 90% full
+    if (INFINI_LP_NORM_COLS_WAVE_FIT) { // more chunks while the last wave is under 90% full, the same kernel
         const int64_t gx = ceilDiv(plan.inner, cbx);
-        auto lastWaveFull = [&](int64_t c) { // the chunks and rows a thread as made below
-            const int64_t rows = ceilDiv(ceilDiv(plan.len, c), cby) * cby, n = ceilDiv(plan.len, rows);
-            const int64_t wave = (int64_t)h.sm_count * (colsItems(rows / cby) == 16 ? 2 : kColsCutBlocksPerSm);
+        auto items = [&](int64_t c) { return colsItems(ceilDiv(ceilDiv(plan.len, c), cby)); }; // as made below
+        auto lastWaveFull = [&](int64_t c) {
+            const int64_t n = ceilDiv(plan.len, ceilDiv(ceilDiv(plan.len, c), cby) * cby);
+            const int64_t wave = (int64_t)h.sm_count * (items(c) == 16 ? 2 : kColsCutBlocksPerSm);
             const int64_t rest = gx * plan.rows * n % wave;
             return rest == 0 || 10 * rest >= 9 * wave;
         };
         int64_t c = chunks;
-        while (!lastWaveFull(c) && c < std::min<int64_t>(ceilDiv(plan.len, 4 * cby), 256)) {
+        while (!lastWaveFull(c) && c < std::min<int64_t>(ceilDiv(plan.len, 4 * cby), 256) &&
+               items(c + 1) == items(chunks)) {
             ++c;
         }
         if (lastWaveFull(c)) {
