@@ -135,6 +135,15 @@
 #ifndef INFINI_LP_NORM_COLS_MIN_ROW_BYTES
 #define INFINI_LP_NORM_COLS_MIN_ROW_BYTES 256
 #endif
+// The same for 16-bit types (a measuring knob, session 43, written after its device time was spent; 0:
+// they never narrow, as session 35 chose). tools/lp_plan_probe.cc over the seed-43 sweep's LPNorm cases
+// behind PyTorch: three 16-bit axis-0 cases with odd inner extents, (69,172,19,119) BF16 p 1 130.2 against
+// 98.2 µs, (101,166,17,133) BF16 1.30x, (103,301,467) F16 1.10x, hold 9-13 rows a thread on the 16-row
+// Whole kernel (one block an SM): columns of 69-103 rows over 8 thread rows of warps 32 wide. At 32, scalar
+// columns take rows of 16 threads (one sector) and 16 thread rows, 8-byte packs rows of 4.
+#ifndef INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B
+#define INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B 0
+#endif
 
 // > 0: a Split plan of at least this many chunks a row merges each row's chunk records once, in a kernel
 // of its own (rows.cu's splitFactorKernel), instead of in every Apply block (quadratic in the chunks).
@@ -568,9 +577,12 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     // Narrower blocks where that brings a column within held_max rows a thread, and where the axis stays
     // whole anyway (below: filled, or at most 16 rows a thread), so that no cut decision changes.
     const int64_t pack_bytes = (int64_t)vec * (int64_t)dtypeSize(in.dtype);
-    const int64_t min_width = std::max<int64_t>(1, INFINI_LP_NORM_COLS_MIN_ROW_BYTES / pack_bytes);
+    const bool narrow_2b = INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B > 0 && dtypeSize(in.dtype) < 4;
+    const int64_t min_width = std::max<int64_t>(
+        1, (narrow_2b ? INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B : INFINI_LP_NORM_COLS_MIN_ROW_BYTES) / pack_bytes);
     const int64_t by_narrow = std::min<int64_t>(kThreads / std::min(bx, min_width), nextPow2(plan.len));
-    if (INFINI_LP_NORM_COLS_MIN_ROW_BYTES > 0 && dtypeSize(in.dtype) >= 4 && ceilDiv(plan.len, by) > held_max &&
+    if ((narrow_2b || (INFINI_LP_NORM_COLS_MIN_ROW_BYTES > 0 && dtypeSize(in.dtype) >= 4)) &&
+        ceilDiv(plan.len, by) > held_max &&
         ceilDiv(plan.len, by_narrow) <= held_max && (columns * by >= target || ceilDiv(plan.len, by) <= 16)) {
         while (ceilDiv(plan.len, by) > held_max) {
             by *= 2;
