@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Written in session 43 (its device time spent) for session 44's first call (H200): three host knobs for the
-# Cols plan's cut axis (nvidia.cc planCols; each variant is a host object, seconds to build):
+# Cols plan (nvidia.cc planCols; each variant is a host object, seconds to build):
 # - build_uncut: INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES=128: where the axis would be cut, blocks of
 #   narrower thread rows (down to 8 packs of 16 bytes) keep it whole if that brings a column within
 #   held_max rows a thread: the seed-43 sweep's worst LPNorm case, (146,65,404) F64 axis 0 (1.41x), is a
