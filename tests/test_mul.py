@@ -308,6 +308,10 @@ TRANSPOSES = [
     ((40, 50), ((40, 50), (-1, 40)), ((40, 50), None), None),           # transposed and reversed
     ((40, 50), ((40, 50), (50, -1)), ((40, 50), (-50, 1)), None),       # reversed rows / columns
     ((40, 50), ((40, 50), None), ((40, 50), None), (-50, -1)),          # output reversed
+    # Tiles each over all of the output's rows of 31, contiguous along j (a 31 x 5217 plane past the
+    # gather form's 256 KB, a's two outer dims merged; a last tile of one row, a run of 31):
+    # INFINI_ELEMENTWISE_TILED_FLAT_OUT's flat stores where it is on
+    ((141, 37, 31), ((141, 37, 31), permuted_strides((141, 37, 31), (2, 0, 1))), ((1, 1, 31), None), None),
 ]
 
 
