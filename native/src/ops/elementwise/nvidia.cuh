@@ -589,6 +589,22 @@ infiniStatus_t launchContiguous(const Plan &plan, void *out_ptr, const void *con
     return INFINI_STATUS_SUCCESS;
 }
 
+// The tiled kernel of plan's tile shape (2^tile_j_log along j; FLAT: its flat-store form).
+template <class Op, class T, int N, bool FLAT>
+infiniStatus_t launchTiled(const Plan &plan, T *out, const Inputs<T, N> &in, cudaStream_t s) {
+    auto kernel = tiledKernel<Op, T, N, 5, FLAT>;
+#if INFINI_ELEMENTWISE_NARROW_TILES
+    if (plan.tiled.tile_j_log == 4) {
+        kernel = tiledKernel<Op, T, N, 4, FLAT>;
+    } else if (plan.tiled.tile_j_log == 3) {
+        kernel = tiledKernel<Op, T, N, 3, FLAT>;
+    }
+#endif
+    kernel<<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
+    CUDA_TRY_LAUNCH();
+    return INFINI_STATUS_SUCCESS;
+}
+
 template <class Op, infiniDtype_t D>
 infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs, void *stream) {
     using T = typename DeviceTypeOf<D>::type;
@@ -639,31 +655,10 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
     case Path::Tiled:
 #if INFINI_ELEMENTWISE_TILED_FLAT_OUT
         if (plan.tiled_flat && reinterpret_cast<uintptr_t>(out + plan.tiled.offset[0]) % (4 * sizeof(T)) == 0) {
-            if (plan.tiled.tile_j_log == 5) {
-                tiledKernel<Op, T, N, 5, true><<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
-            } else if (plan.tiled.tile_j_log == 4) {
-                tiledKernel<Op, T, N, 4, true><<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
-            } else {
-                tiledKernel<Op, T, N, 3, true><<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
-            }
-            CUDA_TRY_LAUNCH();
-            return INFINI_STATUS_SUCCESS;
+            return launchTiled<Op, T, N, true>(plan, out, in, s);
         }
 #endif
-#if INFINI_ELEMENTWISE_NARROW_TILES
-        if (plan.tiled.tile_j_log != 5) {
-            if (plan.tiled.tile_j_log == 4) {
-                tiledKernel<Op, T, N, 4><<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
-            } else {
-                tiledKernel<Op, T, N, 3><<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
-            }
-            CUDA_TRY_LAUNCH();
-            return INFINI_STATUS_SUCCESS;
-        }
-#endif
-        tiledKernel<Op, T, N, 5><<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
-        CUDA_TRY_LAUNCH();
-        return INFINI_STATUS_SUCCESS;
+        return launchTiled<Op, T, N, false>(plan, out, in, s);
     }
     return INFINI_STATUS_INTERNAL_ERROR;
 }

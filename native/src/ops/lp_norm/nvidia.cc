@@ -588,10 +588,13 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
             by *= 2;
         }
     }
+    // Too few columns to fill the GPU with a whole column each, and columns too long to hold: the cut
+    // axis below. (Columns of up to 16 rows stay whole even where F64's cap could not be met: one
+    // kernel, not the cut axis's three.)
+    auto cutNeeded = [&] { return INFINI_LP_NORM_COLS_SPLIT && columns * by < target && ceilDiv(plan.len, by) > 16; };
     // A cut avoided by narrower rows (INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES): the thread rows that bring a
     // column within held_max, where rows of at least that many bytes give them.
-    if (INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES > 0 && INFINI_LP_NORM_COLS_SPLIT && columns * by < target &&
-        ceilDiv(plan.len, by) > 16) {
+    if (INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES > 0 && cutNeeded()) {
         const int64_t need = nextPow2(ceilDiv(plan.len, held_max)); // thread rows
         const int64_t width = kThreads / need;                         // packs a thread row
         if (need <= kThreads && width * pack_bytes >= INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES &&
@@ -609,14 +612,11 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     INFINI_REQUIRE(gx < INT32_MAX, INFINI_STATUS_NOT_IMPLEMENTED);
     plan.grid_x = (unsigned)gx;
     plan.grid_y = (unsigned)std::min<int64_t>(plan.rows, 65535);
-    // (Columns of up to 16 rows stay whole even where F64's cap could not be
-    // met: one kernel, not the cut axis's three.)
-    if (!INFINI_LP_NORM_COLS_SPLIT || columns * by >= target || held <= 16) {
+    if (!cutNeeded()) {
         return INFINI_STATUS_SUCCESS;
     }
-    // Too few columns to fill the GPU with a whole column each, and columns too
-    // long to hold (4096x4096 axis 0: 4 blocks streaming 3 reads, 4.6 ms):
-    // cut the axis into chunks (cols.cu's Stats, Factor and Apply kernels),
+    // The cut (4096x4096 axis 0 uncut: 4 blocks streaming 3 reads, 4.6 ms):
+    // the axis into chunks (cols.cu's Stats, Factor and Apply kernels),
     // enough for about two target's worth of threads, each holding 4-8 rows
     // (or streaming its chunk where fewer chunks leave it more than 16),
     // warps of 32 inner packs (8-16 bytes each: whole sectors); at most 256
@@ -638,11 +638,13 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     if (chunks < 2) {
         return INFINI_STATUS_SUCCESS;
     }
+    // The rows of a chunk, for c chunks asked for: whole thread rows (which may leave fewer chunks).
+    auto chunkRows = [&](int64_t c) { return ceilDiv(ceilDiv(plan.len, c), cby) * cby; };
     if (INFINI_LP_NORM_COLS_WAVE_FIT) { // more chunks while the last wave is under 90% full, the same kernel
         const int64_t gx = ceilDiv(plan.inner, cbx);
-        auto items = [&](int64_t c) { return colsItems(ceilDiv(ceilDiv(plan.len, c), cby)); }; // as made below
+        auto items = [&](int64_t c) { return colsItems(chunkRows(c) / cby); };
         auto lastWaveFull = [&](int64_t c) {
-            const int64_t n = ceilDiv(plan.len, ceilDiv(ceilDiv(plan.len, c), cby) * cby);
+            const int64_t n = ceilDiv(plan.len, chunkRows(c));
             const int64_t wave = (int64_t)h.sm_count * (items(c) == 16 ? 2 : kColsCutBlocksPerSm);
             const int64_t rest = gx * plan.rows * n % wave;
             return rest == 0 || 10 * rest >= 9 * wave;
@@ -656,7 +658,7 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
             chunks = c;
         }
     }
-    const int64_t rows_per_chunk = ceilDiv(ceilDiv(plan.len, chunks), cby) * cby;
+    const int64_t rows_per_chunk = chunkRows(chunks);
     chunks = ceilDiv(plan.len, rows_per_chunk);
     const int64_t per_thread = rows_per_chunk / cby;
     plan.bx = (int)cbx;
