@@ -122,8 +122,7 @@ build_variant_pair() {
 build_variants_parallel() {
     local src=$1 v dir pids=""
     shift
-    library_build
-    step "build: $src for $* (in parallel)"
+    step "build: $src for $* (in parallel, beside the default library)"
     for v in "$@"; do
         dir=${v%%:*}
         rm -rf "$dir"; mkdir -p "$dir"
@@ -131,6 +130,7 @@ build_variants_parallel() {
             >"${dir}_make.log" 2>&1 &
         pids="$pids $!"
     done
+    library_build
     for v in $pids; do wait "$v"; echo "make (variant object) rc=$?" | tee -a "$LOG"; done
     for v in "$@"; do
         dir=${v%%:*}

@@ -141,8 +141,12 @@
 // 98.2 µs, (101,166,17,133) BF16 1.30x, (103,301,467) F16 1.10x, hold 9-13 rows a thread on the 16-row
 // Whole kernel (one block an SM): columns of 69-103 rows over 8 thread rows of warps 32 wide. At 32, scalar
 // columns take rows of 16 threads (one sector) and 16 thread rows, 8-byte packs rows of 4.
+// Session 44, call 1 (H200, eager µs), 0 -> 32: 58 random 16-bit columns of 65-512 rows (shaped_cases.py
+// colsmid 44, 16-bit) geomean 0.945, behind PyTorch 15 -> 12, worst 1.35x -> 1.17x ((386,102,168) BF16
+// axis 1 40.9 -> 32.2, (1162,100,225) F16 135.9 -> 115.7; the worst loss 1.03x); the seed-42/43 LPNorm
+// cases behind 0.986 ((59,108,206,6) BF16 46.9 -> 40.5, (103,301,467) F16 68.2 -> 60.6). Merged.
 #ifndef INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B
-#define INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B 0
+#define INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B 32
 #endif
 
 // > 0: a Split plan of at least this many chunks a row merges each row's chunk records once, in a kernel
@@ -172,9 +176,23 @@
 // 8, so the axis is cut into 3 chunks and x read twice; at 8 packs wide, 32 thread rows hold 5 rows
 // each. Session 35's 64-byte rows lost where the axis stayed whole anyway; this takes only cut axes, and
 // only where the narrower blocks are at least one an SM. 0: off.
+// Session 44, call 1 (H200, eager µs, 50 columns of 129-256 rows: shaped_cases.py colsband 44 50): at 128,
+// geomean 1.011. F64 gained or held in every case (0.81-1.00: (232,6118) p 3 25.7 -> 20.7), its cut paying
+// the slow F64 Factor kernel. F32 and 16-bit gained where the uncut grid fit in one wave of the Whole
+// kernel (at most 396 blocks: (232,6200) F32 23.2 -> 15.9, (217,24720) F16 35.4 -> 28.2; 12 of 12 such
+// cases 0.69-1.03) and lost past it ((215,14428) F32 22.0 -> 26.3; 16-bit to 1.78x, (193,82696) BF16 46.3
+// -> 82.3: there the uncut 16-byte-pack plan displaced an uncut stream of 8-byte packs).
 #ifndef INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES
 #define INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES 0
 #endif
+// With UNCUT: 1 keeps types under 8 bytes to uncut grids of at most one wave of the Whole kernel
+// (kColsWholeBlocksPerSm blocks an SM), F64 everywhere (session 44's rule, from the call above); 0: every
+// type everywhere.
+#ifndef INFINI_LP_NORM_COLS_UNCUT_ONE_WAVE
+#define INFINI_LP_NORM_COLS_UNCUT_ONE_WAVE 0
+#endif
+// Resident Whole-mode blocks an SM at up to 8 rows a thread: cols.cu's INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS.
+constexpr int64_t kColsWholeBlocksPerSm = 3;
 
 // A measuring knob (session 43, written after its device time was spent): 1 raises a cut axis's chunk
 // count (up to its caps, and while a thread's rows keep the same kernel: held 4 / 8 / 16 or streamed) until
@@ -597,8 +615,11 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     if (INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES > 0 && cutNeeded()) {
         const int64_t need = nextPow2(ceilDiv(plan.len, held_max)); // thread rows
         const int64_t width = kThreads / need;                         // packs a thread row
+        const int64_t blocks = need <= kThreads ? ceilDiv(plan.inner, width) * plan.rows : 0;
+        const bool waves_ok = !INFINI_LP_NORM_COLS_UNCUT_ONE_WAVE || in.dtype == INFINI_DTYPE_F64 ||
+                              blocks <= (int64_t)h.sm_count * kColsWholeBlocksPerSm;
         if (need <= kThreads && width * pack_bytes >= INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES &&
-            ceilDiv(plan.inner, width) * plan.rows >= (int64_t)h.sm_count) {
+            blocks >= (int64_t)h.sm_count && waves_ok) {
             by = need; // (a thread then holds at most held_max <= 16 rows: the axis stays whole below)
             bx = std::min<int64_t>(width, nextPow2(plan.inner));
         }
