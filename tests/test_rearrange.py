@@ -148,6 +148,8 @@ def test_short_tile_transposes(device, rng, dtype, case):
     ((5, 94, 47, 37), (3, 2, 1, 0)),         # every dim reversed, 5 outermost
     ((24, 45, 43, 91, 2), (4, 3, 2, 0, 1)),  # dst rows of 2
     ((21, 42, 10, 29, 3), (0, 4, 1, 2, 3)),  # 3 x 29 tiles
+    ((58, 14, 54, 3, 5), (0, 4, 2, 1, 3)),   # 3 x 5 planes (the CPU's SmallTile: whole planes, no tasks)
+    ((9, 2, 31, 7, 3), (3, 1, 4, 2, 0)),     # 7 x 3 planes, src's unit dim outermost in dst
 ], ids=str)
 def test_small_dim_permutations(device, rng, dtype, shape, order):
     """4-5-D permutations whose transposed dims are 2-7 units long (since session
