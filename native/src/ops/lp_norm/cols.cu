@@ -130,6 +130,8 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
 // 43's ncu on (1234, 15275) F32 axis 0 (an inner extent no multiple of a pack: scalar columns, the axis cut
 // in 3 chunks of 52 streamed rows a thread) found the Stats kernel reading 75 MB at 2.0 TB/s (37.0 µs, 57%
 // of warps active) against PyTorch's reduce at 2.7 (28.3 µs): 8 loads of 4 bytes are 32 bytes in flight.
+// Session 44, call 2 (H200, eager), at 64: 60 random cut-axis cases 1.039 (16-bit to 1.23x), the seed-42/43
+// cases behind 1.008, (1234, 15275) F32 itself 101.2 -> 99.8. Stays 0.
 #ifndef INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES
 #define INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES 0
 #endif
@@ -358,7 +360,8 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
 // Thread rows of a Factor block (a measuring knob, session 43: 16 or 32 give each thread fewer records to
 // walk, twice each, where the grid is small: session 43's ncu on (4983, 940) F64 axis 0, 78 chunks, 30
 // blocks, 6.0 µs against PyTorch's clamp at 2.7). The thread rows combine in order, so the bits depend
-// on it (deterministic either way).
+// on it (deterministic either way). Session 44, call 2 (H200, eager), at 32: 60 random cut-axis cases
+// 1.056 (to 1.37x), the seed-42/43 cases behind 1.049 ((146,65,404) F64 51.0 -> 70.2). Stays 8.
 #ifndef INFINI_LP_NORM_COLS_FACTOR_ROWS
 #define INFINI_LP_NORM_COLS_FACTOR_ROWS 8
 #endif

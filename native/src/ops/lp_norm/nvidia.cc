@@ -168,7 +168,7 @@
 #define INFINI_LP_NORM_COLS_SPLIT_ROWS 0
 #endif
 
-// A measuring knob (session 43, written after its device time was spent): > 0 keeps the axis whole where
+// Session 43 (written after its device time was spent; merged in session 44): > 0 keeps the axis whole where
 // planCols would cut it, if blocks of narrower rows (down to this many bytes of packs a thread row: 128
 // = 8 packs of 16 bytes) bring a column within held_max rows a thread (more thread rows a block, 256
 // threads). The seed-43 sweep's worst LPNorm case, (146,65,404) F64 axis 0 p 1 (50.8 against PyTorch's
@@ -182,14 +182,18 @@
 // kernel (at most 396 blocks: (232,6200) F32 23.2 -> 15.9, (217,24720) F16 35.4 -> 28.2; 12 of 12 such
 // cases 0.69-1.03) and lost past it ((215,14428) F32 22.0 -> 26.3; 16-bit to 1.78x, (193,82696) BF16 46.3
 // -> 82.3: there the uncut 16-byte-pack plan displaced an uncut stream of 8-byte packs).
+// Call 2, with UNCUT_ONE_WAVE (below), on a fresh set (colsband 45 50): geomean 0.964, behind PyTorch 15 ->
+// 8; over the 16 cases whose plan it changes 0.88 ((210,8,1230) F32 26.1 -> 17.5, (226,2,1615) F64 25.1 ->
+// 16.9, (205,17928) F16 27.2 -> 25.4), one loss ((129,13626) F64 p 3 28.0 -> 32.5); the seed-42/43 cases
+// behind 1.001. Merged: 128, with the one-wave rule.
 #ifndef INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES
-#define INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES 0
+#define INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES 128
 #endif
 // With UNCUT: 1 keeps types under 8 bytes to uncut grids of at most one wave of the Whole kernel
 // (kColsWholeBlocksPerSm blocks an SM), F64 everywhere (session 44's rule, from the call above); 0: every
 // type everywhere.
 #ifndef INFINI_LP_NORM_COLS_UNCUT_ONE_WAVE
-#define INFINI_LP_NORM_COLS_UNCUT_ONE_WAVE 0
+#define INFINI_LP_NORM_COLS_UNCUT_ONE_WAVE 1
 #endif
 // Resident Whole-mode blocks an SM at up to 8 rows a thread: cols.cu's INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS.
 constexpr int64_t kColsWholeBlocksPerSm = 3;
