@@ -4,6 +4,9 @@
 # From the repository root on the GPU machine after `source .gpu/setup.sh` and a build; appends to
 # $OUT/ncu_behind.txt. CASES overrides the list ("SHAPE DTYPE AXIS P;..."); LINES (session 37) gives
 # cases of any operator as behind_sweep.py lines instead ("DESCRIPTION;...": tools/ncu_behind.py --line).
+# SECTIONS (session 44): ncu sections to collect beside the metrics, e.g. "WarpStateStats SchedulerStats"
+# (stall reasons, in cycles per issued instruction: smsp__average_warps_issue_stalled_*_per_issue_active);
+# the CSV is then ncu's raw page (a column a metric, a row a kernel).
 set -u
 OUT=${OUT:-/tmp}
 export PYTHONPATH="$PWD:${PYTHONPATH:-}"
@@ -15,8 +18,10 @@ profile() { # profile NAME ARGS...: ours and PyTorch's kernels of one case
     shift
     for r in ours torch; do
         echo "=== $name $r" >>"$OUT/ncu_behind.txt"
+        # shellcheck disable=SC2046
         timeout 150 "$NCU" --clock-control none --cache-control none --nvtx --nvtx-include "$r/" --csv \
-            --metrics "$METRICS" python3 tools/ncu_behind.py "$@" >>"$OUT/ncu_behind.txt" 2>&1
+            --metrics "$METRICS" $(for s in ${SECTIONS:-}; do echo --section "$s"; done) ${SECTIONS:+--page raw} \
+            python3 tools/ncu_behind.py "$@" >>"$OUT/ncu_behind.txt" 2>&1
         echo "=== $name $r rc $?" >>"$OUT/ncu_behind.txt"
     done
 }

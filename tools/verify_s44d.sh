@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Session 44, a diagnostic call (H200) with the device time the closing call left: ncu's stall reasons
+# (the WarpStateStats section beside ncu_behind.sh's metrics), ours and PyTorch's kernels, on
+# - (1460, 18847) F16 axis 1 p 1 on the default and on build_tail2 (INFINI_LP_NORM_STREAM_ASYNC_TAIL=2,
+#   stream.cu): session 43's ncu found the same instructions, DRAM bytes and L2 sectors in both, yet
+#   48.9 against 104.1 µs; where the slower form's warps wait is the question.
+# - Mul (663,368,31) BF16 a order (2,0,1) b (1,1,31), the sweep's worst Mul case (28.8 against PyTorch's
+#   21.9 µs), a 31 x 243984 tiled plane on which neither more bytes in flight nor flat stores helped.
+# Files under $OUT: s44d_log.txt, ncu_behind.txt.
+NAME=${NAME:-s44d}
+END=${END:-280}
+source "$(dirname "$0")/verify_common.sh"
+echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
+build_variant_pair build_tail2 "-DINFINI_LP_NORM_STREAM_ASYNC_TAIL=2" native/src/ops/lp_norm/stream.cu
+export SECTIONS="WarpStateStats"
+step "ncu: Mul (663,368,31) BF16 on build"
+LINES="mul (663, 368, 31) a order (2, 0, 1) b (1, 1, 31) bfloat16" OUT="$OUT" \
+    timeout -k 3 "$(cap 70)" bash tools/ncu_behind.sh
+echo "ncu rc=$?" | tee -a "$LOG"
+for lib in build build_tail2; do
+    if [ $((END - SECONDS)) -ge 40 ]; then
+        step "ncu: (1460, 18847) F16 p 1 on $lib"
+        echo "##### library $lib" >>"$OUT/ncu_behind.txt"
+        INFINIOP_LIBRARY=$PWD/$lib/lib/libinfiniop.so LINES="lp_norm (1460, 18847) axis 1 p 1 float16" OUT="$OUT" \
+            timeout -k 3 "$(cap 70)" bash tools/ncu_behind.sh
+        echo "ncu rc=$?" | tee -a "$LOG"
+    fi
+done
+step "done"
