@@ -28,6 +28,9 @@ using infini::cpu::widen;
 // double, so that a long row's rounding error stays near that of one block.
 constexpr size_t kBlock = 1024;
 constexpr size_t kStreamBytes = size_t(16) << 20;
+// Contiguous 16-bit rows shorter than kVectorRow (below) go a chunk of this many elements at a time
+// (cpu_kernels.inc's shortRowsVec).
+constexpr size_t kShortRowsChunk = 2048;
 
 // F16 -> F32 through a table (the bit-by-bit conversion is slow in loops).
 const float *halfTable() {
@@ -400,6 +403,21 @@ void normRowChunked(const T *x, T *y, size_t n, int p, float eps, bool stream) {
 struct CpuDescriptor final : Descriptor {
     using Descriptor::Descriptor;
 
+    // Whether row r of x and of y starts at r * len (contiguous rows, one after the other).
+    bool rowsBackToBack() const {
+        ptrdiff_t next = (ptrdiff_t)info.len;
+        for (size_t d = info.outer_shape.size(); d-- > 0;) {
+            if (info.outer_shape[d] == 1) {
+                continue;
+            }
+            if (info.outer_x[d] != next || info.outer_y[d] != next) {
+                return false;
+            }
+            next *= (ptrdiff_t)info.outer_shape[d];
+        }
+        return true;
+    }
+
     template <int P, class T>
     infiniStatus_t run(T *y, const T *x) const {
         const Info &in = info;
@@ -430,6 +448,17 @@ struct CpuDescriptor final : Descriptor {
                         }
                         normRowChunked<P>(x + ox, y + oy, in.len, in.p, in.eps, stream);
                     }
+                    return INFINI_STATUS_SUCCESS;
+                }
+            }
+            {
+                if (in.x_red == 1 && in.y_red == 1 && in.len < kVectorRow && rowsBackToBack()) {
+                    // Short rows in chunks of kShortRowsChunk elements (cpu_kernels.inc's shortRowsVec).
+                    const size_t per = kShortRowsChunk / in.len, tasks = (in.rows + per - 1) / per;
+                    infini::cpu::parallelFor(tasks, per * in.len, [&](size_t t) {
+                        const size_t r = t * per, k = std::min(per, in.rows - r);
+                        INFINI_CPU_DISPATCH(shortRowsVec<P>(x + r * in.len, y + r * in.len, k, in.len, in.p, in.eps));
+                    });
                     return INFINI_STATUS_SUCCESS;
                 }
             }
