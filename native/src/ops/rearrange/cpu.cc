@@ -183,15 +183,26 @@ struct CpuDesc final : Desc {
             const ptrdiff_t db = dst_b * (ptrdiff_t)N, sb = src_b * (ptrdiff_t)N;
             unsigned char *d0 = dst - l.offset[kDst] * (ptrdiff_t)N;
             const unsigned char *s0 = src - l.offset[kSrc] * (ptrdiff_t)N;
-            infini::cpu::forEachOuter<2>(small, 2, len_a * len_b, [&](const ptrdiff_t *off) {
-                unsigned char *d = d0 + off[kDst] * (ptrdiff_t)N;
-                const unsigned char *s = s0 + off[kSrc] * (ptrdiff_t)N;
-                for (size_t ia = 0; ia < len_a; ++ia, d += da, s += sa) {
-                    for (size_t ib = 0; ib < len_b; ++ib) {
-                        copyElem<N>(d + (ptrdiff_t)ib * db, s + (ptrdiff_t)ib * sb);
+            // (dst's rows along b contiguous, the usual case, with the stride known to the compiler:
+            // (36,14,45,2,19) F16 order (2,1,4,0,3), 2 x 19 planes, 400 -> 327 µs, NumPy 349; the 3 x 5 F32
+            // case 312 -> 250.)
+            auto planes = [&](auto unit_db) {
+                constexpr bool kUnit = decltype(unit_db)::value;
+                infini::cpu::forEachOuter<2>(small, 2, len_a * len_b, [&](const ptrdiff_t *off) {
+                    unsigned char *d = d0 + off[kDst] * (ptrdiff_t)N;
+                    const unsigned char *s = s0 + off[kSrc] * (ptrdiff_t)N;
+                    for (size_t ia = 0; ia < len_a; ++ia, d += da, s += sa) {
+                        for (size_t ib = 0; ib < len_b; ++ib) {
+                            copyElem<N>(d + (ptrdiff_t)ib * (kUnit ? (ptrdiff_t)N : db), s + (ptrdiff_t)ib * sb);
+                        }
                     }
-                }
-            });
+                });
+            };
+            if (db == (ptrdiff_t)N) {
+                planes(std::true_type{});
+            } else {
+                planes(std::false_type{});
+            }
             break;
         }
         }
