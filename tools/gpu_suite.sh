@@ -43,7 +43,9 @@ start lp_gpu tests/test_lp_norm.py -k "_gpu and not reference_cases_large and ($
 # (session 29: ~100 MB rows beyond Hold's L2 budget, in a shard of their own)
 start lp_gpu_beyond tests/test_lp_norm.py -k "beyond_hold"
 # (session 30: ~100-140 MB of rows for the Grid plan and the wider Pipe plan, in a shard of their own)
-start lp_gpu_grid tests/test_lp_norm.py -k "across_grid or pipe_wide"
+# (session 44: 207 s of the 215 s cap in one shard, so the two kinds in two shards)
+start lp_gpu_grid tests/test_lp_norm.py -k "across_grid"
+start lp_gpu_pipe tests/test_lp_norm.py -k "pipe_wide"
 # (session 44: lp_gpu_rest ran past the 215 s cap with 7 of its 105 tests left; the Cols tests of whole
 # columns split over thread rows, UNCUT's and the pointer-alignment ones in a shard of their own)
 cols="columns_split or cols_uncut or cols_pointer"
