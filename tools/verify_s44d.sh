@@ -6,12 +6,17 @@
 #   48.9 against 104.1 µs; where the slower form's warps wait is the question.
 # - Mul (663,368,31) BF16 a order (2,0,1) b (1,1,31), the sweep's worst Mul case (28.8 against PyTorch's
 #   21.9 µs), a 31 x 243984 tiled plane on which neither more bytes in flight nor flat stores helped.
-# Files under $OUT: s44d_log.txt, ncu_behind.txt.
+# - Then (written after session 44's calls): the seed-44 sweep's LPNorm cases behind PyTorch again on the
+#   default library, after MIN_ROW_BYTES_2B's restriction to the 16-row kernel (35ce3f5: 4 of them, the
+#   worst 1.45x, take their session-43 streamed plans again; not measured since).
+# Files under $OUT: s44d_log.txt, ncu_behind.txt, ab.txt.
 NAME=${NAME:-s44d}
-END=${END:-280}
+END=${END:-320}
 source "$(dirname "$0")/verify_common.sh"
 echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
 build_variant_pair build_tail2 "-DINFINI_LP_NORM_STREAM_ASYNC_TAIL=2" native/src/ops/lp_norm/stream.cu
+grep -h "^lp_norm" notes/sweeps/session44_behind.txt >/tmp/lp44.txt
+ab_repro 30 lp44=default=build
 export SECTIONS="WarpStateStats"
 step "ncu: Mul (663,368,31) BF16 on build"
 LINES="mul (663, 368, 31) a order (2, 0, 1) b (1, 1, 31) bfloat16" OUT="$OUT" \
