@@ -312,12 +312,18 @@ TRANSPOSES = [
     # gather form's 256 KB, a's two outer dims merged; a last tile of one row, a run of 31):
     # INFINI_ELEMENTWISE_TILED_FLAT_OUT's flat stores where it is on
     ((141, 37, 31), ((141, 37, 31), permuted_strides((141, 37, 31), (2, 0, 1))), ((1, 1, 31), None), None),
+    # The same past 256 KB for 1-byte elements too (int8 on tiles, not the gather form): under
+    # INFINI_ELEMENTWISE_WIDE_TILES_2B=7 tiles of 128 along j (the last of 92) and 8 rows (the last of 7)
+    ((300, 37, 31), ((300, 37, 31), permuted_strides((300, 37, 31), (2, 0, 1))), ((1, 1, 31), None), None),
+    # 190 rows along j: 32 x 32 tiles, or under INFINI_ELEMENTWISE_WIDE_TILES_2B tiles of 64 along j (three,
+    # the last of 62) and 16 rows along i (the last of 8)
+    ((190, 1000), ((190, 1000), (1, 190)), ((190, 1000), None), None),
 ]
 
 
 @pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64, np.int16],
-                         ids=["float32", "float16", "float64", "int16"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64, np.int16, np.int8],
+                         ids=["float32", "float16", "float64", "int16", "int8"])
 @pytest.mark.parametrize("c_shape,a_spec,b_spec,c_strides", TRANSPOSES, ids=[str(i) for i in range(len(TRANSPOSES))])
 def test_transposed_and_reversed(rng, device, dtype, c_shape, a_spec, b_spec, c_strides):
     run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)

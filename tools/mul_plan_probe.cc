@@ -68,7 +68,8 @@ int main() {
         }
         const std::string dt = m[4];
         const infiniDtype_t dtype = dt == "float16" ? INFINI_DTYPE_F16 : dt == "bfloat16" ? INFINI_DTYPE_BF16
-                                    : dt == "float32" ? INFINI_DTYPE_F32 : INFINI_DTYPE_F64;
+                                    : dt == "float32" ? INFINI_DTYPE_F32 : dt == "int8" ? INFINI_DTYPE_I8
+                                    : dt == "int16" ? INFINI_DTYPE_I16 : INFINI_DTYPE_F64;
         const std::vector<size_t> shape = ints(m[1]), order = ints(m[2]), b_shape = ints(m[3]);
         InfiniopTensorDescriptor c{dtype, shape, contiguous(shape)}, a{dtype, shape, {}}, b{dtype, b_shape,
                                                                                            contiguous(b_shape)};

@@ -422,7 +422,8 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
 
 // A transposed input: tiles of kTileElems elements over (j, i), i the output's
 // innermost dim and j the dim along which the staged inputs have stride 1;
-// 2^JL (8, 16 or 32: a.tile_j_log) along j, the rest along i, so that a short
+// 2^JL (8, 16 or 32: a.tile_j_log; 64 or 128 for 1- and 2-byte elements under
+// INFINI_ELEMENTWISE_WIDE_TILES_2B) along j, the rest along i, so that a short
 // j (a few rows of a transposed plane) still fills its tiles. Staged inputs
 // are read along j into shared memory, everything else along i, so every
 // global access is coalesced.
@@ -440,8 +441,9 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
     // A pitch of 2^JL + kPad elements puts the column reads (consecutive i)
     // of the narrow tiles on distinct banks (kPad * sizeof(T): one word).
     // 32-wide tiles keep the pitch they were measured with (33: two-way
-    // conflicts on those reads for 1- and 2-byte types).
-    constexpr uint32_t kPad = JL < 5 && sizeof(T) < 4 ? 4 / sizeof(T) : 1;
+    // conflicts on those reads for 1- and 2-byte types); the wide ones (64,
+    // 128) pad a word too.
+    constexpr uint32_t kPad = JL != 5 && sizeof(T) < 4 ? 4 / sizeof(T) : 1;
     constexpr uint32_t jl = JL, il = kTileElemsLog - JL, pitch = (1u << jl) + kPad;
     __shared__ T tile[N][(1u << il) * pitch];
     // This thread's place in a tile: staged loads walk j across consecutive
@@ -600,6 +602,18 @@ infiniStatus_t launchTiled(const Plan &plan, T *out, const Inputs<T, N> &in, cud
         kernel = tiledKernel<Op, T, N, 3, FLAT>;
     }
 #endif
+#if INFINI_ELEMENTWISE_WIDE_TILES_2B > 5
+    if constexpr (sizeof(T) <= 2) {
+        if (plan.tiled.tile_j_log == 6) {
+            kernel = tiledKernel<Op, T, N, 6, FLAT>;
+        }
+#if INFINI_ELEMENTWISE_WIDE_TILES_2B > 6
+        if (plan.tiled.tile_j_log == 7) {
+            kernel = tiledKernel<Op, T, N, 7, FLAT>;
+        }
+#endif
+    }
+#endif
     kernel<<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
     CUDA_TRY_LAUNCH();
     return INFINI_STATUS_SUCCESS;
@@ -676,6 +690,15 @@ infiniStatus_t occupancy(Occupancy *occ) {
         int blocks = 0;
         CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlock, 0));
         occ->tiled = std::min(occ->tiled, blocks);
+    }
+#endif
+#if INFINI_ELEMENTWISE_WIDE_TILES_2B > 5
+    if constexpr (sizeof(T) <= 2) {
+        for (auto kernel : {tiledKernel<Op, T, N, 6>, tiledKernel<Op, T, N, (INFINI_ELEMENTWISE_WIDE_TILES_2B > 6 ? 7 : 6)>}) {
+            int blocks = 0;
+            CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlock, 0));
+            occ->tiled = std::min(occ->tiled, blocks);
+        }
     }
 #endif
     occ->pdl = kernelHonoursPdl(contiguousKernel<Op, T, N, 16 / sizeof(T), 1>) &&

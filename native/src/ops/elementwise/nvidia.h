@@ -130,7 +130,8 @@ struct LaneGatherArgs {
     uint32_t flat;                        // bit k-1: input k has the output's layout
 };
 
-// A tile holds kTileElems elements: 2^tile_j_log along j (8..32), the rest along i.
+// A tile holds kTileElems elements: 2^tile_j_log along j (8..32; 64 or 128 under
+// INFINI_ELEMENTWISE_WIDE_TILES_2B), the rest along i.
 constexpr uint32_t kTileElemsLog = 10, kTileElems = 1u << kTileElemsLog;
 // 1: a transposed plane shorter than 32 along j (5..31 rows) takes tiles of 8 or 16 along j and
 // 128 or 64 along i where they hold more of its data than 32x32 tiles do; such planes under 16 rows
@@ -156,6 +157,18 @@ constexpr uint32_t kTileElemsLog = 10, kTileElems = 1u << kTileElemsLog;
 // 21.9). Stays 0.
 #ifndef INFINI_ELEMENTWISE_TILED_FLAT_OUT
 #define INFINI_ELEMENTWISE_TILED_FLAT_OUT 0
+#endif
+
+// A measuring knob (session 44, written after its device time was spent): 6 or 7 lets tiled plans of
+// 1- and 2-byte elements take tiles of 64 or 128 along j (16 or 8 along i) where they are as full as
+// 32 x 32 ones (the longest j of the fullest shapes wins, as before), so that a staged input's row
+// segment is 128 or 256 bytes, not 64. The sweeps' worst Mul cases are 2-byte tiled planes with a short i
+// and a staged input whose i neighbours are far apart: (663,368,31) BF16 a order (2,0,1) (a's i rows
+// 488 KB apart, 64-byte segments each: 28.8 against PyTorch's 21.9 µs), (331,209,47) BF16 (1.44x),
+// (70,183,12,59) BF16 (1.29x); ni 47 also fills 3 tiles of 16 (98%) where 32 x 32 tiles fill 73%. 0 (or
+// 5): 32 along j at most, and the wide kernels not compiled. Set for .cu and .cc files alike.
+#ifndef INFINI_ELEMENTWISE_WIDE_TILES_2B
+#define INFINI_ELEMENTWISE_WIDE_TILES_2B 0
 #endif
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the

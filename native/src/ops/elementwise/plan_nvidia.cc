@@ -86,11 +86,32 @@ TileCounts tileCounts(uint32_t ni, uint32_t nj, uint32_t lg) {
 }
 
 // Of the tile shapes over an ni x nj plane (2^lg along j, the rest along i), the one whose tiles are
-// fullest (ties: the longer runs along j); its fill in percent through *fill.
-uint32_t tileJLog(uint32_t ni, uint32_t nj, double *fill) {
+// fullest (ties: the longer runs along j); its fill in percent through *fill. `top`: the longest shape
+// tried (INFINI_ELEMENTWISE_WIDE_TILES_2B), whose wider tiles win within a point of the best fill (a
+// j extent no multiple of 64 leaves them a hair less full).
+uint32_t tileJLog(uint32_t ni, uint32_t nj, uint32_t top, double *fill) {
     uint32_t best = 5;
     *fill = -1;
     const uint32_t lowest = INFINI_ELEMENTWISE_NARROW_TILES && nj < 32 ? 3 : 5;
+#if INFINI_ELEMENTWISE_WIDE_TILES_2B > 5
+    auto fillOf = [&](uint32_t lg) {
+        const TileCounts n = tileCounts(ni, nj, lg);
+        return 100.0 * ni * nj / ((double)n.i * n.j * kTileElems);
+    };
+    for (uint32_t lg = 5; lg >= lowest; --lg) {
+        if (fillOf(lg) > *fill) {
+            *fill = fillOf(lg);
+            best = lg;
+        }
+    }
+    for (uint32_t lg = top; lg > 5; --lg) {
+        if (fillOf(lg) >= *fill - 1.0) {
+            *fill = fillOf(lg);
+            return lg;
+        }
+    }
+#else
+    (void)top;
     for (uint32_t lg = 5; lg >= lowest; --lg) {
         const TileCounts n = tileCounts(ni, nj, lg);
         const double f = 100.0 * ni * nj / ((double)n.i * n.j * kTileElems);
@@ -99,6 +120,7 @@ uint32_t tileJLog(uint32_t ni, uint32_t nj, double *fill) {
             best = lg;
         }
     }
+#endif
     return best;
 }
 
@@ -133,7 +155,10 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
     a.ni = (uint32_t)L.shape[in];
     a.nj = (uint32_t)L.shape[j];
     double fill;
-    a.tile_j_log = tileJLog(a.ni, a.nj, &fill);
+    const uint32_t top = INFINI_ELEMENTWISE_WIDE_TILES_2B > 5 && dtypeSize(info.dtype) <= 2
+                             ? (uint32_t)std::min(INFINI_ELEMENTWISE_WIDE_TILES_2B, 7)
+                             : 5;
+    a.tile_j_log = tileJLog(a.ni, a.nj, top, &fill);
     const TileCounts tiles = tileCounts(a.ni, a.nj, a.tile_j_log);
     a.tiles_i = tiles.i;
     a.tiles_j = tiles.j;
