@@ -28,8 +28,8 @@ using infini::cpu::widen;
 // double, so that a long row's rounding error stays near that of one block.
 constexpr size_t kBlock = 1024;
 constexpr size_t kStreamBytes = size_t(16) << 20;
-// Contiguous 16-bit rows shorter than kVectorRow (below) go a chunk of this many elements at a time
-// (cpu_kernels.inc's shortRowsVec).
+// Contiguous rows shorter than kVectorRow (below), back to back, go a task of this many elements at a time
+// (cpu_kernels.inc's shortRowsVec: 16-bit ones converted a chunk of this size at once).
 constexpr size_t kShortRowsChunk = 2048;
 
 // F16 -> F32 through a table (the bit-by-bit conversion is slow in loops).
@@ -451,16 +451,14 @@ struct CpuDescriptor final : Descriptor {
                     return INFINI_STATUS_SUCCESS;
                 }
             }
-            {
-                if (in.x_red == 1 && in.y_red == 1 && in.len < kVectorRow && rowsBackToBack()) {
-                    // Short rows in chunks of kShortRowsChunk elements (cpu_kernels.inc's shortRowsVec).
-                    const size_t per = kShortRowsChunk / in.len, tasks = (in.rows + per - 1) / per;
-                    infini::cpu::parallelFor(tasks, per * in.len, [&](size_t t) {
-                        const size_t r = t * per, k = std::min(per, in.rows - r);
-                        INFINI_CPU_DISPATCH(shortRowsVec<P>(x + r * in.len, y + r * in.len, k, in.len, in.p, in.eps));
-                    });
-                    return INFINI_STATUS_SUCCESS;
-                }
+            if (in.x_red == 1 && in.y_red == 1 && in.len < kVectorRow && rowsBackToBack()) {
+                // Short rows, a task of kShortRowsChunk elements (cpu_kernels.inc's shortRowsVec).
+                const size_t per = kShortRowsChunk / in.len, tasks = (in.rows + per - 1) / per;
+                infini::cpu::parallelFor(tasks, per * in.len, [&](size_t t) {
+                    const size_t r = t * per, k = std::min(per, in.rows - r);
+                    INFINI_CPU_DISPATCH(shortRowsVec<P>(x + r * in.len, y + r * in.len, k, in.len, in.p, in.eps));
+                });
+                return INFINI_STATUS_SUCCESS;
             }
             SimpleLayout lay;
             lay.shape = in.outer_shape;
