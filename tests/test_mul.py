@@ -309,8 +309,7 @@ TRANSPOSES = [
     ((40, 50), ((40, 50), (50, -1)), ((40, 50), (-50, 1)), None),       # reversed rows / columns
     ((40, 50), ((40, 50), None), ((40, 50), None), (-50, -1)),          # output reversed
     # Tiles each over all of the output's rows of 31, contiguous along j (a 31 x 5217 plane past the
-    # gather form's 256 KB, a's two outer dims merged; a last tile of one row, a run of 31):
-    # INFINI_ELEMENTWISE_TILED_FLAT_OUT's flat stores where it is on
+    # gather form's 256 KB, a's two outer dims merged; a last tile of one row, a run of 31)
     ((141, 37, 31), ((141, 37, 31), permuted_strides((141, 37, 31), (2, 0, 1))), ((1, 1, 31), None), None),
     # The same past 256 KB for 1-byte elements too (int8 on tiles, not the gather form): under
     # INFINI_ELEMENTWISE_WIDE_TILES_2B=7 tiles of 128 along j (the last of 92) and 8 rows (the last of 7)

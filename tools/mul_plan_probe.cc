@@ -93,8 +93,8 @@ int main() {
         }
         std::printf("%s: %s", m[0].str().c_str(), pathName(plan.path));
         if (plan.path == nvidia::Path::Tiled) {
-            std::printf(" ni %u nj %u tile_j %u tiles %u grid %u%s", plan.tiled.ni, plan.tiled.nj,
-                        1u << plan.tiled.tile_j_log, plan.tiled.ntiles, plan.grid_tiled, plan.tiled_flat ? " flat" : "");
+            std::printf(" ni %u nj %u tile_j %u tiles %u grid %u", plan.tiled.ni, plan.tiled.nj,
+                        1u << plan.tiled.tile_j_log, plan.tiled.ntiles, plan.grid_tiled);
         } else if (plan.path == nvidia::Path::Strided) {
             std::printf(" launches %zu%s%s%s", plan.launches.size(), plan.has_vec ? " vec" : "",
                         plan.has_lane ? " lane" : "", plan.has_gather ? " gather" : "");

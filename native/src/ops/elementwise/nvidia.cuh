@@ -427,16 +427,7 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
 // j (a few rows of a transposed plane) still fills its tiles. Staged inputs
 // are read along j into shared memory, everything else along i, so every
 // global access is coalesced.
-//
-// FLAT (INFINI_ELEMENTWISE_TILED_FLAT_OUT; the planner's tiled_flat): a tile spans the whole of i and the
-// output's rows are contiguous along j, so its output is one run of ni x (its j rows) elements; thread t
-// computes the run's elements 4t..4t+3 (the staged inputs from the tile, the others loaded there) and
-// stores them as one vector.
-template <class T>
-struct alignas(4 * sizeof(T)) Quad {
-    T v[4];
-};
-template <class Op, class T, int N, int JL, bool FLAT = false>
+template <class Op, class T, int N, int JL>
 __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, TiledArgs a) {
     // A pitch of 2^JL + kPad elements puts the column reads (consecutive i)
     // of the narrow tiles on distinct banks (kPad * sizeof(T): one word).
@@ -494,7 +485,7 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
                         tile[k][ii * pitch + load_j] = p[(int64_t)ii * a.si[k + 1]];
                     }
                 }
-            } else if constexpr (!FLAT) {
+            } else {
                 const T *p = in.p[k] + base[k + 1] + (int64_t)along_i * a.si[k + 1];
                 const bool iok = i0 + along_i < a.ni;
 #pragma unroll
@@ -507,43 +498,6 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
             }
         }
         __syncthreads();
-        if constexpr (FLAT) {
-            const uint32_t rows = min(1u << jl, a.nj - j0), run = a.ni * rows, f = threadIdx.x * 4;
-            if (f < run) {
-                uint32_t jj = f / a.ni, ii = f - jj * a.ni;
-                Quad<T> y;
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    if (f + e < run) {
-                        T xe[N];
-#pragma unroll
-                        for (int k = 0; k < N; ++k) {
-                            xe[k] = a.staged & (1u << k)
-                                        ? tile[k][ii * pitch + jj]
-                                        : in.p[k][base[k + 1] + (int64_t)ii * a.si[k + 1] + (int64_t)jj * a.sj[k + 1]];
-                        }
-                        y.v[e] = apply<Op>(xe, std::make_index_sequence<N>{});
-                    }
-                    if (++ii == a.ni) {
-                        ii = 0;
-                        ++jj;
-                    }
-                }
-                T *o = out + base[0] + f;
-                if (f + 4 <= run) {
-                    *reinterpret_cast<Quad<T> *>(o) = y;
-                } else {
-#pragma unroll
-                    for (int e = 0; e < 4; ++e) {
-                        if (f + e < run) {
-                            o[e] = y.v[e];
-                        }
-                    }
-                }
-            }
-            __syncthreads();
-            continue;
-        }
         T *o = out + base[0] + (int64_t)along_i * a.si[0];
 #pragma unroll
         for (int r = 0; r < R; ++r) {
@@ -591,25 +545,25 @@ infiniStatus_t launchContiguous(const Plan &plan, void *out_ptr, const void *con
     return INFINI_STATUS_SUCCESS;
 }
 
-// The tiled kernel of plan's tile shape (2^tile_j_log along j; FLAT: its flat-store form).
-template <class Op, class T, int N, bool FLAT>
+// The tiled kernel of plan's tile shape (2^tile_j_log along j).
+template <class Op, class T, int N>
 infiniStatus_t launchTiled(const Plan &plan, T *out, const Inputs<T, N> &in, cudaStream_t s) {
-    auto kernel = tiledKernel<Op, T, N, 5, FLAT>;
+    auto kernel = tiledKernel<Op, T, N, 5>;
 #if INFINI_ELEMENTWISE_NARROW_TILES
     if (plan.tiled.tile_j_log == 4) {
-        kernel = tiledKernel<Op, T, N, 4, FLAT>;
+        kernel = tiledKernel<Op, T, N, 4>;
     } else if (plan.tiled.tile_j_log == 3) {
-        kernel = tiledKernel<Op, T, N, 3, FLAT>;
+        kernel = tiledKernel<Op, T, N, 3>;
     }
 #endif
 #if INFINI_ELEMENTWISE_WIDE_TILES_2B > 5
     if constexpr (sizeof(T) <= 2) {
         if (plan.tiled.tile_j_log == 6) {
-            kernel = tiledKernel<Op, T, N, 6, FLAT>;
+            kernel = tiledKernel<Op, T, N, 6>;
         }
 #if INFINI_ELEMENTWISE_WIDE_TILES_2B > 6
         if (plan.tiled.tile_j_log == 7) {
-            kernel = tiledKernel<Op, T, N, 7, FLAT>;
+            kernel = tiledKernel<Op, T, N, 7>;
         }
 #endif
     }
@@ -667,12 +621,7 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
         }
         return INFINI_STATUS_SUCCESS;
     case Path::Tiled:
-#if INFINI_ELEMENTWISE_TILED_FLAT_OUT
-        if (plan.tiled_flat && reinterpret_cast<uintptr_t>(out + plan.tiled.offset[0]) % (4 * sizeof(T)) == 0) {
-            return launchTiled<Op, T, N, true>(plan, out, in, s);
-        }
-#endif
-        return launchTiled<Op, T, N, false>(plan, out, in, s);
+        return launchTiled<Op, T, N>(plan, out, in, s);
     }
     return INFINI_STATUS_INTERNAL_ERROR;
 }

@@ -144,21 +144,6 @@ constexpr uint32_t kTileElemsLog = 10, kTileElems = 1u << kTileElemsLog;
 #define INFINI_ELEMENTWISE_NARROW_TILES 1
 #endif
 
-// A measuring knob (session 43, written after its device time was spent): 1 lets tiled plans whose tiles
-// each cover the output's whole innermost dim i (at most one tile along i) over rows contiguous along j
-// (the tile's output one run of ni x its j rows) store that run flat: 4 consecutive elements a thread, one
-// 4-element store (8 bytes of 2-byte elements), the other inputs loaded at those elements, instead of one
-// element a thread along i a row (a 2-byte store each, 62 bytes a warp for ni 31). The seed-42 sweep's
-// worst Mul case, (663,368,31) BF16 a order (2,0,1) b (1,1,31), is such a plan: a 31 x 243984 plane, 28.7
-// µs against PyTorch's 21.7. The planner needs the output's offsets on a 4-element grid; Calculate, its
-// pointer on 4 elements' bytes (else the plain kernel). 0: off (and the flat kernels not compiled).
-// Session 44, call 2 (H200, eager), at 1: Mul's GPU tests 409 passed, memcheck on the transposed ones 0
-// errors; but the 70 seed-42/43 Mul cases behind 1.021, the target (663,368,31) BF16 28.8 -> 30.8 (PyTorch
-// 21.9). Stays 0.
-#ifndef INFINI_ELEMENTWISE_TILED_FLAT_OUT
-#define INFINI_ELEMENTWISE_TILED_FLAT_OUT 0
-#endif
-
 // A measuring knob (session 44, written after its device time was spent): 6 or 7 lets tiled plans of
 // 1- and 2-byte elements take tiles of 64 or 128 along j (16 or 8 along i) where they are as full as
 // 32 x 32 ones (the longest j of the fullest shapes wins, as before), so that a staged input's row
@@ -220,7 +205,6 @@ struct Plan {
     // tiled
     TiledArgs tiled{};
     unsigned grid_tiled = 1;
-    bool tiled_flat = false; // INFINI_ELEMENTWISE_TILED_FLAT_OUT: each tile's output one run, stored flat
 };
 
 // Resident blocks per SM of the grid-stride kernels of one operator and dtype

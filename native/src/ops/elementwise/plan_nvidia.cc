@@ -202,15 +202,6 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
     }
     plan->path = Path::Tiled;
     plan->tiled = a;
-    if (INFINI_ELEMENTWISE_TILED_FLAT_OUT) {
-        // One tile along i over the whole of it, rows contiguous along j, every tile's first output
-        // element on a 4-element grid (tile origins along j are multiples of 8).
-        bool flat = a.tiles_i == 1 && a.si[0] == 1 && a.sj[0] == (int64_t)a.ni && a.offset[0] % 4 == 0;
-        for (uint32_t d = 0; d < a.nbatch; ++d) {
-            flat = flat && a.batch_stride[d][0] % 4 == 0;
-        }
-        plan->tiled_flat = flat;
-    }
     plan->grid_tiled = (unsigned)std::min<uint64_t>(ntiles, gridFor(ntiles * plan->block, plan->block, h, occ.tiled));
     return true;
 }
