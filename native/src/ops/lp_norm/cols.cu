@@ -125,25 +125,6 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
 #ifndef INFINI_LP_NORM_COLS_CUBE
 #define INFINI_LP_NORM_COLS_CUBE 1
 #endif
-// Loads a streaming thread keeps in flight: 4 of 16-byte packs; of smaller packs (scalar columns, 8-byte
-// packs) 8, or with this measuring knob (session 43) > 0, this many bytes' worth, 16 loads at most. Session
-// 43's ncu on (1234, 15275) F32 axis 0 (an inner extent no multiple of a pack: scalar columns, the axis cut
-// in 3 chunks of 52 streamed rows a thread) found the Stats kernel reading 75 MB at 2.0 TB/s (37.0 µs, 57%
-// of warps active) against PyTorch's reduce at 2.7 (28.3 µs): 8 loads of 4 bytes are 32 bytes in flight.
-// Session 44, call 2 (H200, eager), at 64: 60 random cut-axis cases 1.039 (16-bit to 1.23x), the seed-42/43
-// cases behind 1.008, (1234, 15275) F32 itself 101.2 -> 99.8. Stays 0.
-#ifndef INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES
-#define INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES 0
-#endif
-template <int PACK_BYTES>
-constexpr int colsStreamBatch() {
-    return PACK_BYTES >= 16 ? 4
-           : INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES == 0
-               ? 8
-               : (INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES / PACK_BYTES > 16 ? 16
-                                                                           : INFINI_LP_NORM_COLS_SMALL_BATCH_BYTES / PACK_BYTES);
-}
-
 template <ColsMode MODE, int ITEMS>
 constexpr int colsMinBlocks() {
     return MODE == ColsMode::Whole
@@ -205,7 +186,7 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
         // use(r, pack) for the streamed rows r0 + ty, r0 + ty + by, ... < r1, in order, in batches of
         // loads (Apply stores between batches).
         auto streamRows = [&](auto &&use) {
-            forBatchedLoads<colsStreamBatch<(int)sizeof(P)>()>(r0 + ty, r1, by, load, use);
+            forBatchedLoads<sizeof(P) >= 16 ? 4 : 8>(r0 + ty, r1, by, load, use);
         };
 
         A m[VEC], s[VEC];
@@ -357,20 +338,10 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
 // columns walking its records one at a time) took 10-16 µs of a call. Small
 // blocks (64 registers): launched early, they wait beside the Stats kernel's
 // last blocks.
-// Thread rows of a Factor block (a measuring knob, session 43: 16 or 32 give each thread fewer records to
-// walk, twice each, where the grid is small: session 43's ncu on (4983, 940) F64 axis 0, 78 chunks, 30
-// blocks, 6.0 µs against PyTorch's clamp at 2.7). The thread rows combine in order, so the bits depend
-// on it (deterministic either way). Session 44, call 2 (H200, eager), at 32: 60 random cut-axis cases
-// 1.056 (to 1.37x), the seed-42/43 cases behind 1.049 ((146,65,404) F64 51.0 -> 70.2). Stays 8.
-#ifndef INFINI_LP_NORM_COLS_FACTOR_ROWS
-#define INFINI_LP_NORM_COLS_FACTOR_ROWS 8
-#endif
-constexpr int kFactorRows = INFINI_LP_NORM_COLS_FACTOR_ROWS;
-constexpr int kFactorMinBlocks = 32 / kFactorRows < 4 ? 32 / kFactorRows : 4; // 64 registers a thread
+constexpr int kFactorRows = 8;
 
 template <class A>
-__global__ void __launch_bounds__(32 * kFactorRows, kFactorMinBlocks) colsFactorKernel(const Plan plan,
-                                                                                        Stats<A> *records) {
+__global__ void __launch_bounds__(32 * kFactorRows, 4) colsFactorKernel(const Plan plan, Stats<A> *records) {
     pdlWaitPrevious(); // nothing global before: the Stats kernel is still writing the records
     pdlAllowNext();    // the Apply kernel waits for our factors (and so for the records' kernel too)
     constexpr int kBatch = sizeof(A) == 8 ? 4 : 8; // (8 F64 records spill at 64 registers)
