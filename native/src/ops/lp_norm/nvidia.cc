@@ -201,18 +201,6 @@
 // Resident Whole-mode blocks an SM at up to 8 rows a thread: cols.cu's INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS.
 constexpr int64_t kColsWholeBlocksPerSm = 3;
 
-// A measuring knob (session 43, written after its device time was spent): 1 raises a cut axis's chunk
-// count (up to its caps, and while a thread's rows keep the same kernel: held 4 / 8 / 16 or streamed) until
-// the Stats and Apply grids' last wave, at kColsCutBlocksPerSm blocks an SM, is at least 90% full. Session 43's ncu on (4983, 940) F64 axis 0: Stats and Apply grids of 15 x 78 =
-// 1170 blocks of 256, 4 resident an SM (registers): 2.22 waves, the third 22% full; 105 chunks would make
-// 2.98. 0: off.
-#ifndef INFINI_LP_NORM_COLS_WAVE_FIT
-#define INFINI_LP_NORM_COLS_WAVE_FIT 0
-#endif
-// Resident Stats / Apply blocks an SM assumed by INFINI_LP_NORM_COLS_WAVE_FIT: cols.cu's launch bounds (4;
-// 2 at 16 rows a thread). ncu found 4 for F64 at 8 rows, 5-6 for scalar F32 (registers): a floor.
-constexpr int64_t kColsCutBlocksPerSm = 4;
-
 // Long rows on sm_90 that fit on chip (every SM's registers and shared
 // memory, plus at most half of L2 for the rest), where holdPays (below): 1 =
 // the Hold plan (hold.cu: one resident grid, each element read from DRAM once
@@ -502,20 +490,10 @@ infiniStatus_t planRows(const InfiniopHandle &h, const Info &in, int vec, Plan &
 #define INFINI_LP_NORM_RAGGED_STREAM 0
 #endif
 
-// A measuring knob (session 42, written without device time to run it): ragged rows (packs on x's 16-byte
-// grid, partial at each end) only from this many elements; shorter rows keep the scalar plan. The seed-42
-// sweep's one LPNorm row case behind PyTorch is (137,255,58,21) BF16 axis 3: 2M contiguous rows of 21
-// elements on the ragged Rows plan (2 threads a row, 2 of its 3-4 packs loaded element by element), 386
-// against 346 µs for 170 MB (0.44 TB/s). Session 36 measured the ragged plan on rows of 2857 and more
-// only. 0: every ragged row length past two packs (as before). Session 43, call 1 (tools/verify_s43a.sh,
-// 100 short ragged row cases, tools/shaped_cases.py lpshort 43 100), eager µs, ragged -> scalar at 64: that
-// case 386 -> 308 (PyTorch 346), but the set's geomean 1.093: F32 / F64 rows of 9-61 lost up to 2.5x
-// ((266748, 41) F32 p 3 41.8 -> 103.5, (240505, 18) F32 18.5 -> 38.7), 16-bit rows of 29-60 1.1-1.7x
-// ((3062, 55, 60) F16 34.8 -> 55.7); only 16-bit rows of 19-25 gained ((8379, 16, 25) BF16 35.0 -> 23.0,
-// (1751540, 19) BF16 290.7 -> 266.4). Hence the 2-byte band below. Stays 0.
-#ifndef INFINI_LP_NORM_RAGGED_MIN_LEN
-#define INFINI_LP_NORM_RAGGED_MIN_LEN 0
-#endif
+// (Session 42's (137,255,58,21) BF16 axis 3, rows of 21 on the ragged Rows plan, 386 against PyTorch's 346
+// µs, led to a plain length threshold, INFINI_LP_NORM_RAGGED_MIN_LEN: at 64 it lost over 100 short ragged
+// rows, geomean 1.093, F32 / F64 rows of 9-61 up to 2.5x; only 16-bit rows of 19-25 gained. Removed in
+// session 44's review; the code is in 0faba39.)
 // 2-byte ragged rows of FROM_2B..TO_2B elements (inclusive) keep the scalar plan (FROM_2B 0: none). Session
 // 43, call 4 (tools/verify_s43d.sh), 60 random 16-bit rows of 17-40 (tools/shaped_cases.py lpshort16 43
 // 60), eager µs, ragged -> scalar for every row of 17-25 (a measuring build): rows of 21-25 gained at every
@@ -609,9 +587,10 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     // 16-bit types only from the 16-row kernel, never from streamed columns: the seed-44 sweep found
     // columns of 143-196 rows streamed before and narrowed by this behind PyTorch ((196,373,284) BF16 axis 0
     // 113.0 against 77.8 µs, 3311 blocks), as UNCUT's call-1 A/B had found 16-bit streams turned Whole.
-    if ((narrow_2b || (INFINI_LP_NORM_COLS_MIN_ROW_BYTES > 0 && dtypeSize(in.dtype) >= 4)) &&
-        ceilDiv(plan.len, by) > held_max && (!narrow_2b || ceilDiv(plan.len, by) <= 16) &&
-        ceilDiv(plan.len, by_narrow) <= held_max && (columns * by >= target || ceilDiv(plan.len, by) <= 16)) {
+    const bool may_narrow = narrow_2b ? ceilDiv(plan.len, by) <= 16
+                                      : INFINI_LP_NORM_COLS_MIN_ROW_BYTES > 0 && dtypeSize(in.dtype) >= 4 &&
+                                            (columns * by >= target || ceilDiv(plan.len, by) <= 16);
+    if (may_narrow && ceilDiv(plan.len, by) > held_max && ceilDiv(plan.len, by_narrow) <= held_max) {
         while (ceilDiv(plan.len, by) > held_max) {
             by *= 2;
         }
@@ -624,12 +603,11 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     // column within held_max, where rows of at least that many bytes give them.
     if (INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES > 0 && cutNeeded()) {
         const int64_t need = nextPow2(ceilDiv(plan.len, held_max)); // thread rows
-        const int64_t width = kThreads / need;                         // packs a thread row
-        const int64_t blocks = need <= kThreads ? ceilDiv(plan.inner, width) * plan.rows : 0;
+        const int64_t width = kThreads / need;                         // packs a thread row (0: too many rows)
+        const int64_t blocks = width > 0 ? ceilDiv(plan.inner, width) * plan.rows : 0;
         const bool waves_ok = !INFINI_LP_NORM_COLS_UNCUT_ONE_WAVE || in.dtype == INFINI_DTYPE_F64 ||
                               blocks <= (int64_t)h.sm_count * kColsWholeBlocksPerSm;
-        if (need <= kThreads && width * pack_bytes >= INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES &&
-            blocks >= (int64_t)h.sm_count && waves_ok) {
+        if (width * pack_bytes >= INFINI_LP_NORM_COLS_UNCUT_MIN_ROW_BYTES && blocks >= (int64_t)h.sm_count && waves_ok) {
             by = need; // (a thread then holds at most held_max <= 16 rows: the axis stays whole below)
             bx = std::min<int64_t>(width, nextPow2(plan.inner));
         }
@@ -669,27 +647,7 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     if (chunks < 2) {
         return INFINI_STATUS_SUCCESS;
     }
-    // The rows of a chunk, for c chunks asked for: whole thread rows (which may leave fewer chunks).
-    auto chunkRows = [&](int64_t c) { return ceilDiv(ceilDiv(plan.len, c), cby) * cby; };
-    if (INFINI_LP_NORM_COLS_WAVE_FIT) { // more chunks while the last wave is under 90% full, the same kernel
-        const int64_t gx = ceilDiv(plan.inner, cbx);
-        auto items = [&](int64_t c) { return colsItems(chunkRows(c) / cby); };
-        auto lastWaveFull = [&](int64_t c) {
-            const int64_t n = ceilDiv(plan.len, chunkRows(c));
-            const int64_t wave = (int64_t)h.sm_count * (items(c) == 16 ? 2 : kColsCutBlocksPerSm);
-            const int64_t rest = gx * plan.rows * n % wave;
-            return rest == 0 || 10 * rest >= 9 * wave;
-        };
-        int64_t c = chunks;
-        while (!lastWaveFull(c) && c < std::min<int64_t>(ceilDiv(plan.len, 4 * cby), 256) &&
-               items(c + 1) == items(chunks)) {
-            ++c;
-        }
-        if (lastWaveFull(c)) {
-            chunks = c;
-        }
-    }
-    const int64_t rows_per_chunk = chunkRows(chunks);
+    const int64_t rows_per_chunk = ceilDiv(ceilDiv(plan.len, chunks), cby) * cby;
     chunks = ceilDiv(plan.len, rows_per_chunk);
     const int64_t per_thread = rows_per_chunk / cby;
     plan.bx = (int)cbx;
@@ -926,7 +884,6 @@ struct NvidiaDescriptor final : Descriptor {
             if (has_vec) {
                 INFINI_TRY(planRows(h, in, vec, vec_plan, table));
             } else if (in.x_red == 1 && in.y_red == 1 && base.len > 2 * vec &&
-                       base.len >= (int64_t)INFINI_LP_NORM_RAGGED_MIN_LEN &&
                        !(es == 2 && INFINI_LP_NORM_RAGGED_SCALAR_FROM_2B > 0 &&
                          base.len >= (int64_t)INFINI_LP_NORM_RAGGED_SCALAR_FROM_2B &&
                          base.len <= (int64_t)INFINI_LP_NORM_RAGGED_SCALAR_TO_2B) &&
