@@ -90,17 +90,17 @@ TileCounts tileCounts(uint32_t ni, uint32_t nj, uint32_t lg) {
 // tried (INFINI_ELEMENTWISE_WIDE_TILES_2B), whose wider tiles win within a point of the best fill (a
 // j extent no multiple of 64 leaves them a hair less full).
 uint32_t tileJLog(uint32_t ni, uint32_t nj, uint32_t top, double *fill) {
-    uint32_t best = 5;
-    *fill = -1;
-    const uint32_t lowest = INFINI_ELEMENTWISE_NARROW_TILES && nj < 32 ? 3 : 5;
-#if INFINI_ELEMENTWISE_WIDE_TILES_2B > 5
     auto fillOf = [&](uint32_t lg) {
         const TileCounts n = tileCounts(ni, nj, lg);
         return 100.0 * ni * nj / ((double)n.i * n.j * kTileElems);
     };
+    uint32_t best = 5;
+    *fill = -1;
+    const uint32_t lowest = INFINI_ELEMENTWISE_NARROW_TILES && nj < 32 ? 3 : 5;
     for (uint32_t lg = 5; lg >= lowest; --lg) {
-        if (fillOf(lg) > *fill) {
-            *fill = fillOf(lg);
+        const double f = fillOf(lg);
+        if (f > *fill) {
+            *fill = f;
             best = lg;
         }
     }
@@ -110,17 +110,6 @@ uint32_t tileJLog(uint32_t ni, uint32_t nj, uint32_t top, double *fill) {
             return lg;
         }
     }
-#else
-    (void)top;
-    for (uint32_t lg = 5; lg >= lowest; --lg) {
-        const TileCounts n = tileCounts(ni, nj, lg);
-        const double f = 100.0 * ni * nj / ((double)n.i * n.j * kTileElems);
-        if (f > *fill) {
-            *fill = f;
-            best = lg;
-        }
-    }
-#endif
     return best;
 }
 
