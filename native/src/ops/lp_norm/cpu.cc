@@ -3,6 +3,7 @@
 // contiguous); p = 1 and 2 on F32/F16/BF16 through the vector kernels of
 // cpu_kernels.inc (one copy per vector path), contiguous F64 through that
 // file's copies of the scalar code here, the rest on the scalar code itself.
+#include "../../common/cpu/convert.h"
 #include "../../common/cpu/isa.h"
 #include "../../common/cpu/parallel.h"
 #include "../../common/cpu/simd.h"
