@@ -279,6 +279,17 @@ variant_tests() {
 # ab_repro CAP RUN...: each RUN "SET=LIB=DIR" reruns /tmp/SET.txt's cases (behind_sweep.py lines) on DIR's
 # library (behind_sweep.py --repro, no profiler), appended to $OUT/ab.txt under "=== SET LIB" (the
 # layout tools/ab_table.py reads); each at most CAP seconds.
+# ncu_line LIB LINE [LIMIT]: tools/ncu_behind.sh on one behind_sweep.py case line, ours and PyTorch's
+# kernels, with LIB's library, when 40 s are left (SECTIONS passes through to ncu_behind.sh).
+ncu_line() {
+    if [ $((END - SECONDS)) -ge 40 ]; then
+        step "ncu: $2 on $1"
+        echo "##### library $1" >>"$OUT/ncu_behind.txt"
+        INFINIOP_LIBRARY=$PWD/$1/lib/libinfiniop.so LINES="$2" OUT="$OUT" \
+            timeout -k 3 "$(cap "${3:-70}")" bash tools/ncu_behind.sh
+        echo "ncu rc=$?" | tee -a "$LOG"
+    fi
+}
 ab_repro() {
     local limit=$1 run set_ rest lib
     shift

@@ -29,17 +29,8 @@ cp notes/sweeps/session44_widetile_cases.txt /tmp/mulw.txt
 ab_repro 30 lp44=default=build mulw=default=build mulw=wide=build_wide
 variant_tests build_wide 60 30 tests/test_mul.py "nvidia" "nvidia and transposed"
 export SECTIONS="WarpStateStats"
-step "ncu: Mul (663,368,31) BF16 on build"
-LINES="mul (663, 368, 31) a order (2, 0, 1) b (1, 1, 31) bfloat16" OUT="$OUT" \
-    timeout -k 3 "$(cap 70)" bash tools/ncu_behind.sh
-echo "ncu rc=$?" | tee -a "$LOG"
+ncu_line build "mul (663, 368, 31) a order (2, 0, 1) b (1, 1, 31) bfloat16"
 for lib in build build_tail2; do
-    if [ $((END - SECONDS)) -ge 40 ]; then
-        step "ncu: (1460, 18847) F16 p 1 on $lib"
-        echo "##### library $lib" >>"$OUT/ncu_behind.txt"
-        INFINIOP_LIBRARY=$PWD/$lib/lib/libinfiniop.so LINES="lp_norm (1460, 18847) axis 1 p 1 float16" OUT="$OUT" \
-            timeout -k 3 "$(cap 70)" bash tools/ncu_behind.sh
-        echo "ncu rc=$?" | tee -a "$LOG"
-    fi
+    ncu_line $lib "lp_norm (1460, 18847) axis 1 p 1 float16"
 done
 step "done"
