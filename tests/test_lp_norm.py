@@ -684,6 +684,21 @@ def test_ragged_rows_gpu(rng, dtype, shape, layout):
     assert_nonfinite(to_host(ya), reference(xn, 1, 2, 1e-12), 1, x.dtype)
 
 
+# Rows of 130-4096 packs whose threads' 4-pack slots would be at most 3/4 full (whole packs and ragged;
+# padded rows: the scalar plans): on the GPU with INFINI_LP_NORM_ROWS_ITEMS6 half the threads, 6 packs each.
+MID_ROWS = [("f64", (300, 1190)), ("f64", (300, 1191)), ("f32", (300, 2383)), ("f32", (300, 1300)),
+            ("f16", (300, 4768)), ("bf16", (300, 4767)), ("f16", (300, 22000))]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype,shape", MID_ROWS, ids=str)
+@pytest.mark.parametrize("layout", ["contig", "padded"])
+def test_rows_of_mid_length(device, rng, dtype, shape, layout):
+    x = random_input(rng, shape, DTYPES[dtype])
+    for p in (2, 1, 3):
+        run_case(device, rng, x, 1, p, layout=layout, y_layout=layout, inplace=(p == 2))
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype,shape", [("f16", (300, 2857)), ("f32", (2, 400001)), ("bf16", (1, 100003))], ids=str)
 @pytest.mark.parametrize("y_lead", [1, 8], ids=["y_off_grid", "y_on_grid"])

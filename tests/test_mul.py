@@ -311,11 +311,9 @@ TRANSPOSES = [
     # Tiles each over all of the output's rows of 31, contiguous along j (a 31 x 5217 plane past the
     # gather form's 256 KB, a's two outer dims merged; a last tile of one row, a run of 31)
     ((141, 37, 31), ((141, 37, 31), permuted_strides((141, 37, 31), (2, 0, 1))), ((1, 1, 31), None), None),
-    # The same past 256 KB for 1-byte elements too (int8 on tiles, not the gather form): under
-    # INFINI_ELEMENTWISE_WIDE_TILES_2B=7 tiles of 128 along j (the last of 92) and 8 rows (the last of 7)
+    # The same past 256 KB for 1-byte elements too (int8 on tiles, not the gather form)
     ((300, 37, 31), ((300, 37, 31), permuted_strides((300, 37, 31), (2, 0, 1))), ((1, 1, 31), None), None),
-    # 190 rows along j: 32 x 32 tiles, or under INFINI_ELEMENTWISE_WIDE_TILES_2B tiles of 64 along j (three,
-    # the last of 62) and 16 rows along i (the last of 8)
+    # 190 rows along j: 32 x 32 tiles, the last of 30 rows along j and 8 along i
     ((190, 1000), ((190, 1000), (1, 190)), ((190, 1000), None), None),
 ]
 
@@ -325,6 +323,27 @@ TRANSPOSES = [
                          ids=["float32", "float16", "float64", "int16", "int8"])
 @pytest.mark.parametrize("c_shape,a_spec,b_spec,c_strides", TRANSPOSES, ids=[str(i) for i in range(len(TRANSPOSES))])
 def test_transposed_and_reversed(rng, device, dtype, c_shape, a_spec, b_spec, c_strides):
+    run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
+
+
+# Planes whose 32 x 32 tiles would be too sparse, on a million elements or more, with the staged input's
+# j neighbours far apart in the output: on the GPU, 1- and 2-byte elements take wide tiles
+# (INFINI_ELEMENTWISE_WIDE_TILES_2B; tools/mul_plan_probe.cc), the others the lane gather.
+WIDE_PLANES = [
+    # c shape, (a shape, a strides), (b shape, b strides), c strides
+    # 38 rows in tiles of 8 (the last of 6), 200 along j in tiles of 128 (the last of 72)
+    ((200, 140, 38), ((200, 140, 38), permuted_strides((200, 140, 38), (2, 1, 0))), ((1, 140, 1), None), None),
+    # 72 rows in tiles of 16 (the last of 8), 53 along j in tiles of 64 (one, of 53)
+    ((53, 16, 19, 72), ((53, 16, 19, 72), permuted_strides((53, 16, 19, 72), (1, 3, 2, 0))), ((1, 16, 1, 72), None),
+     None),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, BF16, np.int8, np.int16, np.float32],
+                         ids=["f16", "bf16", "i8", "i16", "f32"])
+@pytest.mark.parametrize("c_shape,a_spec,b_spec,c_strides", WIDE_PLANES, ids=[str(i) for i in range(len(WIDE_PLANES))])
+def test_wide_tile_planes(rng, device, dtype, c_shape, a_spec, b_spec, c_strides):
     run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
 
 

@@ -24,7 +24,9 @@ the cases they can change, not only on those a sweep found behind:
   lpshort  LPNorm over the innermost axis of contiguous rows of 9-600 elements (not a whole number of
         16-byte packs) of any float type, 10-150 MB, 2-4 dims (session 42: the ragged Rows plan against
         the scalar one, lp_norm/nvidia.cc's INFINI_LP_NORM_RAGGED_MIN_LEN).
-    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|lprows|colsmid|reperm|lpshort SEED COUNT > FILE"""
+  lpmid  LPNorm over the innermost axis of contiguous rows of 130-4096 packs (the Rows plan's 4-pack
+        threads) of any float type, 10-150 MB, half of them ragged (session 45: INFINI_LP_NORM_ROWS_ITEMS6).
+    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|lprows|lpmid|colsmid|reperm|lpshort SEED COUNT > FILE"""
 import math
 import random
 import sys
@@ -132,6 +134,18 @@ def lprows_case(rng):
     return f"lp_norm ({rows}, {length}) axis 1 p {rng.choice([1, 2, 2, 3])} {dtype}"
 
 
+def lpmid_case(rng):
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    vec = 16 // SIZES[dtype]
+    while True:
+        length = log_uniform(rng, 130, 4096) * vec
+        length = length | 1 if rng.random() < 0.5 else length  # ragged or whole packs
+        rows = log_uniform(rng, 1000, 60000)
+        if 10 << 20 <= 2 * rows * length * SIZES[dtype] <= 150 << 20:
+            break
+    return f"lp_norm ({rows}, {length}) axis 1 p {rng.choice([1, 2, 2, 3])} {dtype}"
+
+
 def colsmid_case(rng):
     dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
     axis_len = rng.randint(65, 128)
@@ -213,7 +227,7 @@ def lpshort16_case(rng):
 def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
-    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case, "colsmid": colsmid_case,
+    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case, "lpmid": lpmid_case, "colsmid": colsmid_case,
             "reperm": reperm_case, "lpshort": lpshort_case, "lpshort16": lpshort16_case, "colscut": colscut_case, "colsband": colsband_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")

@@ -141,6 +141,33 @@ build_variants_parallel() {
         echo "make ($dir library) rc=$?" | tee -a "$LOG"
     done
 }
+# build_variant_sets "DIR|FLAGS|SOURCE SOURCE..."...: each DIR's objects of its SOURCEs (.cu and .cc alike)
+# with FLAGS, all variants at once beside the default library (build/), then each DIR's library with every
+# other object copied from build/ (session 45: three variants of different sources in one build's time).
+build_variant_sets() {
+    local v dir flags src objs pids=""
+    step "build: the default library and, at the same time, the objects of $(for v in "$@"; do printf '%s ' "${v%%|*}"; done)"
+    nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >>"$LOG" 2>&1
+    git log --oneline -1 >>"$LOG" 2>&1
+    for v in "$@"; do
+        IFS='|' read -r dir flags src <<<"$v"
+        objs=""; for s in $src; do objs="$objs $dir/obj/$s.o"; done
+        rm -rf "$dir"; mkdir -p "$dir"
+        timeout -k 3 "$(cap 200)" make -j4 CUDA_ARCHS=90 BUILD="$dir" EXTRA_NVCCFLAGS="$flags" EXTRA_CXXFLAGS="$flags" \
+            $objs >"${dir}_make.log" 2>&1 &
+        pids="$pids $!"
+    done
+    library_build
+    for v in $pids; do wait "$v"; echo "make (variant objects) rc=$?" | tee -a "$LOG"; done
+    for v in "$@"; do
+        IFS='|' read -r dir flags src <<<"$v"
+        tail -n 2 "${dir}_make.log" >>"$LOG"
+        mkdir -p "$dir/obj" && cp -a -n build/obj/. "$dir/obj/"
+        timeout -k 3 "$(cap 60)" make -j16 CUDA_ARCHS=90 BUILD="$dir" EXTRA_NVCCFLAGS="$flags" EXTRA_CXXFLAGS="$flags" \
+            "$dir/lib/libinfiniop.so" "$dir/lib/libinfinirt.so" "$dir/lib/build_info.json" >>"$LOG" 2>&1
+        echo "make ($dir library) rc=$?" | tee -a "$LOG"
+    done
+}
 # build_rs_pair DIR FLAGS: build_variant_pair for the RandomSample objects.
 build_rs_pair() {
     local rs=native/src/ops/random_sample

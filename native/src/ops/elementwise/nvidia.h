@@ -144,16 +144,30 @@ constexpr uint32_t kTileElemsLog = 10, kTileElems = 1u << kTileElemsLog;
 #define INFINI_ELEMENTWISE_NARROW_TILES 1
 #endif
 
-// A measuring knob (session 44, written after its device time was spent): 6 or 7 lets tiled plans of
-// 1- and 2-byte elements take tiles of 64 or 128 along j (16 or 8 along i) where they are as full as
-// 32 x 32 ones (the longest j of the fullest shapes wins, as before), so that a staged input's row
-// segment is 128 or 256 bytes, not 64. The sweeps' worst Mul cases are 2-byte tiled planes with a short i
-// and a staged input whose i neighbours are far apart: (663,368,31) BF16 a order (2,0,1) (a's i rows
-// 488 KB apart, 64-byte segments each: 28.8 against PyTorch's 21.9 µs), (331,209,47) BF16 (1.44x),
-// (70,183,12,59) BF16 (1.29x); ni 47 also fills 3 tiles of 16 (98%) where 32 x 32 tiles fill 73%. 0 (or
-// 5): 32 along j at most, and the wide kernels not compiled. Set for .cu and .cc files alike.
+// Wide tiles, 6 or 7: a plane of 1- or 2-byte elements whose 32 x 32 tiles are too sparse
+// (INFINI_ELEMENTWISE_TILED_MIN_FILL) and whose staged input's j neighbours lie over kLaneMinApartBytes of
+// output apart (the lane gather's planes) takes the fullest of the tiles of 64 or 128 along j (16 or 8
+// along i) where these are full enough, on kWideTilesMinElems elements or more: a short i (the output's
+// rows) then fills 8-row tiles. Session 45, call 1 (tools/verify_s44d.sh), eager µs, wide tiles taken
+// wherever as full as 32 x 32 ones (PyTorch): the lane gather's planes gained, (719,353,38) BF16 a order
+// (2,1,0) 69.2 -> 43.0 (68.8), (662,479,21) F16 48.4 -> 34.3 (48.0), (2635,76,65) BF16 96.0 -> 73.3
+// (95.2), (53,16,19,72) F16 (1.2 M elements) 11.6 -> 8.7, 9 cases 0.62-0.81; but planes tiled already
+// lost (1.03-1.23, (228,168,413) BF16 60.0 -> 73.7) as did every case of a few µs (+2.5 µs, (99,48,101)
+// BF16 lane gather 6.6 -> 8.9, 0.5 M elements) and the plain gather's planes ((30,142,45,37) BF16 25.1 ->
+// 31.1), hence the rule. 0 (or 5): 32 along j at most, and the wide kernels not compiled. Set for .cu and
+// .cc files alike.
 #ifndef INFINI_ELEMENTWISE_WIDE_TILES_2B
-#define INFINI_ELEMENTWISE_WIDE_TILES_2B 0
+#define INFINI_ELEMENTWISE_WIDE_TILES_2B 7
+#endif
+constexpr uint64_t kWideTilesMinElems = 1u << 20; // see above
+// A measuring knob (session 45): 1 computes a thread's element offsets within a tile once, before the
+// tile loop, instead of a 64-bit multiply per element and tile. ncu (tools/verify_s44d.sh) on Mul
+// (663,368,31) BF16 a order (2,0,1), 28.5 µs against PyTorch's 20.7: issue slots 72% busy and warps
+// mostly "not selected", with DRAM far from busy (30 MB): the kernel is bound by its instructions,
+// ~80 a 2-byte element (the PTX's tile loop: per-tile divides and bases, then a 64-bit multiply,
+// shift and add per element and operand). 0: offsets per element.
+#ifndef INFINI_ELEMENTWISE_TILED_HOIST
+#define INFINI_ELEMENTWISE_TILED_HOIST 0
 #endif
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the

@@ -85,29 +85,22 @@ TileCounts tileCounts(uint32_t ni, uint32_t nj, uint32_t lg) {
     return {(ni + (kTileElems >> lg) - 1) >> (kTileElemsLog - lg), (nj + (1u << lg) - 1) >> lg};
 }
 
-// Of the tile shapes over an ni x nj plane (2^lg along j, the rest along i), the one whose tiles are
-// fullest (ties: the longer runs along j); its fill in percent through *fill. `top`: the longest shape
-// tried (INFINI_ELEMENTWISE_WIDE_TILES_2B), whose wider tiles win within a point of the best fill (a
-// j extent no multiple of 64 leaves them a hair less full).
-uint32_t tileJLog(uint32_t ni, uint32_t nj, uint32_t top, double *fill) {
-    auto fillOf = [&](uint32_t lg) {
-        const TileCounts n = tileCounts(ni, nj, lg);
-        return 100.0 * ni * nj / ((double)n.i * n.j * kTileElems);
-    };
-    uint32_t best = 5;
+// The percentage of the tiles' elements that hold data, tiles of 2^lg along j over an ni x nj plane.
+double tileFill(uint32_t ni, uint32_t nj, uint32_t lg) {
+    const TileCounts n = tileCounts(ni, nj, lg);
+    return 100.0 * ni * nj / ((double)n.i * n.j * kTileElems);
+}
+
+// Of the tile shapes from 2^lowest to 2^highest along j (the rest along i), the one whose tiles are
+// fullest (ties: the longer runs along j); its fill in percent through *fill.
+uint32_t tileJLog(uint32_t ni, uint32_t nj, uint32_t lowest, uint32_t highest, double *fill) {
+    uint32_t best = highest;
     *fill = -1;
-    const uint32_t lowest = INFINI_ELEMENTWISE_NARROW_TILES && nj < 32 ? 3 : 5;
-    for (uint32_t lg = 5; lg >= lowest; --lg) {
-        const double f = fillOf(lg);
+    for (uint32_t lg = highest; lg >= lowest; --lg) {
+        const double f = tileFill(ni, nj, lg);
         if (f > *fill) {
             *fill = f;
             best = lg;
-        }
-    }
-    for (uint32_t lg = top; lg > 5; --lg) {
-        if (fillOf(lg) >= *fill - 1.0) {
-            *fill = fillOf(lg);
-            return lg;
         }
     }
     return best;
@@ -144,17 +137,25 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
     a.ni = (uint32_t)L.shape[in];
     a.nj = (uint32_t)L.shape[j];
     double fill;
-    const uint32_t top = INFINI_ELEMENTWISE_WIDE_TILES_2B > 5 && dtypeSize(info.dtype) <= 2
-                             ? (uint32_t)std::min(INFINI_ELEMENTWISE_WIDE_TILES_2B, 7)
-                             : 5;
-    a.tile_j_log = tileJLog(a.ni, a.nj, top, &fill);
+    a.tile_j_log = tileJLog(a.ni, a.nj, INFINI_ELEMENTWISE_NARROW_TILES && a.nj < 32 ? 3 : 5, 5, &fill);
+    const uint64_t es = dtypeSize(info.dtype);
+    const uint64_t j_apart = (uint64_t)std::llabs(L.strides[0][j]) * es; // output bytes between j neighbours
+    // Wide tiles (INFINI_ELEMENTWISE_WIDE_TILES_2B) for the planes whose 32-wide tiles are too sparse and
+    // which the lane gather would otherwise take, where they fill their tiles.
+    if (INFINI_ELEMENTWISE_WIDE_TILES_2B > 5 && es <= 2 && fill < INFINI_ELEMENTWISE_TILED_MIN_FILL &&
+        j_apart > kLaneMinApartBytes && info.numel >= kWideTilesMinElems) {
+        double wide_fill;
+        const uint32_t lg = tileJLog(a.ni, a.nj, 6, (uint32_t)std::min(INFINI_ELEMENTWISE_WIDE_TILES_2B, 7), &wide_fill);
+        if (wide_fill >= INFINI_ELEMENTWISE_TILED_MIN_FILL) {
+            a.tile_j_log = lg;
+            fill = wide_fill;
+        }
+    }
     const TileCounts tiles = tileCounts(a.ni, a.nj, a.tile_j_log);
     a.tiles_i = tiles.i;
     a.tiles_j = tiles.j;
     const bool sparse_tiles = fill < INFINI_ELEMENTWISE_TILED_MIN_FILL;
-    const uint64_t es = dtypeSize(info.dtype);
     const bool small_plane = (uint64_t)a.ni * a.nj * es <= (uint64_t)INFINI_ELEMENTWISE_GATHER_PLANE_BYTES;
-    const uint64_t j_apart = (uint64_t)std::llabs(L.strides[0][j]) * es; // output bytes between j neighbours
     const bool near_reuse =
         INFINI_ELEMENTWISE_GATHER_REUSE_BYTES == 0 || j_apart <= (uint64_t)INFINI_ELEMENTWISE_GATHER_REUSE_BYTES;
     const bool lane_rows = INFINI_ELEMENTWISE_LANE_GATHER && a.nj <= (uint32_t)INFINI_ELEMENTWISE_LANE_TILE_ROWS &&

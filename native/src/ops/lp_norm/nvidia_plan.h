@@ -89,6 +89,14 @@ struct Plan {
     size_t workspace = 0;
 };
 
+// A measuring knob (session 45): 1 gives rows of more than 128 packs that fill at most 3/4 of their
+// threads' 4 packs half the threads with 6 packs each (nvidia.cc's sizeRows, rows.cu's ITEMS 6
+// kernels). The seed-44 sweep's (9675, 1191) F64 axis 1 (596 packs of 2 on 256 threads, 58% of their
+// slots) ran at 117.0 against PyTorch's 89.3 µs (1.6 TB/s). 0: 4 packs a thread.
+#ifndef INFINI_LP_NORM_ROWS_ITEMS6
+#define INFINI_LP_NORM_ROWS_ITEMS6 0
+#endif
+
 // Elements in a Cols pack of a 16-bit type where the axis stays whole and the planner takes it
 // (nvidia.cc, which says where; cols.cu's kernels): 8, 16 bytes (session 35), or 4, 8 bytes (before).
 // A cut axis always takes 4 (16-byte packs lost there: session 28, 4096x4096 axis 0 BF16 77 -> 154 µs).

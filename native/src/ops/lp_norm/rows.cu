@@ -353,6 +353,9 @@ infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *worksp
         case 1: return launch<T, V, 1, Mode::Rows, R>(plan, x, y, workspace, s);
         case 2: return launch<T, V, 2, Mode::Rows, R>(plan, x, y, workspace, s);
         case 4: return launch<T, V, 4, Mode::Rows, R>(plan, x, y, workspace, s);
+#if INFINI_LP_NORM_ROWS_ITEMS6
+        case 6: return launch<T, V, 6, Mode::Rows, R>(plan, x, y, workspace, s);
+#endif
         default: return INFINI_STATUS_INTERNAL_ERROR;
         }
     });
