@@ -36,37 +36,9 @@ static_assert(kStreamAcc >= 1, "at least one accumulator");
 #define INFINI_LP_NORM_STREAM_CUBE 1
 #endif
 constexpr bool kStreamCube = INFINI_LP_NORM_STREAM_CUBE != 0;
-// Elements from element 0 to the end of x's span, for rows of `len` contiguous elements at outer's x
-// offsets (each outer dim reaching its far end where its stride is positive); 0 (unknown) for an offset
-// table.
-__device__ __forceinline__ int64_t spanEnd(const Outer &outer, int64_t len) {
-    int64_t end = outer.nd > 0 ? len : 0;
-#pragma unroll
-    for (int d = 0; d < kMaxOuter; ++d) {
-        if (d < outer.nd && outer.sx[d] > 0) {
-            end += (outer.size[d] - 1) * outer.sx[d];
-        }
-    }
-    return end;
-}
-
-// A measuring knob (session 41, written after its device time was spent): 1 copies a ragged row's partial
-// last pack with cp.async (the row's bytes, zeros after) where the pack's 16 bytes end within x's span
-// (spanEnd: every row but the one last in memory), instead of loading it element by element, which
-// stalls the thread that owns it (and, in block groups, the block at its next barrier) for a load once a
-// row. Session 41: block groups on ragged rows ran ~15% faster with the short cp.async for every last
-// pack (call 2) than with element loads (call 3): (2828, 8858) BF16 46.1 against 56.2 µs, (2433, 12397)
-// 52.9 against 63.4. 0: element loads. Session 42 (call 1, tools/verify_s42a.sh): 1 ran ragged 16-bit rows
-// on block groups 1.4-2.4x slower than element loads ((2433, 12397) BF16 62.9 -> 127.4 µs), F32 0.99x and
-// F64 0.96x, cause not found (session 41's call 2, the same short copy for every last pack, had been
-// faster). 2: the pack's whole 16 bytes by cp.async where they end within x's span, and the elements
-// after the row zeroed in the slot after the wait by the thread that copied it (no short copy at all);
-// call 2 (tools/verify_s42b.sh): the same 16-bit loss ((1460, 18847) F16 48.3 -> 112.4 µs), so the copy's
-// size is not the cause. Both forms pass the ragged row tests under memcheck; left at 0 until ncu says why.
-#ifndef INFINI_LP_NORM_STREAM_ASYNC_TAIL
-#define INFINI_LP_NORM_STREAM_ASYNC_TAIL 0
-#endif
-constexpr bool kStreamAsyncTail = INFINI_LP_NORM_STREAM_ASYNC_TAIL != 0;
+// (INFINI_LP_NORM_STREAM_ASYNC_TAIL, sessions 41-45: a ragged row's partial last pack by cp.async instead
+// of element loads ran 16-bit rows on block groups 1.4-2.4x slower, F32 / F64 level; removed in session 45
+// with ncu's stall reasons recorded in notes/lp_norm.md, code in bb22326.)
 
 // Block groups (session 41): rows that a warp's ring cannot take (too long for two slots a warp, or too
 // few for two rows a warp) stream through a block's ring where blockStreamPays, instead of Rows (a block a
@@ -100,8 +72,7 @@ constexpr StreamPdl kStreamPdl{PdlPolicy::NotCapturing, PdlTrigger::Entry, true}
 // row lie in the tensor's allocation, and are zeroed in the slot before use);
 // a partial last pack is loaded element by element and stored into its slot
 // (a cp.async of fewer bytes reads only those, but compute-sanitizer's memcheck
-// counts all 16 against an allocation that ends inside the pack: session 41),
-// or (kStreamAsyncTail) copied so where its 16 bytes end within x's span.
+// counts all 16 against an allocation that ends inside the pack: session 41).
 // Stores write only the row's elements.
 // GROUP (plan.tpr): the threads of a row, 32 (a warp) or kStreamThreads (the block).
 template <class T, bool RAGGED = false, int GROUP = 32>
@@ -138,7 +109,6 @@ __global__ void __launch_bounds__(kStreamThreads, kStreamBlocksPerSm)
         pdlAllowNext();
     }
 
-    const int64_t x_end = RAGGED && kStreamAsyncTail ? spanEnd(plan.outer, plan.len) : 0;
     // The i-th row of this group into slot i % depth (one commit group either way).
     auto issue = [&](int64_t i) {
         const int64_t r = g + i * groups;
@@ -152,10 +122,6 @@ __global__ void __launch_bounds__(kStreamThreads, kStreamBlocksPerSm)
                 for (int64_t v = lane; v < row.packs; v += GROUP) {
                     if (v < row.packs - 1 || row.last == VEC) {
                         copyAsync16(slot + v, xr + v * VEC, 16);
-                    } else if (kStreamAsyncTail && ox - row.head + (v + 1) * VEC <= x_end) {
-                        // 1: the row's bytes, zeros after; 2: all 16, the rest zeroed after the wait
-                        copyAsync16(slot + v, xr + v * VEC,
-                                    INFINI_LP_NORM_STREAM_ASYNC_TAIL == 2 ? 16 : row.last * (int)sizeof(T));
                     } else { // this thread reads it back after its wait, as the copies
                         slot[v] = partialPack<T, VEC>(xr + v * VEC, 0, row.last);
                     }
@@ -196,16 +162,6 @@ __global__ void __launch_bounds__(kStreamThreads, kStreamBlocksPerSm)
                 for (int j = 0; j < VEC; ++j) {
                     if (j < row.head) {
                         slot[0].v[j] = T{};
-                    }
-                }
-            }
-            // The last pack's elements after the row, copied whole (ASYNC_TAIL 2), by the lane that copied
-            // it (lane 0 too for a one-pack row, after the head). An element-loaded pack has zeros there.
-            if (INFINI_LP_NORM_STREAM_ASYNC_TAIL == 2 && lane == (rp - 1) % GROUP) {
-#pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    if (j >= row.last) {
-                        slot[rp - 1].v[j] = T{};
                     }
                 }
             }
