@@ -685,7 +685,8 @@ def test_ragged_rows_gpu(rng, dtype, shape, layout):
 
 
 # Rows of 130-4096 packs whose threads' 4-pack slots would be at most 3/4 full (whole packs and ragged;
-# padded rows: the scalar plans): on the GPU with INFINI_LP_NORM_ROWS_ITEMS6 half the threads, 6 packs each.
+# padded rows: the scalar plans): on the GPU, INFINI_LP_NORM_ROWS_ITEMS6 gives the vector plans of all but
+# 16-bit ragged rows half the threads, 6 packs each.
 MID_ROWS = [("f64", (300, 1190)), ("f64", (300, 1191)), ("f32", (300, 2383)), ("f32", (300, 1300)),
             ("f16", (300, 4768)), ("bf16", (300, 4767)), ("f16", (300, 22000))]
 

@@ -444,18 +444,20 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
     const uint32_t along_i = threadIdx.x & ((1u << il) - 1), along_j = threadIdx.x >> il;
     constexpr uint32_t step_i = kBlock >> jl, step_j = kBlock >> il;
     constexpr int R = kTileElems / kBlock;
-#if INFINI_ELEMENTWISE_TILED_HOIST
     // A thread's elements of a tile lie a fixed step apart in each operand
-    // (operand 0 the output): one 64-bit add an element, not a multiply.
+    // (operand 0 the output): one 64-bit add an element, not a multiply
+    // (INFINI_ELEMENTWISE_TILED_HOIST; not 4-byte types).
+    constexpr bool kHoist = INFINI_ELEMENTWISE_TILED_HOIST && sizeof(T) != 4;
     int64_t first[N + 1], step[N + 1];
+    if constexpr (kHoist) {
 #pragma unroll
-    for (int k = 0; k <= N; ++k) {
-        const bool staged = k > 0 && (a.staged & (1u << (k - 1)));
-        first[k] = staged ? (int64_t)load_j * a.sj[k] + (int64_t)load_i * a.si[k]
-                          : (int64_t)along_i * a.si[k] + (int64_t)along_j * a.sj[k];
-        step[k] = staged ? (int64_t)step_i * a.si[k] : (int64_t)step_j * a.sj[k];
+        for (int k = 0; k <= N; ++k) {
+            const bool staged = k > 0 && (a.staged & (1u << (k - 1)));
+            first[k] = staged ? (int64_t)load_j * a.sj[k] + (int64_t)load_i * a.si[k]
+                              : (int64_t)along_i * a.si[k] + (int64_t)along_j * a.sj[k];
+            step[k] = staged ? (int64_t)step_i * a.si[k] : (int64_t)step_j * a.sj[k];
+        }
     }
-#endif
     for (uint32_t t = blockIdx.x; t < a.ntiles; t += gridDim.x) {
         uint32_t ti, tj;
         uint32_t q = divmod(a.div_tiles_i, t, ti);
@@ -485,86 +487,86 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
         // into shared memory, the others along i into registers; then one
         // barrier, then compute and store along i.
         T x[R][N];
-#if INFINI_ELEMENTWISE_TILED_HOIST
-        const uint32_t ni_left = a.ni - i0, nj_left = a.nj - j0;
+        if constexpr (kHoist) {
+            const uint32_t ni_left = a.ni - i0, nj_left = a.nj - j0;
 #pragma unroll
-        for (int k = 0; k < N; ++k) {
-            const T *p = in.p[k] + base[k + 1] + first[k + 1];
-            if (a.staged & (1u << k)) {
-                const bool jok = load_j < nj_left;
+            for (int k = 0; k < N; ++k) {
+                const T *p = in.p[k] + base[k + 1] + first[k + 1];
+                if (a.staged & (1u << k)) {
+                    const bool jok = load_j < nj_left;
 #pragma unroll
-                for (int r = 0; r < R; ++r) {
-                    const uint32_t ii = load_i + r * step_i;
-                    if (jok && ii < ni_left) {
-                        tile[k][ii * pitch + load_j] = p[r * step[k + 1]];
+                    for (int r = 0; r < R; ++r) {
+                        const uint32_t ii = load_i + r * step_i;
+                        if (jok && ii < ni_left) {
+                            tile[k][ii * pitch + load_j] = p[r * step[k + 1]];
+                        }
                     }
-                }
-            } else {
-                const bool iok = along_i < ni_left;
+                } else {
+                    const bool iok = along_i < ni_left;
 #pragma unroll
-                for (int r = 0; r < R; ++r) {
-                    if (iok && along_j + r * step_j < nj_left) {
-                        x[r][k] = p[r * step[k + 1]];
-                    }
-                }
-            }
-        }
-        __syncthreads();
-        T *o = out + base[0] + first[0];
-#pragma unroll
-        for (int r = 0; r < R; ++r) {
-            const uint32_t jj = along_j + r * step_j;
-            if (jj < nj_left && along_i < ni_left) {
-#pragma unroll
-                for (int k = 0; k < N; ++k) {
-                    if (a.staged & (1u << k)) {
-                        x[r][k] = tile[k][along_i * pitch + jj];
-                    }
-                }
-                o[r * step[0]] = apply<Op>(x[r], std::make_index_sequence<N>{});
-            }
-        }
-#else
-#pragma unroll
-        for (int k = 0; k < N; ++k) {
-            if (a.staged & (1u << k)) {
-                const T *p = in.p[k] + base[k + 1] + (int64_t)load_j * a.sj[k + 1];
-                const bool jok = j0 + load_j < a.nj;
-#pragma unroll
-                for (int r = 0; r < R; ++r) {
-                    const uint32_t ii = load_i + r * step_i;
-                    if (jok && i0 + ii < a.ni) {
-                        tile[k][ii * pitch + load_j] = p[(int64_t)ii * a.si[k + 1]];
-                    }
-                }
-            } else {
-                const T *p = in.p[k] + base[k + 1] + (int64_t)along_i * a.si[k + 1];
-                const bool iok = i0 + along_i < a.ni;
-#pragma unroll
-                for (int r = 0; r < R; ++r) {
-                    const uint32_t jj = along_j + r * step_j;
-                    if (iok && j0 + jj < a.nj) {
-                        x[r][k] = p[(int64_t)jj * a.sj[k + 1]];
+                    for (int r = 0; r < R; ++r) {
+                        if (iok && along_j + r * step_j < nj_left) {
+                            x[r][k] = p[r * step[k + 1]];
+                        }
                     }
                 }
             }
-        }
-        __syncthreads();
-        T *o = out + base[0] + (int64_t)along_i * a.si[0];
+            __syncthreads();
+            T *o = out + base[0] + first[0];
 #pragma unroll
-        for (int r = 0; r < R; ++r) {
-            const uint32_t jj = along_j + r * step_j;
-            if (j0 + jj < a.nj && i0 + along_i < a.ni) {
+            for (int r = 0; r < R; ++r) {
+                const uint32_t jj = along_j + r * step_j;
+                if (jj < nj_left && along_i < ni_left) {
 #pragma unroll
-                for (int k = 0; k < N; ++k) {
-                    if (a.staged & (1u << k)) {
-                        x[r][k] = tile[k][along_i * pitch + jj];
+                    for (int k = 0; k < N; ++k) {
+                        if (a.staged & (1u << k)) {
+                            x[r][k] = tile[k][along_i * pitch + jj];
+                        }
+                    }
+                    o[r * step[0]] = apply<Op>(x[r], std::make_index_sequence<N>{});
+                }
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < N; ++k) {
+                if (a.staged & (1u << k)) {
+                    const T *p = in.p[k] + base[k + 1] + (int64_t)load_j * a.sj[k + 1];
+                    const bool jok = j0 + load_j < a.nj;
+#pragma unroll
+                    for (int r = 0; r < R; ++r) {
+                        const uint32_t ii = load_i + r * step_i;
+                        if (jok && i0 + ii < a.ni) {
+                            tile[k][ii * pitch + load_j] = p[(int64_t)ii * a.si[k + 1]];
+                        }
+                    }
+                } else {
+                    const T *p = in.p[k] + base[k + 1] + (int64_t)along_i * a.si[k + 1];
+                    const bool iok = i0 + along_i < a.ni;
+#pragma unroll
+                    for (int r = 0; r < R; ++r) {
+                        const uint32_t jj = along_j + r * step_j;
+                        if (iok && j0 + jj < a.nj) {
+                            x[r][k] = p[(int64_t)jj * a.sj[k + 1]];
+                        }
                     }
                 }
-                o[(int64_t)jj * a.sj[0]] = apply<Op>(x[r], std::make_index_sequence<N>{});
+            }
+            __syncthreads();
+            T *o = out + base[0] + (int64_t)along_i * a.si[0];
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                const uint32_t jj = along_j + r * step_j;
+                if (j0 + jj < a.nj && i0 + along_i < a.ni) {
+#pragma unroll
+                    for (int k = 0; k < N; ++k) {
+                        if (a.staged & (1u << k)) {
+                            x[r][k] = tile[k][along_i * pitch + jj];
+                        }
+                    }
+                    o[(int64_t)jj * a.sj[0]] = apply<Op>(x[r], std::make_index_sequence<N>{});
+                }
             }
         }
-#endif
         __syncthreads();
     }
 }

@@ -160,14 +160,17 @@ constexpr uint32_t kTileElemsLog = 10, kTileElems = 1u << kTileElemsLog;
 #define INFINI_ELEMENTWISE_WIDE_TILES_2B 7
 #endif
 constexpr uint64_t kWideTilesMinElems = 1u << 20; // see above
-// A measuring knob (session 45): 1 computes a thread's element offsets within a tile once, before the
-// tile loop, instead of a 64-bit multiply per element and tile. ncu (tools/verify_s44d.sh) on Mul
-// (663,368,31) BF16 a order (2,0,1), 28.5 µs against PyTorch's 20.7: issue slots 72% busy and warps
-// mostly "not selected", with DRAM far from busy (30 MB): the kernel is bound by its instructions,
-// ~80 a 2-byte element (the PTX's tile loop: per-tile divides and bases, then a 64-bit multiply,
-// shift and add per element and operand). 0: offsets per element.
+// 1: the tiled kernel computes a thread's element offsets within a tile and their steps once, before the
+// tile loop, instead of a 64-bit multiply per element, operand and tile (not for 4-byte types). ncu
+// (session 45, call 1, tools/verify_s44d.sh) on Mul (663,368,31) BF16 a order (2,0,1), 28.5 µs against
+// PyTorch's 20.7: issue slots 72% busy, warps mostly "not selected", DRAM far from busy (30 MB): bound by
+// its instructions, ~80 a 2-byte element. Call 2 (tools/verify_s45a.sh), 178 tiled Mul cases (the sweeps'
+// lists and mulperm 45), eager µs, geomean time: F16 0.952, BF16 0.965, F64 0.974, F32 0.993 but its
+// cases over 25 µs lost up to 1.10 ((581,169,71) 35.4 -> 38.8: 40 registers against 32, six blocks an SM
+// against eight), hence not 4-byte types; (8,117,132,94) BF16 56.4 -> 48.2, (55,127,23,99) BF16 78.2 ->
+// 67.8, (663,368,31) 28.9 -> 26.5. 0: offsets per element.
 #ifndef INFINI_ELEMENTWISE_TILED_HOIST
-#define INFINI_ELEMENTWISE_TILED_HOIST 0
+#define INFINI_ELEMENTWISE_TILED_HOIST 1
 #endif
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the

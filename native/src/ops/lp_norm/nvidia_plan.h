@@ -89,12 +89,15 @@ struct Plan {
     size_t workspace = 0;
 };
 
-// A measuring knob (session 45): 1 gives rows of more than 128 packs that fill at most 3/4 of their
-// threads' 4 packs half the threads with 6 packs each (nvidia.cc's sizeRows, rows.cu's ITEMS 6
-// kernels). The seed-44 sweep's (9675, 1191) F64 axis 1 (596 packs of 2 on 256 threads, 58% of their
-// slots) ran at 117.0 against PyTorch's 89.3 µs (1.6 TB/s). 0: 4 packs a thread.
+// Rows of more than 128 packs (vector plans) that would fill at most 3/4 of their threads' 4 packs take
+// half the threads with 6 packs each (nvidia.cc's sizeRows, rows.cu's ITEMS 6 kernels): fuller lanes and
+// more rows an SM. Not 16-bit ragged rows, whose ITEMS 6 kernels spill (302 bytes for F16). Session 45,
+// call 2 (tools/verify_s45a.sh), 82 row cases whose plan it changes (tools/shaped_cases.py lpmid 45),
+// eager µs (PyTorch's): (1552, 9717) F32 p 3 72.4 -> 42.0 (101.0), (14859, 597) F64 p 3 72.4 -> 55.8
+// (152.7), (17271, 645) F32 29.8 -> 26.7, no F32 / F64 / aligned 16-bit case slower; 16-bit ragged rows
+// 1.07-1.45x slower ((29341, 1313) F16 96.8 -> 138.3), hence their exclusion. 0: 4 packs a thread.
 #ifndef INFINI_LP_NORM_ROWS_ITEMS6
-#define INFINI_LP_NORM_ROWS_ITEMS6 0
+#define INFINI_LP_NORM_ROWS_ITEMS6 1
 #endif
 
 // Elements in a Cols pack of a 16-bit type where the axis stays whole and the planner takes it

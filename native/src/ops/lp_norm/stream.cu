@@ -286,13 +286,21 @@ bool planStreamGroups(const InfiniopHandle &h, Plan &plan, int group) {
     return true;
 }
 
+// A measuring knob (session 45): ragged F64 rows of at most this many packs stay on Rows. The seed-44
+// sweep's (9675, 1191) F64 (596 packs) ran on block groups at 117 µs (PyTorch 88.6; ncu: 262 blocks of
+// 128, 12% of warp slots active) where the aligned (9675, 1190) ran at 54.7. 0: block groups from 512.
+#ifndef INFINI_LP_NORM_RAGGED_F64_ROWS_MAX
+#define INFINI_LP_NORM_RAGGED_F64_ROWS_MAX 0
+#endif
+
 // Where block groups beat Rows (INFINI_LP_NORM_BLOCK_STREAM: measured there).
 bool blockStreamPays(const Plan &plan) {
     const int64_t nv = rowPacks(plan);
     if (INFINI_LP_NORM_BLOCK_STREAM == 2) {
         return nv >= 512;
     }
-    return plan.ragged ? dtypeSize(plan.dtype) != 4 && nv >= 512 : nv > 1024;
+    const size_t es = dtypeSize(plan.dtype);
+    return plan.ragged ? es != 4 && nv >= 512 && !(es == 8 && nv <= INFINI_LP_NORM_RAGGED_F64_ROWS_MAX) : nv > 1024;
 }
 
 } // namespace
