@@ -286,11 +286,16 @@ bool planStreamGroups(const InfiniopHandle &h, Plan &plan, int group) {
     return true;
 }
 
-// A measuring knob (session 45): ragged F64 rows of at most this many packs stay on Rows. The seed-44
-// sweep's (9675, 1191) F64 (596 packs) ran on block groups at 117 µs (PyTorch 88.6; ncu: 262 blocks of
-// 128, 12% of warp slots active) where the aligned (9675, 1190) ran at 54.7. 0: block groups from 512.
+// Ragged F64 rows of at most this many packs stay on Rows (ROWS_ITEMS6's 6-pack threads where they fit).
+// The seed-44 sweep's (9675, 1191) F64 (596 packs) ran on block groups at 117 µs (PyTorch 88.6; ncu: 262
+// blocks of 128, 12% of warp slots active) where the aligned (9675, 1190) ran at 54.7. Session 45, call 3
+// (tools/verify_s45c.sh), 40 random ragged F64 row cases (notes/sweeps/session45_f64ragged_cases.txt),
+// eager µs, block groups -> Rows (PyTorch): up to 1024 packs faster wherever over 20 µs, (3015, 1027) p 1
+// 38.8 -> 21.0 (31.2), (6541, 1249) p 1 79.7 -> 47.7 (63.1), (5236, 1215) p 3 70.6 -> 41.3 (116.1); three
+// of ~15 µs 1.1-1.2x; over 1024 packs slower, 1.06-1.60 ((981, 6619) 35.5 -> 56.9). 0: block groups
+// from 512 packs.
 #ifndef INFINI_LP_NORM_RAGGED_F64_ROWS_MAX
-#define INFINI_LP_NORM_RAGGED_F64_ROWS_MAX 0
+#define INFINI_LP_NORM_RAGGED_F64_ROWS_MAX 1024
 #endif
 
 // Where block groups beat Rows (INFINI_LP_NORM_BLOCK_STREAM: measured there).
