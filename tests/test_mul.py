@@ -347,6 +347,29 @@ def test_wide_tile_planes(rng, device, dtype, c_shape, a_spec, b_spec, c_strides
     run_case(rng, device, dtype, c_shape, a_spec, b_spec, c_strides)
 
 
+# Output rows shorter than a 16-byte vector, the input gathered (its unit-stride dim is the output's
+# innermost, its others permuted): on the GPU the gather form, where a vector spans two or three rows
+# (INFINI_ELEMENTWISE_GATHER_SHORT_RUNS: two runs where the second fits in its row); a partial last
+# vector (50*33*19*5 elements); b broadcast or gathered too.
+GATHER_SHORT_ROWS = [
+    # c shape, (a shape, a strides), (b shape, b strides)
+    ((40, 30, 20, 7), ((40, 30, 20, 7), permuted_strides((40, 30, 20, 7), (2, 1, 0, 3))), ((40, 30, 20, 7), None)),
+    ((40, 30, 20, 6), ((40, 30, 20, 6), permuted_strides((40, 30, 20, 6), (2, 1, 0, 3))), ((1, 30, 1, 6), None)),
+    ((40, 30, 20, 3), ((40, 30, 20, 3), permuted_strides((40, 30, 20, 3), (2, 1, 0, 3))), ((40, 30, 20, 3), None)),
+    ((50, 33, 19, 5), ((50, 33, 19, 5), permuted_strides((50, 33, 19, 5), (1, 2, 0, 3))),
+     ((50, 33, 19, 5), permuted_strides((50, 33, 19, 5), (2, 0, 1, 3)))),
+    ((30, 20, 40, 13), ((30, 20, 40, 13), permuted_strides((30, 20, 40, 13), (2, 1, 0, 3))), ((13,), None)),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, BF16, np.float32, np.int8, np.int16],
+                         ids=["f16", "bf16", "f32", "i8", "i16"])
+@pytest.mark.parametrize("c_shape,a_spec,b_spec", GATHER_SHORT_ROWS, ids=[str(i) for i in range(len(GATHER_SHORT_ROWS))])
+def test_gather_short_rows(rng, device, dtype, c_shape, a_spec, b_spec):
+    run_case(rng, device, dtype, c_shape, a_spec, b_spec)
+
+
 # A transposed input whose unit-stride dim j is short (5-31) and lies outside other dims of the
 # output: on the GPU tiles of 8 or 16 along j and 128 or 64 along the output's rows where
 # INFINI_ELEMENTWISE_NARROW_TILES is on (elementwise/nvidia.cuh, tiledKernel), the gather form or

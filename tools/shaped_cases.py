@@ -24,9 +24,12 @@ the cases they can change, not only on those a sweep found behind:
   lpshort  LPNorm over the innermost axis of contiguous rows of 9-600 elements (not a whole number of
         16-byte packs) of any float type, 10-150 MB, 2-4 dims (session 42: the ragged Rows plan against
         the scalar one, lp_norm/nvidia.cc's INFINI_LP_NORM_RAGGED_MIN_LEN).
+  mulshort  Mul of 2-96 MB (3-4 dims) whose innermost extent is shorter than a 16-byte vector (2-15
+        elements), a permuted, b broadcast over random dims (session 45: the gather form's short rows,
+        elementwise/nvidia.cuh's INFINI_ELEMENTWISE_GATHER_SHORT_RUNS);
   lpmid  LPNorm over the innermost axis of contiguous rows of 130-4096 packs (the Rows plan's 4-pack
         threads) of any float type, 10-150 MB, half of them ragged (session 45: INFINI_LP_NORM_ROWS_ITEMS6).
-    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|lprows|lpmid|colsmid|reperm|lpshort SEED COUNT > FILE"""
+    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|mulshort|lprows|lpmid|colsmid|reperm|lpshort SEED COUNT > FILE"""
 import math
 import random
 import sys
@@ -134,6 +137,20 @@ def lprows_case(rng):
     return f"lp_norm ({rows}, {length}) axis 1 p {rng.choice([1, 2, 2, 3])} {dtype}"
 
 
+def mulshort_case(rng):
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    ndim = rng.choice([3, 4, 4])
+    numel = log_uniform(rng, 2 << 20, 96 << 20) // SIZES[dtype] // 3
+    inner = rng.randint(2, 16 // SIZES[dtype] - 1) if SIZES[dtype] < 8 else 1
+    outer = [max(2, log_uniform(rng, 3, 600)) for _ in range(ndim - 1)]
+    scale = (numel / inner / math.prod(outer)) ** (1 / (ndim - 1))
+    shape = tuple([max(2, round(d * scale)) for d in outer] + [inner])
+    order = list(range(ndim))
+    rng.shuffle(order)
+    b_shape = tuple(1 if rng.random() < 0.4 else d for d in shape)
+    return f"mul {shape} a order {tuple(order)} b {b_shape} {dtype}"
+
+
 def lpmid_case(rng):
     dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
     vec = 16 // SIZES[dtype]
@@ -227,7 +244,7 @@ def lpshort16_case(rng):
 def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
-    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case, "lpmid": lpmid_case, "colsmid": colsmid_case,
+    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case, "lpmid": lpmid_case, "mulshort": mulshort_case, "colsmid": colsmid_case,
             "reperm": reperm_case, "lpshort": lpshort_case, "lpshort16": lpshort16_case, "colscut": colscut_case, "colsband": colsband_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")

@@ -324,7 +324,9 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
         int64_t off[N];
         gatherOffsets<N>(a, n0, c, off);
         const bool whole = n0 + V <= a.numel;
-        const bool runs = whole && size0 >= V; // one or two runs of the innermost dim
+        // One or two runs of the innermost dim: rows of a vector or more, and (INFINI_ELEMENTWISE_GATHER_SHORT_RUNS)
+        // shorter rows where the vector's elements past its first row's end fit in the next row.
+        const bool runs = whole && (size0 >= V || (kGatherShortRuns && V - (size0 - c[0]) <= size0));
         uint32_t first_run = V;                // elements in the first run
         int64_t next[N];                       // the second run's offsets
 #pragma unroll
