@@ -349,8 +349,9 @@ def test_wide_tile_planes(rng, device, dtype, c_shape, a_spec, b_spec, c_strides
 
 # Output rows shorter than a 16-byte vector, the input gathered (its unit-stride dim is the output's
 # innermost, its others permuted): on the GPU the gather form, where a vector spans two or three rows
-# (INFINI_ELEMENTWISE_GATHER_SHORT_RUNS: two runs where the second fits in its row); a partial last
-# vector (50*33*19*5 elements); b broadcast or gathered too.
+# (INFINI_ELEMENTWISE_GATHER_SHORT_RUNS: two runs where every vector's second fits in its row, rows of 7,
+# 6, 3 and, for int8, 12 and 15; element by element for 5 and 13); a partial last vector (50*33*19*5
+# elements); b broadcast or gathered too.
 GATHER_SHORT_ROWS = [
     # c shape, (a shape, a strides), (b shape, b strides)
     ((40, 30, 20, 7), ((40, 30, 20, 7), permuted_strides((40, 30, 20, 7), (2, 1, 0, 3))), ((40, 30, 20, 7), None)),
@@ -359,6 +360,8 @@ GATHER_SHORT_ROWS = [
     ((50, 33, 19, 5), ((50, 33, 19, 5), permuted_strides((50, 33, 19, 5), (1, 2, 0, 3))),
      ((50, 33, 19, 5), permuted_strides((50, 33, 19, 5), (2, 0, 1, 3)))),
     ((30, 20, 40, 13), ((30, 20, 40, 13), permuted_strides((30, 20, 40, 13), (2, 1, 0, 3))), ((13,), None)),
+    ((30, 20, 40, 12), ((30, 20, 40, 12), permuted_strides((30, 20, 40, 12), (1, 2, 0, 3))), ((30, 1, 40, 12), None)),
+    ((29, 21, 40, 15), ((29, 21, 40, 15), permuted_strides((29, 21, 40, 15), (2, 1, 0, 3))), ((29, 21, 40, 15), None)),
 ]
 
 

@@ -318,15 +318,18 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
     constexpr int V = 16 / sizeof(T);
     const uint32_t nvec = (a.numel + V - 1) / V;
     const uint32_t size0 = a.size[0].divisor;
+    // Rows shorter than a vector whose every vector spans two of them (INFINI_ELEMENTWISE_GATHER_SHORT_RUNS):
+    // a vector's first element sits at a multiple of g = gcd(V, size0) in its row, at most size0 - g, and
+    // the rest fits in the next row where V - (size0 - (size0 - g)) <= size0.
+    const uint32_t g = min((uint32_t)V, size0 & (0u - size0));
+    const bool two_runs = size0 >= V || (kGatherShortRuns && size0 + g >= V);
     for (uint32_t v = blockIdx.x * kBlock + threadIdx.x; v < nvec; v += gridDim.x * kBlock) {
         const uint32_t n0 = v * V;
         uint32_t c[kMaxDims];
         int64_t off[N];
         gatherOffsets<N>(a, n0, c, off);
         const bool whole = n0 + V <= a.numel;
-        // One or two runs of the innermost dim: rows of a vector or more, and (INFINI_ELEMENTWISE_GATHER_SHORT_RUNS)
-        // shorter rows where the vector's elements past its first row's end fit in the next row.
-        const bool runs = whole && (size0 >= V || (kGatherShortRuns && V - (size0 - c[0]) <= size0));
+        const bool runs = whole && two_runs; // one or two runs of the innermost dim
         uint32_t first_run = V;                // elements in the first run
         int64_t next[N];                       // the second run's offsets
 #pragma unroll

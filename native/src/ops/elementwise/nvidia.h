@@ -172,13 +172,19 @@ constexpr uint64_t kWideTilesMinElems = 1u << 20; // see above
 #ifndef INFINI_ELEMENTWISE_TILED_HOIST
 #define INFINI_ELEMENTWISE_TILED_HOIST 1
 #endif
-// A measuring knob (session 45): 1 lets the gather form load a vector of output elements whose innermost
-// rows are shorter than the vector as two runs (the first row's end, the next row's start: two coordinate
-// decompositions), wherever the second run fits in its row, instead of stepping element by element with a
-// carry through every dim. The seed-45 sweep's worst Mul case is such a gather: (152,62,64,7) BF16 a order
-// (2,1,0,3), rows of 7 under 8-element vectors, 26.7 against PyTorch's 17.3 µs. 0: element by element.
+// 1: the gather form loads a vector of output elements over rows shorter than itself as two runs (the end
+// of one row, the start of the next: two coordinate decompositions) where every vector's second run fits
+// in its row (rows of size0 >= V - gcd(V, size0): 4, 6 or 7 elements under 2-byte vectors of 8, 2 or 3
+// under 4-byte ones), instead of stepping element by element with a carry through every dim. Session 45,
+// call 5 (tools/verify_s45d.sh), 150 gathers with rows of V/2 to V-1 elements (tools/shaped_cases.py
+// mulshort 45, notes/sweeps/session45_gather_short_cases.txt), eager µs, a per-vector form of the rule:
+// geomean 0.83 (F16 0.826, BF16 0.843, F32 0.820), cases over 20 µs 0.768, behind PyTorch 80 -> 40:
+// (152,62,64,7) BF16 a order (2,1,0,3) 26.9 -> 15.9 (PyTorch 17.4; the seed-45 sweep's worst Mul case),
+// (5901,632,4) BF16 56.1 -> 31.7 (45.6), (3186,597,3) F32 42.0 -> 25.9 (25.8); rows of 5 under 8-element
+// vectors, where only some vectors fit (warps then take both paths), lost (1.07 geomean, (235,213,35,5)
+// BF16 32.2 -> 39.6), hence the rule for every vector of a launch. 0: element by element.
 #ifndef INFINI_ELEMENTWISE_GATHER_SHORT_RUNS
-#define INFINI_ELEMENTWISE_GATHER_SHORT_RUNS 0
+#define INFINI_ELEMENTWISE_GATHER_SHORT_RUNS 1
 #endif
 constexpr bool kGatherShortRuns = INFINI_ELEMENTWISE_GATHER_SHORT_RUNS != 0;
 
