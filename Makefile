@@ -40,7 +40,9 @@ endif
 
 INCLUDES  := -Inative/include -Inative/src
 DEFINES   := $(if $(filter 1,$(CUDA)),-DINFINI_WITH_NVIDIA)
-CXXFLAGS  := $(OPT) $(DEBUG) -std=c++17 -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -fopenmp \
+# -fno-math-errno: nothing here reads errno, and sqrt calls that may set it keep GCC from vectorising the
+# CPU kernels' loops around them (LPNorm's per-column factors: F64 columns of 3 rows 2x faster, session 45).
+CXXFLAGS  := $(OPT) $(DEBUG) -std=c++17 -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -fopenmp -fno-math-errno \
              -Wall -Wextra -Wno-unused-parameter -MMD -MP $(INCLUDES) $(DEFINES) \
              $(if $(filter 1,$(CUDA)),-isystem $(CUDA_HOME)/include) $(EXTRA_CXXFLAGS)
 NVCCFLAGS := $(OPT) -std=c++17 $(GENCODE) $(COMPRESS) -lineinfo --expt-relaxed-constexpr -Xcudafe --diag_suppress=177 \

@@ -3,7 +3,7 @@
 // VecAvx512 (16 float lanes), VecAvx2 (8), VecBase (4, GCC's portable vector
 // extension: SSE2 on x86-64). Arithmetic is written with GCC's vector
 // operators (+, *, <, ?:) on V::F; the structs add what operators cannot say:
-// loads and stores of the 16-bit floats, abs, horizontal reductions.
+// loads and stores of the 16-bit floats, abs, sqrt, horizontal reductions.
 // Each struct's functions carry the target of their path, so only kernels
 // compiled for that path (foreach_isa.h) may call them.
 #include "../dtype.h"
@@ -75,6 +75,11 @@ struct VecBase {
         std::memcpy(&v, p, sizeof v);
         return v;
     }
+#ifdef INFINI_CPU_X86
+    static INFINI_VEC_INLINE F sqrt(F v) { return (F)_mm_sqrt_ps((__m128)v); }
+#else
+    static INFINI_VEC_INLINE F sqrt(F v) { return F{__builtin_sqrtf(v[0]), __builtin_sqrtf(v[1]), __builtin_sqrtf(v[2]), __builtin_sqrtf(v[3])}; }
+#endif
     static INFINI_VEC_INLINE void store(float *p, F v) { std::memcpy(p, &v, sizeof v); }
     static INFINI_VEC_INLINE I loadU16(const uint16_t *p) {
         H h;
@@ -134,6 +139,7 @@ struct VecAvx2 {
     static INFINI_VEC_INLINE I set1(int32_t v) { return (I)_mm256_set1_epi32(v); }
     static INFINI_VEC_INLINE bool any(I m) { return !_mm256_testz_si256((__m256i)m, (__m256i)m); }
     static INFINI_VEC_INLINE F load(const float *p) { return _mm256_loadu_ps(p); }
+    static INFINI_VEC_INLINE F sqrt(F v) { return _mm256_sqrt_ps(v); }
     static INFINI_VEC_INLINE void stream(float *p, F v) { _mm256_stream_ps(p, v); }
     static INFINI_VEC_INLINE void stream(fp16_t *p, F v) {
         _mm_stream_si128(reinterpret_cast<__m128i *>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
@@ -179,6 +185,7 @@ struct VecAvx512 {
     static INFINI_VEC_INLINE I set1(int32_t v) { return (I)_mm512_set1_epi32(v); }
     static INFINI_VEC_INLINE bool any(I m) { return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) != 0; }
     static INFINI_VEC_INLINE F load(const float *p) { return _mm512_loadu_ps(p); }
+    static INFINI_VEC_INLINE F sqrt(F v) { return _mm512_sqrt_ps(v); }
     static INFINI_VEC_INLINE void stream64(unsigned char *d, const unsigned char *s) {
         _mm512_stream_si512(reinterpret_cast<__m512i *>(d), _mm512_loadu_si512(s));
     }
