@@ -78,7 +78,9 @@ struct VecBase {
 #ifdef INFINI_CPU_X86
     static INFINI_VEC_INLINE F sqrt(F v) { return (F)_mm_sqrt_ps((__m128)v); }
 #else
-    static INFINI_VEC_INLINE F sqrt(F v) { return F{__builtin_sqrtf(v[0]), __builtin_sqrtf(v[1]), __builtin_sqrtf(v[2]), __builtin_sqrtf(v[3])}; }
+    static INFINI_VEC_INLINE F sqrt(F v) {
+        return F{__builtin_sqrtf(v[0]), __builtin_sqrtf(v[1]), __builtin_sqrtf(v[2]), __builtin_sqrtf(v[3])};
+    }
 #endif
     static INFINI_VEC_INLINE void store(float *p, F v) { std::memcpy(p, &v, sizeof v); }
     static INFINI_VEC_INLINE I loadU16(const uint16_t *p) {

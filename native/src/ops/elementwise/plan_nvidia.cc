@@ -145,7 +145,8 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
     if (INFINI_ELEMENTWISE_WIDE_TILES_2B > 5 && es <= 2 && fill < INFINI_ELEMENTWISE_TILED_MIN_FILL &&
         j_apart > kLaneMinApartBytes && info.numel >= kWideTilesMinElems) {
         double wide_fill;
-        const uint32_t lg = tileJLog(a.ni, a.nj, 6, (uint32_t)std::min(INFINI_ELEMENTWISE_WIDE_TILES_2B, 7), &wide_fill);
+        const uint32_t widest = (uint32_t)std::min(INFINI_ELEMENTWISE_WIDE_TILES_2B, 7);
+        const uint32_t lg = tileJLog(a.ni, a.nj, 6, widest, &wide_fill);
         if (wide_fill >= INFINI_ELEMENTWISE_TILED_MIN_FILL) {
             a.tile_j_log = lg;
             fill = wide_fill;
