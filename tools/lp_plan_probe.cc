@@ -9,11 +9,11 @@
 //       -L/usr/local/cuda/lib64 -lcudart -o /tmp/lp_plan_probe
 //   /tmp/lp_plan_probe < cases.txt    (shaped_cases.py / behind_sweep.py lines: "lp_norm (SHAPE) axis A p P DTYPE")
 #include "../native/src/ops/lp_norm/nvidia.cc"
+#include "probe_common.h"
 
 #include <cstdio>
 #include <iostream>
 #include <regex>
-#include <sstream>
 #include <string>
 
 // The kernels' files' planners and launchers: never called for launches here; the planners decline.
@@ -56,12 +56,6 @@ const char *kindName(Kind k) {
     return names[(int)k];
 }
 
-infiniDtype_t dtypeOf(const std::string &s) {
-    return s == "float16" ? INFINI_DTYPE_F16 : s == "bfloat16" ? INFINI_DTYPE_BF16
-                                             : s == "float32"  ? INFINI_DTYPE_F32
-                                                               : INFINI_DTYPE_F64;
-}
-
 void print(const char *label, const Plan &p) {
     std::printf(" %s=%s vec %d items %d bx %d by %d tpr %d threads %d chunks %lld chunk_rows %lld grid %u x %u "
                 "ragged %d ws %zu",
@@ -72,16 +66,7 @@ void print(const char *label, const Plan &p) {
 } // namespace
 
 int main() {
-    InfiniopHandle h{};
-    h.device = INFINI_DEVICE_NVIDIA;
-    h.sm_count = h.sm_limit = 132;
-    h.max_threads_per_block = 1024;
-    h.max_shared_memory_per_block = 48 * 1024;
-    h.max_shared_memory_per_block_optin = 227 * 1024;
-    h.cc_major = 9;
-    h.cc_minor = 0;
-    h.l2_cache_bytes = 60 * 1024 * 1024;
-    h.max_threads_per_sm = 2048;
+    const InfiniopHandle h = probe::h200Handle();
     const std::regex line(R"(lp_norm \(([\d, ]+)\) axis (\d+) p (\d+) (\w+))");
     std::string text;
     while (std::getline(std::cin, text)) {
@@ -90,18 +75,9 @@ int main() {
             continue;
         }
         InfiniopTensorDescriptor t{};
-        t.dtype = dtypeOf(m[4]);
-        std::stringstream ss(m[1].str());
-        std::string dim;
-        while (std::getline(ss, dim, ',')) {
-            if (dim.find_first_not_of(' ') != std::string::npos) {
-                t.shape.push_back(std::stoul(dim));
-            }
-        }
-        t.strides.assign(t.shape.size(), 1);
-        for (int d = (int)t.shape.size() - 2; d >= 0; --d) {
-            t.strides[d] = t.strides[d + 1] * (ptrdiff_t)t.shape[d + 1];
-        }
+        t.dtype = probe::dtypeOf(m[4]);
+        t.shape = probe::ints(m[1]);
+        t.strides = probe::contiguous(t.shape);
         Info info;
         if (Info::make(&t, &t, std::stoi(m[2]), std::stoi(m[3]), 1e-12f, &info) != INFINI_STATUS_SUCCESS) {
             std::printf("%s: Info::make refused\n", m[0].str().c_str());

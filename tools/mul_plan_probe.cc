@@ -8,35 +8,15 @@
 //       -L/usr/local/cuda/lib64 -lcudart -o /tmp/mul_plan_probe
 //   /tmp/mul_plan_probe < cases.txt    ("mul (SHAPE) a order (ORDER) b (BSHAPE) DTYPE" lines)
 #include "ops/elementwise/nvidia.h"
+#include "probe_common.h"
 
 #include <cstdio>
 #include <iostream>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
-
-std::vector<size_t> ints(const std::string &text) {
-    std::vector<size_t> v;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        if (item.find_first_not_of(' ') != std::string::npos) {
-            v.push_back(std::stoul(item));
-        }
-    }
-    return v;
-}
-
-std::vector<ptrdiff_t> contiguous(const std::vector<size_t> &shape) {
-    std::vector<ptrdiff_t> s(shape.size(), 1);
-    for (int d = (int)shape.size() - 2; d >= 0; --d) {
-        s[d] = s[d + 1] * (ptrdiff_t)shape[d + 1];
-    }
-    return s;
-}
 
 bool anyDtype(infiniDtype_t) { return true; }
 
@@ -49,13 +29,7 @@ const char *pathName(infini::elementwise::nvidia::Path p) {
 
 int main() {
     using namespace infini::elementwise;
-    InfiniopHandle h{};
-    h.device = INFINI_DEVICE_NVIDIA;
-    h.sm_count = h.sm_limit = 132;
-    h.max_threads_per_block = 1024;
-    h.cc_major = 9;
-    h.l2_cache_bytes = 60 * 1024 * 1024;
-    h.max_threads_per_sm = 2048;
+    const InfiniopHandle h = probe::h200Handle();
     nvidia::Occupancy occ;
     occ.strided = occ.strided_vec = occ.tiled = 8;
     occ.pdl = true;
@@ -66,19 +40,17 @@ int main() {
         if (!std::regex_search(text, m, line)) {
             continue;
         }
-        const std::string dt = m[4];
-        const infiniDtype_t dtype = dt == "float16" ? INFINI_DTYPE_F16 : dt == "bfloat16" ? INFINI_DTYPE_BF16
-                                    : dt == "float32" ? INFINI_DTYPE_F32 : dt == "int8" ? INFINI_DTYPE_I8
-                                    : dt == "int16" ? INFINI_DTYPE_I16 : INFINI_DTYPE_F64;
-        const std::vector<size_t> shape = ints(m[1]), order = ints(m[2]), b_shape = ints(m[3]);
-        InfiniopTensorDescriptor c{dtype, shape, contiguous(shape)}, a{dtype, shape, {}}, b{dtype, b_shape,
-                                                                                           contiguous(b_shape)};
+        const infiniDtype_t dtype = probe::dtypeOf(m[4]);
+        const std::vector<size_t> shape = probe::ints(m[1]), order = probe::ints(m[2]);
+        const std::vector<size_t> b_shape = probe::ints(m[3]);
+        InfiniopTensorDescriptor c{dtype, shape, probe::contiguous(shape)}, a{dtype, shape, {}}, b{dtype, b_shape,
+                                                                                           probe::contiguous(b_shape)};
         // a: a contiguous tensor of shape [shape[i] for i in order] seen through the inverse permutation.
         std::vector<size_t> mem;
         for (size_t i : order) {
             mem.push_back(shape[i]);
         }
-        const std::vector<ptrdiff_t> inner = contiguous(mem);
+        const std::vector<ptrdiff_t> inner = probe::contiguous(mem);
         a.strides.assign(shape.size(), 0);
         for (size_t j = 0; j < order.size(); ++j) {
             a.strides[order[j]] = inner[j];
