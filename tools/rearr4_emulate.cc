@@ -30,26 +30,7 @@
 #include <thread>
 #include <vector>
 
-// The device dialect, for the host.
-#undef __global__
-#undef __device__
-#undef __shared__
-#undef __forceinline__
-#undef __launch_bounds__
-#undef __grid_constant__
-#undef __restrict__
-#define __global__
-#define __device__
-#define __shared__ static
-#define __forceinline__ inline
-#define __launch_bounds__(...)
-#define __grid_constant__
-#define __restrict__
-static thread_local uint3 emu_thread, emu_block;
-#define threadIdx emu_thread
-#define blockIdx emu_block
-static std::barrier<> *emu_barrier;
-static void __syncthreads() { emu_barrier->arrive_and_wait(); }
+#include "emu_dialect.h"
 // Warp shuffles: every lane of the warp calls (the kernels call them warp-uniformly).
 static std::barrier<> *emu_warp_barrier[8];
 static uint32_t emu_shfl_slot[256];

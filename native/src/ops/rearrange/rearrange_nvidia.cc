@@ -608,6 +608,11 @@ struct NvidiaDesc final : Desc {
         p.div_run_packs = FastDivU32(p.run_packs);
         footprint = p.pitch != 0 ? p.pitch : best_inner;
 #endif
+#if INFINI_REARRANGE_BOX_WORD_BYTES
+        const uint32_t word_units = boxWordUnits(plan->unit);
+        p.store_words = (uint32_t)((best_inner + 2 * word_units - 2) / word_units);
+        p.div_store_words = FastDivU32(p.store_words);
+#endif
         p.chunk = 1;
         p.chunk_len = 1;
         if (best < nd && 2 * footprint <= cap) {

@@ -1,0 +1,303 @@
+// Host emulation of the box transpose kernel (native/src/ops/rearrange/box.cuh) on the plans that
+// rearrange_nvidia.cc's planner makes: random permutations of small tensors (1-, 2- and 4-byte
+// elements, padded strides, pointers shifted by 0-7 elements), each planned with boxes ahead of the tiles
+// and no size floor, and wherever the plan Calculate would pick is a box transpose, the kernel run
+// block after block with 256 std::threads, checked bit for bit against a plain loop on a poisoned dst
+// buffer wider than the view (an unwritten element or a write outside the view fails).
+//   g++ -O2 -std=c++20 -pthread -Inative/src -Inative/include -isystem /usr/local/cuda/include \
+//       -DINFINI_WITH_NVIDIA -DINFINI_REARRANGE_BOX=2 -DINFINI_REARRANGE_BOX_MIN_BYTES=0 \
+//       [-DINFINI_REARRANGE_BOX_WORD_BYTES=4] tools/box_emulate.cc native/src/common/tensor.cc \
+//       native/src/common/layout.cc -L/usr/local/cuda/lib64 -lcudart -o /tmp/box_emulate
+//   /tmp/box_emulate [cases] [seed]
+//   /tmp/box_emulate --probe < lines   (behind_sweep.py's "rearrange (SHAPE) src order (O) dst (S) DTYPE"
+//                                       lines: the kind of each unit's plan, and the box's shape)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "emu_dialect.h"
+#define INFINI_REARRANGE_TRACE
+#include "rearr_trace.h"
+
+#include "ops/rearrange/box.cuh"
+
+#include "../native/src/ops/rearrange/rearrange_nvidia.cc"
+#include "probe_common.h"
+
+namespace infini::rearrange::nvidia {
+
+// The kernel's blocks one after another, each on 256 threads.
+template <size_t Unit>
+cudaError_t launchBox(const BoxParams &p, unsigned grid, void *dst, const void *src, cudaStream_t) {
+    using U = typename UnitOf<Unit>::type;
+    std::barrier<> barrier(kBoxThreads);
+    emu_barrier = &barrier;
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < (unsigned)kBoxThreads; ++t) {
+        threads.emplace_back([&, t] {
+            for (unsigned b = 0; b < grid; ++b) {
+                emu_block = uint3{b, 0, 0};
+                emu_thread = uint3{t, 0, 0};
+                boxKernel<U>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+                barrier.arrive_and_wait(); // shared memory is reused by the next block
+            }
+        });
+    }
+    for (auto &th : threads) {
+        th.join();
+    }
+    return cudaSuccess;
+}
+
+// Every other kernel: never reached (the emulation runs box plans only).
+template <size_t Unit>
+cudaError_t launchGeneric(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t) {
+    return cudaErrorNotSupported;
+}
+template <size_t Unit>
+cudaError_t launchTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
+    return cudaErrorNotSupported;
+}
+template <size_t Unit>
+bool tileKernelsHonourPdl() {
+    return false;
+}
+cudaError_t launchWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
+    return cudaErrorNotSupported;
+}
+cudaError_t launchWideWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
+    return cudaErrorNotSupported;
+}
+cudaError_t launchSkewTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
+    return cudaErrorNotSupported;
+}
+cudaError_t launchSkewWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
+    return cudaErrorNotSupported;
+}
+cudaError_t launchOddWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
+    return cudaErrorNotSupported;
+}
+bool prepareOddTmaTiles() { return false; }
+bool launchOddTmaTile(const OddTmaTiling &, void *, const void *, cudaStream_t, bool, cudaError_t *) { return false; }
+bool prepareTmaTiles() { return false; }
+bool encodeTmaMaps(const TmaTiling &, void *, const void *, CUtensorMap *, CUtensorMap *) { return false; }
+cudaError_t launchTmaTile(const TmaTiling &, const CUtensorMap &, const CUtensorMap &, cudaStream_t, bool) {
+    return cudaErrorNotSupported;
+}
+
+} // namespace infini::rearrange::nvidia
+
+namespace {
+
+using namespace infini::rearrange;
+using namespace infini::rearrange::nvidia;
+
+struct View {
+    std::vector<size_t> shape;
+    std::vector<ptrdiff_t> strides; // elements
+    size_t reach = 0;               // elements from the base to one past the last
+};
+
+// Strides of `shape` laid out in `order` (outermost first), each dim padded by up to `pad` elements.
+View layOut(const std::vector<size_t> &shape, const std::vector<int> &order, int pad, std::mt19937 &rng) {
+    View v{shape, std::vector<ptrdiff_t>(shape.size()), 0};
+    ptrdiff_t stride = 1;
+    for (int k = (int)order.size() - 1; k >= 0; --k) {
+        const int d = order[k];
+        v.strides[d] = stride;
+        stride *= (ptrdiff_t)shape[d] + (k > 0 && pad > 0 ? (ptrdiff_t)(rng() % (pad + 1)) : 0);
+    }
+    v.reach = (size_t)stride;
+    return v;
+}
+
+// Runs one case; 1: a box ran and matched, 0: no box planned, -1: a mismatch.
+int runCase(const std::vector<size_t> &shape, const std::vector<int> &dst_order, const std::vector<int> &src_order,
+            size_t es, int pad, int sms, std::mt19937 &rng, bool verbose) {
+    const View dv = layOut(shape, dst_order, pad, rng), sv = layOut(shape, src_order, pad, rng);
+    InfiniopTensorDescriptor dt{}, st{};
+    dt.dtype = st.dtype = es == 1 ? INFINI_DTYPE_I8 : es == 2 ? INFINI_DTYPE_F16 : INFINI_DTYPE_F32;
+    dt.shape = st.shape = shape;
+    dt.strides = dv.strides;
+    st.strides = sv.strides;
+    Info info;
+    if (Info::create(&dt, &st, &info) != INFINI_STATUS_SUCCESS) {
+        return 0;
+    }
+    InfiniopHandle h = probe::h200Handle();
+    h.sm_count = h.sm_limit = sms;
+    NvidiaDesc desc(h, info);
+    if (desc.plan() != INFINI_STATUS_SUCCESS) {
+        std::printf("plan failed\n");
+        return -1;
+    }
+    const size_t shift_d = rng() % 8, shift_s = rng() % 8, margin = 64;
+    std::vector<uint8_t> src((sv.reach + shift_s + margin) * es), dst((dv.reach + shift_d + 2 * margin) * es, 0xA5),
+        want(dst);
+    for (auto &b : src) {
+        b = (uint8_t)rng();
+    }
+    uint8_t *d = dst.data() + (margin + shift_d) * es;
+    const uint8_t *s = src.data() + shift_s * es;
+    // The plan Calculate would take (rearrange_nvidia.cc calculate): the widest unit the pointers allow.
+    const Plan *chosen = nullptr;
+    for (const Plan &p : desc.plans) {
+        if (p.kind != Kind::None && ((uintptr_t)(d + p.dst_offset) | (uintptr_t)(s + p.src_offset)) % p.unit == 0) {
+            chosen = &p;
+            break;
+        }
+    }
+    if (chosen == nullptr || chosen->kind != Kind::Box) {
+        return 0;
+    }
+    const Plan &p = *chosen;
+    launchUnit(p.unit, [&](auto u) {
+        return launchBox<decltype(u)::value>(p.box, p.grid, d + p.dst_offset, s + p.src_offset, nullptr);
+    });
+    // The reference: every element through the strides.
+    std::vector<size_t> idx(shape.size(), 0);
+    size_t numel = 1;
+    for (size_t n : shape) {
+        numel *= n;
+    }
+    uint8_t *w = want.data() + (margin + shift_d) * es;
+    for (size_t e = 0; e < numel; ++e) {
+        ptrdiff_t od = 0, os = 0;
+        for (size_t k = 0; k < shape.size(); ++k) {
+            od += (ptrdiff_t)idx[k] * dv.strides[k];
+            os += (ptrdiff_t)idx[k] * sv.strides[k];
+        }
+        std::memcpy(w + od * es, s + os * es, es);
+        for (int k = (int)shape.size() - 1; k >= 0 && ++idx[k] == shape[k]; --k) {
+            idx[k] = 0;
+        }
+    }
+    if (dst != want) {
+        size_t first = 0;
+        while (dst[first] == want[first]) {
+            ++first;
+        }
+        std::printf("MISMATCH: unit %zu inner %u nbox %d chunk %u of %u chunk_dst %lld grid %u; first byte %zd\n",
+                    p.unit, p.box.inner, p.box.nbox, p.box.chunk, p.box.chunk_len, (long long)p.box.chunk_dst,
+                    p.grid, (ptrdiff_t)first - (ptrdiff_t)((margin + shift_d) * es));
+        return -1;
+    }
+    if (verbose) {
+        std::printf("ok: unit %zu inner %u nbox %d chunk %u of %u chunk_dst %lld grid %u\n", p.unit, p.box.inner,
+                    p.box.nbox, p.box.chunk, p.box.chunk_len, (long long)p.box.chunk_dst, p.grid);
+    }
+    return 1;
+}
+
+void describe(const std::vector<size_t> &shape, const std::vector<int> &dst_order, const std::vector<int> &src_order,
+              size_t es, int pad, int sms) {
+    std::printf("  shape (");
+    for (size_t n : shape) {
+        std::printf("%zu,", n);
+    }
+    std::printf(") dst order (");
+    for (int o : dst_order) {
+        std::printf("%d,", o);
+    }
+    std::printf(") src order (");
+    for (int o : src_order) {
+        std::printf("%d,", o);
+    }
+    std::printf(") elem %zu pad %d sms %d\n", es, pad, sms);
+}
+
+// Each line's plans on an H200's handle, widest unit first.
+int probeLines() {
+    const std::regex line(R"(rearrange \(([\d, ]+)\) src order \(([\d, ]+)\) dst \(([\d, ]+)\) (\w+))");
+    static const char *kinds[] = {"None", "Memcpy", "Generic", "Tile", "Box"};
+    std::string text;
+    while (std::getline(std::cin, text)) {
+        std::smatch m;
+        if (!std::regex_search(text, m, line)) {
+            continue;
+        }
+        InfiniopTensorDescriptor dt{}, st{};
+        dt.dtype = st.dtype = probe::dtypeOf(m[4]);
+        dt.shape = st.shape = probe::ints(m[1]);
+        const std::vector<size_t> order = probe::ints(m[2]), dst = probe::ints(m[3]);
+        dt.strides.assign(dst.begin(), dst.end());
+        st.strides.assign(dt.shape.size(), 0);
+        ptrdiff_t stride = 1;
+        for (int k = (int)order.size() - 1; k >= 0; --k) {
+            st.strides[order[k]] = stride;
+            stride *= (ptrdiff_t)dt.shape[order[k]];
+        }
+        Info info;
+        if (Info::create(&dt, &st, &info) != INFINI_STATUS_SUCCESS) {
+            continue;
+        }
+        NvidiaDesc desc(probe::h200Handle(), info);
+        if (desc.plan() != INFINI_STATUS_SUCCESS) {
+            std::printf("%s: plan failed\n", m[0].str().c_str());
+            continue;
+        }
+        std::printf("%s:", m[0].str().c_str());
+        for (const Plan &p : desc.plans) {
+            if (p.kind != Kind::None) {
+                std::printf(" [unit %zu %s", p.unit, kinds[(int)p.kind]);
+                if (p.kind == Kind::Box) {
+                    std::printf(" inner %u nbox %d chunk %u/%u grid %u", p.box.inner, p.box.nbox, p.box.chunk,
+                                p.box.chunk_len, p.grid);
+                }
+                std::printf("]");
+            }
+        }
+        std::printf("\n");
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    if (argc > 1 && std::string(argv[1]) == "--probe") {
+        return probeLines();
+    }
+    const int cases = argc > 1 ? std::atoi(argv[1]) : 300;
+    std::mt19937 rng(argc > 2 ? std::atoi(argv[2]) : 1);
+    int ran = 0, failed = 0, skipped = 0;
+    for (int c = 0; c < cases; ++c) {
+        const int nd = 2 + (int)(rng() % 4);
+        std::vector<size_t> shape(nd);
+        for (auto &n : shape) {
+            n = 1 + rng() % (rng() % 3 == 0 ? 40 : 9);
+        }
+        std::vector<int> dst_order(nd), src_order(nd);
+        for (int k = 0; k < nd; ++k) {
+            dst_order[k] = src_order[k] = k;
+        }
+        std::shuffle(src_order.begin(), src_order.end(), rng);
+        if (rng() % 3 == 0) {
+            std::shuffle(dst_order.begin(), dst_order.end(), rng);
+        }
+        const size_t es = (size_t[]){1, 2, 4, 1, 2}[rng() % 5];
+        const int pad = rng() % 3 == 0 ? (int)(rng() % 5) : 0;
+        const int sms = (int[]){1, 2, 8, 132}[rng() % 4];
+        const int r = runCase(shape, dst_order, src_order, es, pad, sms, rng, false);
+        if (r < 0) {
+            describe(shape, dst_order, src_order, es, pad, sms);
+            ++failed;
+        } else if (r == 0) {
+            ++skipped;
+        } else {
+            ++ran;
+        }
+    }
+    std::printf("box cases %d, failed %d, without a box plan %d (word bytes %d)\n", ran, failed, skipped,
+                INFINI_REARRANGE_BOX_WORD_BYTES);
+    return failed == 0 && ran > 0 ? 0 : 1;
+}
