@@ -161,6 +161,21 @@ def test_small_dim_permutations(device, rng, dtype, shape, order):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", [np.dtype(np.uint8), F16, F32, np.dtype(np.float64)], ids=str)
 @pytest.mark.parametrize("shape,order", [
+    ((13, 12, 38, 60), (3, 1, 2, 0)),        # 38 continues both src's run of 13 and dst's of 60
+    ((10, 26, 20, 58), (1, 3, 2, 0)),        # 20 continues src's run of 10 and dst's of 58
+    ((18, 6, 30, 120), (0, 3, 2, 1)),        # 30 continues src's run of 6 and dst's of 120
+    ((10, 23, 5, 38, 38), (1, 0, 4, 3, 2)),  # two dims of 38, 5 between
+    ((7, 9, 3, 37, 54), (1, 4, 3, 0, 2)),    # a run of 9 x 3 x 7 in src, 37 x 54 in dst
+], ids=str)
+def test_dims_continuing_both_runs(device, rng, dtype, shape, order):
+    """Transposes where a dim continues both the src run and the dst run, so that either tile group may
+    take it (on the GPU the shorter group under INFINI_REARRANGE_GROW_SHORTER), pointers shifted too."""
+    check_permutation(device, rng, shape, order, dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.dtype(np.uint8), F16, F32, np.dtype(np.float64)], ids=str)
+@pytest.mark.parametrize("shape,order", [
     ((13, 11, 8, 15, 8), (2, 0, 1, 4, 3)),    # a 15 x 8 block dense in both, boxes along dst's next dim
     ((117, 5, 6, 75, 25), (1, 0, 2, 4, 3)),   # a 6 x 75 x 25 block
     ((10, 9, 13, 17, 27), (1, 0, 4, 3, 2)),   # 13 x 17 x 27 reversed inside, boxes along src's next dim

@@ -249,6 +249,9 @@ int probeLines() {
         for (const Plan &p : desc.plans) {
             if (p.kind != Kind::None) {
                 std::printf(" [unit %zu %s", p.unit, kinds[(int)p.kind]);
+                if (p.kind == Kind::Tile) {
+                    std::printf(" a %u b %u grid %u", p.tile.len_a, p.tile.len_b, p.grid);
+                }
                 if (p.kind == Kind::Box) {
                     std::printf(" inner %u nbox %d chunk %u/%u grid %u", p.box.inner, p.box.nbox, p.box.chunk,
                                 p.box.chunk_len, p.grid);

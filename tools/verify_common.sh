@@ -24,7 +24,7 @@ harness_run() {
 # library_build: the library for sm_90 (make -j16), its status in the log.
 library_build() {
     step "library build (make -j16 CUDA_ARCHS=90)"
-    timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
+    timeout -k 3 "$(cap 240)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
     echo "make rc=$?" | tee -a "$LOG"
 }
 # bench_if_time MODULE FILE CAP: `python -m MODULE` into FILE when 20 s are left.
@@ -104,7 +104,7 @@ build_variant_pair() {
         EXTRA_CXXFLAGS="${VARIANT_CXXFLAGS:-}" $objs \
         >"${dir}_make.log" 2>&1 &
     pid=$!
-    timeout -k 3 "$(cap 110)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
+    timeout -k 3 "$(cap 240)" make -j16 CUDA_ARCHS=90 >>"$LOG" 2>&1
     echo "make (default) rc=$?" | tee -a "$LOG"
     wait "$pid"
     echo "make ($dir objects) rc=$?" | tee -a "$LOG"

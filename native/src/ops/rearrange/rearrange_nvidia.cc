@@ -101,6 +101,14 @@ constexpr size_t kKernelCopyMax = 1 << 20;
 // 27.05 -> 25.31; 4097² graphs 27.57 -> 27.36; 8192² 94.63 -> 94.22 (one-tile
 // blocks: the next call's blocks take the SMs the last wave frees and wait
 // there; notes/rearrange.md, "Session 12").
+// 1: planTile grows the shorter of its two groups first, so that a dim continuing both the src run and the
+// dst run (the transposed pair's neighbour in both tensors) goes to the group that needs it: the seed-45
+// sweep's (13,112,138,245) F16 src order (3,1,2,0) had b take dim 138 (b 245 x 138, a 13: tiles 20% full,
+// the generic kernel at 526 µs, PyTorch 528); shorter first, a 13 x 138 and b 245 fill their tiles. 0: b
+// first (sessions 1-45).
+#ifndef INFINI_REARRANGE_GROW_SHORTER
+#define INFINI_REARRANGE_GROW_SHORTER 0
+#endif
 #ifndef INFINI_REARRANGE_PDL
 #define INFINI_REARRANGE_PDL 2
 #endif
@@ -295,53 +303,81 @@ struct NvidiaDesc final : Desc {
         }
         const int edge = tileEdge(plan->unit);
         const uint64_t enough = 4 * (uint64_t)edge;
-        std::vector<char> used(nd, 0);
-        // Group b: a suffix of the dst-ordered dims.
-        std::vector<size_t> gb{b};
-        used[b] = used[a] = 1;
-        uint64_t len_b = l.shape[b];
-        for (size_t d = b; d-- > 0 && len_b < enough && gb.size() < (size_t)kMaxGroup;) {
-            size_t inner = gb.back();
-            if (used[d] || ds[d] != ds[inner] * (ptrdiff_t)l.shape[inner] || len_b * l.shape[d] > UINT32_MAX) {
-                break;
-            }
-            gb.push_back(d);
-            used[d] = 1;
-            len_b *= l.shape[d];
-        }
-        // Group a: dims whose src stride continues the run.
-        std::vector<size_t> ga{a};
-        uint64_t len_a = l.shape[a];
-        while (len_a < enough && ga.size() < (size_t)kMaxGroup) {
-            size_t inner = ga.back();
-            size_t next = nd;
-            for (size_t d = 0; d < nd; ++d) {
-                if (!used[d] && ss[d] == ss[inner] * (ptrdiff_t)l.shape[inner]) {
-                    next = d;
+        // Group b: a suffix of the dst-ordered dims; group a: dims whose src stride continues the run. Each
+        // grows until it spans a few tiles, b first; with INFINI_REARRANGE_GROW_SHORTER also the shorter
+        // first (a dim that continues both runs then goes to the group that needs it), and the grouping
+        // whose tiles pass the fill gates fuller is taken.
+        struct Grouping {
+            std::vector<size_t> ga, gb;
+            uint64_t len_a, len_b;
+            std::vector<char> used;
+        };
+        auto group = [&](bool shorter_first) {
+            Grouping g{{a}, {b}, l.shape[a], l.shape[b], std::vector<char>(nd, 0)};
+            g.used[a] = g.used[b] = 1;
+            auto nextB = [&]() -> size_t {
+                const size_t inner = g.gb.back();
+                if (g.len_b >= enough || g.gb.size() >= (size_t)kMaxGroup || inner == 0) {
+                    return nd;
+                }
+                const size_t d = inner - 1;
+                const bool continues = !g.used[d] && ds[d] == ds[inner] * (ptrdiff_t)l.shape[inner];
+                return continues && g.len_b * l.shape[d] <= UINT32_MAX ? d : nd;
+            };
+            auto nextA = [&]() -> size_t {
+                const size_t inner = g.ga.back();
+                if (g.len_a >= enough || g.ga.size() >= (size_t)kMaxGroup) {
+                    return nd;
+                }
+                for (size_t d = 0; d < nd; ++d) {
+                    if (!g.used[d] && ss[d] == ss[inner] * (ptrdiff_t)l.shape[inner]) {
+                        return g.len_a * l.shape[d] <= UINT32_MAX ? d : nd;
+                    }
+                }
+                return nd;
+            };
+            for (;;) {
+                const size_t nb = nextB(), na = nextA();
+                if (nb == nd && na == nd) {
                     break;
                 }
+                const bool grow_a = na != nd && (nb == nd || (shorter_first && g.len_a < g.len_b));
+                const size_t d = grow_a ? na : nb;
+                (grow_a ? g.ga : g.gb).push_back(d);
+                (grow_a ? g.len_a : g.len_b) *= l.shape[d];
+                g.used[d] = 1;
             }
-            if (next == nd || len_a * l.shape[next] > UINT32_MAX) {
-                break;
-            }
-            ga.push_back(next);
-            used[next] = 1;
-            len_a *= l.shape[next];
-        }
-        if (len_a < kMinTileEdge || len_b < kMinTileEdge || len_a > UINT32_MAX || len_b > UINT32_MAX) {
-            return false;
-        }
-        // The fill gates (0: off): the tiles' fill, and b's fill of its tiles' span.
+            return g;
+        };
+        // The fill gates (0: off): the tiles' fill, and b's fill of its tiles' span. A grouping's fill, or
+        // -1 where it is refused.
         const bool two_byte = plan->unit == 2;
         const int min_fill = two_byte ? INFINI_REARRANGE_MIN_TILE_FILL_2B : INFINI_REARRANGE_MIN_TILE_FILL;
         const int min_b_fill = two_byte            ? INFINI_REARRANGE_MIN_B_FILL_2B
                                : plan->unit == 1 ? INFINI_REARRANGE_MIN_B_FILL_1B
                                                  : INFINI_REARRANGE_MIN_B_FILL;
-        const double span_a = (double)((len_a + edge - 1) / edge) * edge, span_b = (double)((len_b + edge - 1) / edge) * edge;
-        if (100.0 * (double)len_a * (double)len_b < min_fill * span_a * span_b ||
-            100.0 * (double)len_b < min_b_fill * span_b) {
+        auto fillOf = [&](const Grouping &g) {
+            if (g.len_a < kMinTileEdge || g.len_b < kMinTileEdge || g.len_a > UINT32_MAX || g.len_b > UINT32_MAX) {
+                return -1.0;
+            }
+            const double span_a = (double)((g.len_a + edge - 1) / edge) * edge;
+            const double span_b = (double)((g.len_b + edge - 1) / edge) * edge;
+            const double fill = 100.0 * (double)g.len_a * (double)g.len_b / (span_a * span_b);
+            return fill < min_fill || 100.0 * (double)g.len_b < min_b_fill * span_b ? -1.0 : fill;
+        };
+        Grouping chosen = group(false);
+        if (INFINI_REARRANGE_GROW_SHORTER) {
+            Grouping other = group(true);
+            if (fillOf(other) > fillOf(chosen)) {
+                chosen = std::move(other);
+            }
+        }
+        if (fillOf(chosen) < 0) {
             return false;
         }
+        const std::vector<size_t> &ga = chosen.ga, &gb = chosen.gb;
+        const std::vector<char> &used = chosen.used;
+        const uint64_t len_a = chosen.len_a, len_b = chosen.len_b;
         TileParams &t = plan->tile;
         t.len_a = (uint32_t)len_a;
         t.len_b = (uint32_t)len_b;
