@@ -4,7 +4,6 @@
 #include "nvidia.h"
 #include "tile_index.cuh"
 #include <cstdint>
-#include <cstring>
 
 namespace infini::rearrange::nvidia {
 
@@ -72,9 +71,7 @@ __global__ void __launch_bounds__(kBoxThreads) boxKernel(const __grid_constant__
         }
     }
     __syncthreads();
-    // Unit i of the box (dst order): its place in shared memory, and its coordinate along the block's
-    // dst-innermost dim (the one a step along dst moves in most often).
-    auto locate = [&](uint32_t i, uint32_t &r0) {
+    for (uint32_t i = threadIdx.x; i < n; i += kBoxThreads) {
         const uint32_t c = p.div_inner.div(i);
         uint32_t j = i - c * p.inner, at = c * p.inner;
 #if INFINI_REARRANGE_BOX_VEC_LOADS
@@ -86,76 +83,11 @@ __global__ void __launch_bounds__(kBoxThreads) boxKernel(const __grid_constant__
         for (int d = 0; d < kMaxBoxDims; ++d) {
             if (d < p.nbox) {
                 const uint32_t q = p.box_div[d].div(j);
-                const uint32_t r = j - q * p.box_size[d];
-                at += r * p.box_src[d];
-                if (d == 0) {
-                    r0 = r;
-                }
+                at += (j - q * p.box_size[d]) * p.box_src[d];
                 j = q;
             }
         }
-        return at;
-    };
-    constexpr uint32_t W = boxWordUnits(sizeof(U));
-#if INFINI_REARRANGE_BOX_WORD_BYTES
-    if constexpr (W > 1) {
-        // Stores of W units (INFINI_REARRANGE_BOX_WORD_BYTES) on dst's own grid along each dst run: the
-        // whole box where the chunked dim continues dst's block, else each block. A word's units are
-        // located once and then stepped along the block's dst-innermost dim, located afresh past its end.
-        using Word = typename UnitOf<W * sizeof(U)>::type;
-        const bool one_run = p.chunk_dst == (int64_t)p.inner;
-        const uint32_t len = one_run ? n : p.inner, slots = one_run ? (n + 2 * W - 2) / W : ext * p.store_words;
-        for (uint32_t t = threadIdx.x; t < slots; t += kBoxThreads) {
-            uint32_t r = 0, k = t;
-            if (!one_run) {
-                r = p.div_store_words.div(t);
-                k = t - r * p.store_words;
-            }
-            U *run = dst + od + (int64_t)r * p.chunk_dst;
-            const uint32_t head = (uint32_t)((reinterpret_cast<uintptr_t>(run) / sizeof(U)) % W);
-            const uint32_t words = (head + len + W - 1) / W;
-            if (k >= words) {
-                continue;
-            }
-            const uint32_t lo = k == 0 ? head : 0, hi = k + 1 == words ? head + len - k * W : W;
-            const uint32_t first = r * len + k * W + lo - head;
-            uint32_t r0, at = locate(first, r0);
-            U v[W];
-#pragma unroll
-            for (uint32_t u = 0; u < W; ++u) {
-                if (u >= lo && u < hi) {
-                    if (u > lo) {
-                        if (++r0 < p.box_size[0]) {
-                            at += p.box_src[0];
-                        } else {
-                            at = locate(first + (u - lo), r0);
-                        }
-                    }
-                    v[u] = box[at];
-                }
-            }
-            U *to = run - head + k * W;
-            if (lo == 0 && hi == W) {
-                Word w;
-                memcpy(&w, v, sizeof(w));
-                *reinterpret_cast<Word *>(to) = w;
-            } else {
-#pragma unroll
-                for (uint32_t u = 0; u < W; ++u) {
-                    if (u >= lo && u < hi) {
-                        to[u] = v[u];
-                    }
-                }
-            }
-        }
-    } else
-#endif
-    {
-        for (uint32_t i = threadIdx.x; i < n; i += kBoxThreads) {
-            const uint32_t c = p.div_inner.div(i);
-            uint32_t r0;
-            dst[od + (int64_t)c * p.chunk_dst + (i - c * p.inner)] = box[locate(i, r0)];
-        }
+        dst[od + (int64_t)c * p.chunk_dst + (i - c * p.inner)] = box[at];
     }
 }
 

@@ -108,21 +108,6 @@ constexpr int kBoxVecMinBytes = 64; // 16-byte loads for blocks of at least this
 #ifndef INFINI_REARRANGE_BOX_VEC_LOADS
 #define INFINI_REARRANGE_BOX_VEC_LOADS 1
 #endif
-// Bytes a thread stores at once in the box kernel's store phase (4, 8 or 16; 0: a unit a store). A
-// store of one byte or two a thread, each unit located by a division per box dim, made the int8 box
-// kernel slower than PyTorch's copy on small transposed planes ((160,238,27,24) int8 order (0,1,3,2):
-// 60.4 against 50.9 µs, seed-45 sweep); words along dst's runs locate a unit once a word and step.
-#ifndef INFINI_REARRANGE_BOX_WORD_BYTES
-#define INFINI_REARRANGE_BOX_WORD_BYTES 0
-#endif
-static_assert(INFINI_REARRANGE_BOX_WORD_BYTES == 0 || INFINI_REARRANGE_BOX_WORD_BYTES == 4 ||
-                  INFINI_REARRANGE_BOX_WORD_BYTES == 8 || INFINI_REARRANGE_BOX_WORD_BYTES == 16,
-              "box word stores: 0, 4, 8 or 16 bytes");
-// Units a box store moves (1: unit stores).
-constexpr uint32_t boxWordUnits(size_t unit) {
-    const size_t bytes = INFINI_REARRANGE_BOX_WORD_BYTES;
-    return bytes / unit > 1 ? (uint32_t)(bytes / unit) : 1;
-}
 struct BoxParams {
     uint32_t inner;  // units of the dense block
     FastDivU32 div_inner;
@@ -139,10 +124,6 @@ struct BoxParams {
     uint32_t pitch;     // 16-byte loads: units of shared memory a block takes (0: unit loads)
     uint32_t run_packs; // 16-byte packs a block's src run spans at most (pitch / packs' units)
     FastDivU32 div_run_packs;
-#endif
-#if INFINI_REARRANGE_BOX_WORD_BYTES
-    uint32_t store_words; // word stores (boxWordUnits > 1): words a block's dst run spans at most
-    FastDivU32 div_store_words;
 #endif
 };
 template <size_t Unit>

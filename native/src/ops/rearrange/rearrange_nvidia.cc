@@ -101,13 +101,17 @@ constexpr size_t kKernelCopyMax = 1 << 20;
 // 27.05 -> 25.31; 4097² graphs 27.57 -> 27.36; 8192² 94.63 -> 94.22 (one-tile
 // blocks: the next call's blocks take the SMs the last wave frees and wait
 // there; notes/rearrange.md, "Session 12").
-// 1: planTile grows the shorter of its two groups first, so that a dim continuing both the src run and the
-// dst run (the transposed pair's neighbour in both tensors) goes to the group that needs it: the seed-45
-// sweep's (13,112,138,245) F16 src order (3,1,2,0) had b take dim 138 (b 245 x 138, a 13: tiles 20% full,
-// the generic kernel at 526 µs, PyTorch 528); shorter first, a 13 x 138 and b 245 fill their tiles. 0: b
-// first (sessions 1-45).
+// 1: planTile also grows the shorter of its two groups first, so that a dim continuing both the src run and
+// the dst run (the transposed pair's neighbour in both tensors) goes to the group that needs it, and takes
+// the grouping whose tiles pass the fill gates fuller: the seed-45 sweep's (13,112,138,245) F16 src order
+// (3,1,2,0) had b take dim 138 (b 245 x 138, a 13: tiles 20% full, the generic kernel at 526 µs, PyTorch
+// 528). Session 46, call 2 (tools/verify_s46b.sh, H200), 108 of the 223 of 4112 probe cases whose plan it
+// changes (notes/sweeps/session46_grow_cases.txt), eager µs, 0 -> 1: geomean time 0.653 (F16 0.724, int8
+// 0.683, F32 0.546, F64 0.647), behind PyTorch 36 -> 3; (16,40,108,139) F64 order (3,1,2,0) 215.2 -> 44.8
+// (PyTorch 211.0), (21,25,19,18,84) F32 265.9 -> 55.6 (267.4). Slower: four F16 cases, (121,6,8,10,127)
+// 25.6 -> 48.8 (45.8), (23,52,75,3,39) 54.0 -> 79.7 (76.8). 0: b first (sessions 1-45).
 #ifndef INFINI_REARRANGE_GROW_SHORTER
-#define INFINI_REARRANGE_GROW_SHORTER 0
+#define INFINI_REARRANGE_GROW_SHORTER 1
 #endif
 #ifndef INFINI_REARRANGE_PDL
 #define INFINI_REARRANGE_PDL 2
@@ -643,11 +647,6 @@ struct NvidiaDesc final : Desc {
                       : 0;
         p.div_run_packs = FastDivU32(p.run_packs);
         footprint = p.pitch != 0 ? p.pitch : best_inner;
-#endif
-#if INFINI_REARRANGE_BOX_WORD_BYTES
-        const uint32_t word_units = boxWordUnits(plan->unit);
-        p.store_words = (uint32_t)((best_inner + 2 * word_units - 2) / word_units);
-        p.div_store_words = FastDivU32(p.store_words);
 #endif
         p.chunk = 1;
         p.chunk_len = 1;
