@@ -176,17 +176,16 @@ def test_dims_continuing_both_runs(device, rng, dtype, shape, order):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", [np.dtype(np.uint8), F16, F32, np.dtype(np.float64)], ids=str)
 @pytest.mark.parametrize("shape,order", [
-    ((13, 11, 8, 15, 8), (2, 0, 1, 4, 3)),    # a 15 x 8 block dense in both, boxes along dst's next dim
+    ((13, 11, 8, 15, 8), (2, 0, 1, 4, 3)),    # a 15 x 8 block dense in both, dst's next dim after it
     ((117, 5, 6, 75, 25), (1, 0, 2, 4, 3)),   # a 6 x 75 x 25 block
-    ((10, 9, 13, 17, 27), (1, 0, 4, 3, 2)),   # 13 x 17 x 27 reversed inside, boxes along src's next dim
-    ((5, 22, 82, 27, 26), (1, 0, 2, 4, 3)),   # 27 x 26, boxes along a dim next in both
-    ((128, 37, 10, 51), (0, 1, 3, 2)),        # 10 x 51 blocks, (H200) boxes of 4, a partial last box
+    ((10, 9, 13, 17, 27), (1, 0, 4, 3, 2)),   # 13 x 17 x 27 reversed inside, src's next dim after it
+    ((5, 22, 82, 27, 26), (1, 0, 2, 4, 3)),   # 27 x 26, a dim next in both after it
+    ((128, 37, 10, 51), (0, 1, 3, 2)),        # 10 x 51 blocks
 ], ids=str)
 def test_dense_block_permutations(device, rng, dtype, shape, order):
-    """Permutations inside a block of innermost dims dense in both tensors, pointers shifted too. At these
-    sizes the GPU runs them on tiles or the generic kernel (a library built with
-    -DINFINI_REARRANGE_BOX_MIN_BYTES=0 -DINFINI_REARRANGE_BOX_MAX_UNIT=16 as box transposes; the sizes
-    the default boxes are in test_dense_block_permutations_large_gpu)."""
+    """Permutations inside a block of innermost dims dense in both tensors, pointers shifted too: on the GPU
+    tiles or the generic kernel (sessions 37-45 ran such blocks of 1- and 2-byte units from 10 MB as box
+    transposes, test_dense_block_permutations_large_gpu's sizes)."""
     check_permutation(device, rng, shape, order, dtype)
 
 
@@ -207,13 +206,13 @@ def test_many_dim_permutations(device, rng, dtype, shape, order):
 @pytest.mark.parametrize("dtype", [np.dtype(np.uint8), F16], ids=str)
 @pytest.mark.parametrize("shape,order", [
     ((120, 9, 6, 75, 25), (1, 0, 2, 4, 3)),   # a 6 x 75 x 25 block
-    ((9, 22, 82, 27, 26), (1, 0, 2, 4, 3)),   # 27 x 26, boxes along a dim next in both
-    ((600, 37, 10, 51), (0, 1, 3, 2)),        # 10 x 51 blocks, a partial last box (H200)
+    ((9, 22, 82, 27, 26), (1, 0, 2, 4, 3)),   # 27 x 26, a dim next in both after it
+    ((600, 37, 10, 51), (0, 1, 3, 2)),        # 10 x 51 blocks
     ((19, 110, 7, 28, 61), (1, 0, 2, 4, 3)),  # 28 x 61
 ], ids=str)
 def test_dense_block_permutations_large_gpu(rng, dtype, shape, order):
-    """The same permutations at 10 MB and more, where 1- and 2-byte units take the box transposes
-    (rearrange_nvidia.cc INFINI_REARRANGE_BOX_MAX_UNIT, _MIN_BYTES)."""
+    """The same permutations at 10 MB and more, where 1- and 2-byte units took box transposes until
+    session 46 and now take the generic kernel."""
     check_permutation("nvidia", rng, shape, order, dtype)
 
 

@@ -2,7 +2,8 @@
 `behind_sweep.py --repro FILE N --no-kernels` runs on any library, to compare planner variants on
 the cases they can change, not only on those a sweep found behind:
   box   Rearrange of int8 / F16 tensors of 10-60 MB whose innermost 2-3 dims (at most 16 KB) are
-        permuted among themselves, outer dims sometimes too (rearrange_nvidia.cc planBox);
+        permuted among themselves, outer dims sometimes too (the box transposes' shapes, removed in
+        session 46);
   slab  LPNorm of contiguous tensors over the axis just outside an inner extent of 2-256 elements,
         axis x inner at most 32 KB (lp_norm/nvidia.cc planSlab);
   mulperm  Mul of 2-96 MB (3-4 dims, as behind_sweep.py's) with a permuted so that its unit-stride

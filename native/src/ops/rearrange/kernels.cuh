@@ -1,11 +1,17 @@
 #pragma once
 // Rearrange device code; included by one .cu per copy-unit size.
 #include "../../common/cuda/pdl.cuh"
-#include "box.cuh"
 #include "tile_index.cuh"
 #include <cstdint>
 
 namespace infini::rearrange::nvidia {
+
+template <size_t N> struct UnitOf;
+template <> struct UnitOf<1> { using type = uint8_t; };
+template <> struct UnitOf<2> { using type = uint16_t; };
+template <> struct UnitOf<4> { using type = uint32_t; };
+template <> struct UnitOf<8> { using type = uint2; };
+template <> struct UnitOf<16> { using type = uint4; };
 
 // The dst and src offsets (units) of linear index `linear` over p's dims.
 // NDIM > 0: that many dims, 32-bit index; NDIM == 0: p.ndim dims, 32-bit;
@@ -207,13 +213,6 @@ __global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const
 }
 
 template <size_t Unit>
-cudaError_t launchBox(const BoxParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream) {
-    using U = typename UnitOf<Unit>::type;
-    boxKernel<U><<<grid, kBoxThreads, 0, stream>>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
-    return cudaGetLastError();
-}
-
-template <size_t Unit>
 cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned grid, void *dst, const void *src,
                           cudaStream_t stream) {
     using U = typename UnitOf<Unit>::type;
@@ -264,7 +263,6 @@ bool tileKernelsHonourPdl() {
 #define INFINI_REARRANGE_INSTANTIATE(N)                                                                        \
     template cudaError_t launchGeneric<N>(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t); \
     template cudaError_t launchTile<N>(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool);    \
-    template cudaError_t launchBox<N>(const BoxParams &, unsigned, void *, const void *, cudaStream_t);            \
     template bool tileKernelsHonourPdl<N>();
 
 } // namespace infini::rearrange::nvidia

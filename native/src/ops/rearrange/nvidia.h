@@ -88,51 +88,10 @@ constexpr int genericUnitsPerThread(size_t unit) {
     return n < 1 ? 1 : n > INFINI_REARRANGE_GENERIC_MAX_UNITS ? INFINI_REARRANGE_GENERIC_MAX_UNITS : (int)n;
 }
 
-// Box transposes (rearrange_nvidia.cc planBox, INFINI_REARRANGE_BOX): the
-// innermost dims form one dense block in both tensors, permuted inside it (a
-// transposed group of a few units with its neighbours). A block copies a box
-// of such blocks, a chunk of one more dim (where the block is small): each
-// block read contiguously into shared memory, written contiguously, each dst
-// unit's place in the src block decomposed over the block's dims.
-constexpr int kMaxBoxDims = 4;
-constexpr int kBoxBytes = 16384; // shared memory a block
-constexpr int kBoxThreads = 256;
-constexpr int kBoxVecMinBytes = 64; // 16-byte loads for blocks of at least this many bytes
-// 1 reads each dense block of a box in 16-byte loads on its own 16-byte grid into shared memory (the
-// block at a pitch of whole packs there, its head kept) where the block spans at least kBoxVecMinBytes;
-// unit loads keep one or two bytes a warp load in flight (session 38's ncu: the int8 box kernel stalls on
-// memory latency). Session 39, call 1 (tools/verify_s39a.sh, with the generic kernel's 5-6-dim forms in
-// the same library), 80 random box-shaped cases: 48 faster by more than 3%, 11 slower (geomean 0.961);
-// (8804,79,71) int8 order (0,2,1) 118.6 -> 104.2 µs, (11223,60,66) int8 108.9 -> 96.3; the worst loss a
-// block of 21 bytes ((1589840,3,7) int8: 83.8 -> 93.8), hence the floor. 0: unit loads.
-#ifndef INFINI_REARRANGE_BOX_VEC_LOADS
-#define INFINI_REARRANGE_BOX_VEC_LOADS 1
-#endif
-struct BoxParams {
-    uint32_t inner;  // units of the dense block
-    FastDivU32 div_inner;
-    uint32_t chunk;  // blocks a box along the chunked dim (1: none)
-    uint32_t chunk_len, chunks; // that dim's size; boxes along it
-    int64_t chunk_dst, chunk_src; // its strides
-    FastDivU32 div_chunks;
-    int nbox; // whole dims, dst-innermost first
-    FastDivU32 box_div[kMaxBoxDims];
-    uint32_t box_size[kMaxBoxDims], box_src[kMaxBoxDims]; // sizes; src offsets within the block a step
-    int outer_ndim; // the other dims, outermost first
-    Dim outer[kMaxDims];
-#if INFINI_REARRANGE_BOX_VEC_LOADS
-    uint32_t pitch;     // 16-byte loads: units of shared memory a block takes (0: unit loads)
-    uint32_t run_packs; // 16-byte packs a block's src run spans at most (pitch / packs' units)
-    FastDivU32 div_run_packs;
-#endif
-};
-template <size_t Unit>
-cudaError_t launchBox(const BoxParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream);
-
 // The most dims the generic kernel has a specialised (unrolled) form for (4 to 6). Past them it runs the
 // kMaxDims loop, whose SASS is 3.4x the 4-dim form's (1968 instructions against 584 for 1-byte units).
 // Session 39, call 1 (tools/verify_s39a.sh), session 38's 162 Rearrange cases behind PyTorch, 4 -> 6 (with
-// the box's 16-byte loads): geomean time 0.930, 51 faster by more than 3%, 2 slower (small calls);
+// the box kernel's 16-byte loads; boxes were removed in session 46): geomean time 0.930, 51 faster by more than 3%, 2 slower (small calls);
 // (17,101,66,3,43) F32 79.4 -> 58.3 µs, (83,14,25,7,98) F32 106.3 -> 78.6; behind 144 -> 129.
 #ifndef INFINI_REARRANGE_GENERIC_UNROLLED_DIMS
 #define INFINI_REARRANGE_GENERIC_UNROLLED_DIMS 6

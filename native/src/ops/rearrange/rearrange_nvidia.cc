@@ -118,40 +118,8 @@ constexpr size_t kKernelCopyMax = 1 << 20;
 #endif
 constexpr PdlPolicy kRearrangePdl = pdlPolicyOfKnob(INFINI_REARRANGE_PDL);
 
-// Transposes whose innermost dims form one dense block in both tensors, of at most kBoxBytes, as box
-// transposes (nvidia.h BoxParams): 1 where the tiles are refused (short groups, tiles under
-// INFINI_REARRANGE_MIN_TILE_FILL full: instead of the generic kernel), 2 ahead of the tiles too, 3 ahead
-// of the tiles on 2-byte units only, 0 off. Session 38 (H200): ahead of the tiles, (65,44,39,59) F16
-// order (0,1,3,2) 47.2 -> 21.6 µs (PyTorch 17.9), (1644,52,122) F16 40.1 -> 32.1 (38.4); but int8
-// transposes on well-filled tiles lost ((15277,59,50) 82.9 -> 110.4 (91.9), (4537,105,102) 95.6 ->
-// 118.2 (115.5), (18,128,14,8,63) 26.4 -> 44.4 (35.9)); tools/verify_s38b.sh, tools/shaped_cases.py box.
-// At 3 (call 3) those int8 cases are back where they were and the F16 gains stay.
-// Session 36's fresh sweep had int8 permutations of such blocks on the generic kernel at up to 1.8x
-// PyTorch's time; H200 eager µs, generic -> box (session 37, tools/verify_s37a.sh; PyTorch):
-// (117,58,6,75,25) order (1,0,2,4,3) 388 -> 209 (214), (106,97,13,17,27) order (1,0,4,3,2) 313 -> 170
-// (182), (5,22,82,27,26) order (1,0,2,4,3) 35.9 -> 28.5 (20.7).
-#ifndef INFINI_REARRANGE_BOX
-#define INFINI_REARRANGE_BOX 3
-#endif
-// The widest copy unit (bytes) and the least tensor bytes that box transposes take. Session 37's call 4
-// (tools/verify_s37d.sh, notes/sweeps/session37_box_cases.txt: 43 box-shaped cases with box transposes
-// on every unit, on 1-byte units only, and off; eager µs, generic -> box, PyTorch's): gains on 1- and
-// 2-byte units from ~10 MB up ((117,58,6,75,25) int8 388 -> 209 (214), (11,43,123,10,115) int8 341 ->
-// 162 (187), (5,22,82,27,26) int8 12.7 MB 36.0 -> 21.9 (20.6), (19,110,7,28,61) F16 127 -> 72 (73));
-// losses below ((51,128,128,10) int8 8.4 MB 22.0 -> 25.9, (64,7,87,162) int8 17.5 -> 20.4,
-// (256,17,53,13) F16 6 MB 10.4 -> 13.2); 4- and 8-byte units level. The two limits were chosen from
-// those runs; session 38 ran them together (tests, memcheck on 10-50 MB boxes, sweeps).
-#ifndef INFINI_REARRANGE_BOX_MAX_UNIT
-#define INFINI_REARRANGE_BOX_MAX_UNIT 2
-#endif
-#ifndef INFINI_REARRANGE_BOX_MIN_BYTES
-#define INFINI_REARRANGE_BOX_MIN_BYTES (10 << 20)
-#endif
-// The least boxes an SM that planBox aims for, cutting the chunked dim finer (a box of 16 KB a block
-// of 256 threads: 8 an SM fill it).
-constexpr uint64_t kBoxMinBlocksPerSm = 8;
 
-enum class Kind { None, Memcpy, Generic, Tile, Box };
+enum class Kind { None, Memcpy, Generic, Tile };
 
 // A transpose cut into other tiles than the plan's `tile` (wide, skewed, odd
 // word tiles): that kernel's parameters and grid; grid 0 when not planned.
@@ -182,7 +150,6 @@ struct Plan {
     unsigned grid = 0;
     GenericParams generic{};
     TileParams tile{};
-    BoxParams box{};
 };
 
 // `l` (strides in bytes) with copy units of `unit` bytes, if the innermost
@@ -567,128 +534,6 @@ struct NvidiaDesc final : Desc {
         return INFINI_STATUS_SUCCESS;
     }
 
-    // A box transpose (INFINI_REARRANGE_BOX): the most innermost dims (2 to kMaxBoxDims) that are one
-    // dense block in both tensors and fit kBoxBytes, src's fastest dim not dst's; then as many blocks
-    // along one more dim as fit.
-    bool planBox(const SimpleLayout &l, Plan *plan) {
-        const size_t nd = l.ndim();
-        const auto &ds = l.strides[kDst];
-        const auto &ss = l.strides[kSrc];
-        if (nd < 2 || ss[nd - 1] == 1 || plan->unit > (size_t)INFINI_REARRANGE_BOX_MAX_UNIT ||
-            l.numel() * plan->unit < (size_t)INFINI_REARRANGE_BOX_MIN_BYTES) {
-            return false;
-        }
-        for (size_t d = 0; d < nd; ++d) {
-            if (ds[d] <= 0 || ss[d] <= 0) {
-                return false;
-            }
-        }
-        std::vector<size_t> by_dst(nd), by_src(nd);
-        for (size_t d = 0; d < nd; ++d) {
-            by_dst[d] = by_src[d] = d;
-        }
-        std::sort(by_dst.begin(), by_dst.end(), [&](size_t a, size_t b) { return ds[a] < ds[b]; });
-        std::sort(by_src.begin(), by_src.end(), [&](size_t a, size_t b) { return ss[a] < ss[b]; });
-        const uint64_t cap = (uint64_t)kBoxBytes / plan->unit;
-        // k innermost dims of both orders: the same set, each order dense (a stride the product of the
-        // dims inside it), their product within cap. `unmatched`: dims in one of the two prefixes only.
-        uint64_t dense_d = 1, dense_s = 1, best_inner = 0;
-        size_t best = 0;
-        int64_t unmatched = 0;
-        std::vector<char> in_d(nd, 0), in_s(nd, 0);
-        for (size_t k = 0; k < nd && k < (size_t)kMaxBoxDims; ++k) {
-            const size_t a = by_dst[k], b = by_src[k];
-            if ((uint64_t)ds[a] != dense_d || (uint64_t)ss[b] != dense_s) {
-                break;
-            }
-            dense_d *= l.shape[a];
-            dense_s *= l.shape[b];
-            if (dense_d > cap) {
-                break;
-            }
-            unmatched += in_s[a] ? -1 : 1;
-            in_d[a] = 1;
-            unmatched += in_d[b] ? -1 : 1;
-            in_s[b] = 1;
-            if (unmatched == 0 && k >= 1) {
-                best = k + 1;
-                best_inner = dense_d;
-            }
-        }
-        if (best < 2) {
-            return false;
-        }
-        BoxParams &p = plan->box;
-        p = BoxParams{};
-        p.inner = (uint32_t)best_inner;
-        p.nbox = (int)best;
-        std::vector<char> used(nd, 0);
-        for (size_t i = 0; i < best; ++i) {
-            const size_t d = by_dst[i];
-            p.box_size[i] = (uint32_t)l.shape[d];
-            p.box_div[i] = FastDivU32(p.box_size[i]);
-            p.box_src[i] = (uint32_t)ss[d];
-            used[d] = 1;
-        }
-        // Blocks a box along one more dim where a block is small: the dim continuing dst's block (its
-        // writes then one run), else src's, else dst's next (the nearest in dst). As many as fit, but
-        // no fewer boxes than kBoxMinBlocksPerSm an SM where the blocks allow (session 37: 398 boxes of
-        // 14 blocks of 7 x 162 bytes ran at 0.64x the generic kernel's speed; 6786 boxes of 1875-byte
-        // blocks at 1.9x).
-        p.div_inner = FastDivU32(p.inner);
-        // Units of shared memory a block takes: its run's packs whole with 16-byte loads
-        // (INFINI_REARRANGE_BOX_VEC_LOADS, where they fit), else the block.
-        uint64_t footprint = best_inner;
-#if INFINI_REARRANGE_BOX_VEC_LOADS
-        const uint64_t pack_units = 16 / plan->unit;
-        p.run_packs = (uint32_t)((best_inner + 2 * pack_units - 2) / pack_units);
-        p.pitch = (uint64_t)p.run_packs * pack_units <= cap && best_inner * plan->unit >= (uint64_t)kBoxVecMinBytes
-                      ? (uint32_t)(p.run_packs * pack_units)
-                      : 0;
-        p.div_run_packs = FastDivU32(p.run_packs);
-        footprint = p.pitch != 0 ? p.pitch : best_inner;
-#endif
-        p.chunk = 1;
-        p.chunk_len = 1;
-        if (best < nd && 2 * footprint <= cap) {
-            size_t pick = by_dst[best];
-            for (size_t d = 0; d < nd; ++d) {
-                if (!used[d] && (uint64_t)ss[d] == best_inner && (uint64_t)ds[pick] != best_inner) {
-                    pick = d;
-                }
-            }
-            if (l.shape[pick] <= UINT32_MAX) {
-                const uint64_t blocks = l.numel() / best_inner; // dense blocks in all
-                const uint64_t want = (uint64_t)kBoxMinBlocksPerSm * (uint64_t)std::max(sm_count, 1);
-                p.chunk_len = (uint32_t)l.shape[pick];
-                p.chunk = (uint32_t)std::min<uint64_t>({l.shape[pick], cap / footprint,
-                                                        std::max<uint64_t>(1, blocks / want)});
-                p.chunk_dst = ds[pick];
-                p.chunk_src = ss[pick];
-                used[pick] = 1;
-            }
-        }
-        p.chunks = (p.chunk_len + p.chunk - 1) / p.chunk;
-        p.div_chunks = FastDivU32(p.chunks);
-        uint64_t blocks = p.chunks;
-        p.outer_ndim = 0;
-        for (size_t d = 0; d < nd; ++d) {
-            if (!used[d]) {
-                if (p.outer_ndim == kMaxDims || l.shape[d] > UINT32_MAX) {
-                    return false;
-                }
-                p.outer[p.outer_ndim++] = makeDim(l.shape[d], ds[d], ss[d]);
-                blocks *= l.shape[d];
-            }
-        }
-        if (blocks > (uint64_t)INT32_MAX) {
-            return false;
-        }
-        plan->kind = Kind::Box;
-        plan->grid = (unsigned)blocks;
-        return true;
-    }
-
     infiniStatus_t planUnit(const SimpleLayout &l, size_t unit, Plan *plan) {
         plan->unit = unit;
         plan->dst_offset = l.offset[kDst] * (ptrdiff_t)unit;
@@ -713,16 +558,14 @@ struct NvidiaDesc final : Desc {
             plan->grid = genericGrid(n, unit);
             return INFINI_STATUS_SUCCESS;
         }
-        const bool box_first = INFINI_REARRANGE_BOX == 2 || (INFINI_REARRANGE_BOX == 3 && unit == 2);
-        if (box_first && planBox(l, plan)) {
-            return INFINI_STATUS_SUCCESS;
-        }
         if (planTile(l, plan)) {
             return uploadDeep(plan);
         }
-        if (INFINI_REARRANGE_BOX != 0 && !box_first && planBox(l, plan)) {
-            return INFINI_STATUS_SUCCESS;
-        }
+        // Everything else: the generic kernel. (Sessions 37-45 sent transposes inside a block of innermost
+        // dims dense in both tensors, 1- and 2-byte units from 10 MB, to box transposes through shared
+        // memory. Session 46, call 3 (tools/verify_s46c.sh, H200), 107 such cases, eager µs: the generic
+        // kernel took 0.667 of the boxes' time, behind PyTorch 97 -> 0; (457,108,11,13) F16 order (0,1,3,2)
+        // 28.4 -> 14.0 (PyTorch 19.3). The box code is in 0ee7ff8.)
         plan->kind = Kind::Generic;
         GenericParams &g = plan->generic;
         g.total = l.numel();
@@ -831,11 +674,6 @@ struct NvidiaDesc final : Desc {
                 }
                 break;
             }
-            case Kind::Box:
-                CUDA_TRY(launchUnit(p.unit, [&](auto u) {
-                    return launchBox<decltype(u)::value>(p.box, p.grid, d, s, stream);
-                }));
-                break;
             case Kind::None:
                 break;
             }

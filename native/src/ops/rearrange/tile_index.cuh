@@ -102,7 +102,7 @@ __device__ __forceinline__ void groupOffset(const Group &g, uint32_t i, int64_t 
 }
 
 // Adds to od and os the offsets in dst and src of index i over dims[0, n)
-// (outermost first): the tile kernels' and the box kernel's outer dims.
+// (outermost first): the tile kernels' outer dims.
 __device__ __forceinline__ void addDimsOffset(const Dim *dims, int n, uint32_t i, int64_t &od, int64_t &os) {
     for (int d = n - 1; d >= 0; --d) {
         uint32_t q = dims[d].div.div(i);
