@@ -113,6 +113,14 @@ constexpr size_t kKernelCopyMax = 1 << 20;
 #ifndef INFINI_REARRANGE_GROW_SHORTER
 #define INFINI_REARRANGE_GROW_SHORTER 1
 #endif
+// 1: GROW_SHORTER regroups 2-byte transposes whose b-first tiles pass the gates too; 0: only where those
+// are refused (the generic kernel otherwise). Call 2's 35 F16 cases: the 8 such regroups took 1.08x their
+// tiles' time in geomean (b of 107-182 units: (77,3,38,121) 9.3 -> 14.3, (23,52,75,3,39) 54.0 -> 79.7,
+// (19,56,97,126) 54.7 -> 72.3; gains (153,56,11,62) 27.0 -> 18.6, (17,9,3,37,54) 10.6 -> 8.1), the 27
+// generic -> tiles 0.66; int8's regroups gained (0.65-1.01), F32 / F64's held (0.84-1.08).
+#ifndef INFINI_REARRANGE_REGROUP_TILES_2B
+#define INFINI_REARRANGE_REGROUP_TILES_2B 0
+#endif
 #ifndef INFINI_REARRANGE_PDL
 #define INFINI_REARRANGE_PDL 2
 #endif
@@ -337,7 +345,8 @@ struct NvidiaDesc final : Desc {
             return fill < min_fill || 100.0 * (double)g.len_b < min_b_fill * span_b ? -1.0 : fill;
         };
         Grouping chosen = group(false);
-        if (INFINI_REARRANGE_GROW_SHORTER) {
+        // (2-byte tiles keep a b-first grouping that passes: INFINI_REARRANGE_REGROUP_TILES_2B.)
+        if (INFINI_REARRANGE_GROW_SHORTER && (!two_byte || INFINI_REARRANGE_REGROUP_TILES_2B || fillOf(chosen) < 0)) {
             Grouping other = group(true);
             if (fillOf(other) > fillOf(chosen)) {
                 chosen = std::move(other);
