@@ -159,6 +159,19 @@ def test_small_dim_permutations(device, rng, dtype, shape, order):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.dtype(np.uint8), F16, F32], ids=str)
+@pytest.mark.parametrize("shape,order", [
+    ((37, 87, 179), (0, 2, 1)),          # a of 87 against b of 179: two 64-unit tiles along a, 68% full
+    ((5, 70, 6, 90), (0, 3, 1, 2)),      # a of 70 x 6 in src, b of 90
+    ((3, 21, 43, 4, 92), (2, 4, 0, 3, 1)),  # a of 21 x 4 x 3, b of 92
+], ids=str)
+def test_short_src_runs(device, rng, dtype, shape, order):
+    """Transposes whose src run (a) spans one and a bit 64-unit tiles, pointers shifted too: 1- and 2-byte
+    units there take the generic kernel, or 32-unit tiles under INFINI_REARRANGE_SMALL_TILES."""
+    check_permutation(device, rng, shape, order, dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", [np.dtype(np.uint8), F16, F32, np.dtype(np.float64)], ids=str)
 @pytest.mark.parametrize("shape,order", [
     ((13, 12, 38, 60), (3, 1, 2, 0)),        # 38 continues both src's run of 13 and dst's of 60

@@ -25,7 +25,7 @@ cudaError_t launchGeneric(const GenericParams &, int, unsigned, void *, const vo
     return cudaErrorNotSupported;
 }
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
+cudaError_t launchTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool, bool) {
     return cudaErrorNotSupported;
 }
 template <size_t Unit>
@@ -97,7 +97,7 @@ int main() {
             if (p.kind != Kind::None) {
                 std::printf(" [unit %zu %s", p.unit, kinds[(int)p.kind]);
                 if (p.kind == Kind::Tile) {
-                    std::printf(" a %u b %u grid %u", p.tile.len_a, p.tile.len_b, p.grid);
+                    std::printf(" a %u b %u grid %u%s", p.tile.len_a, p.tile.len_b, p.grid, p.small_tiles ? " small" : "");
                 }
                 std::printf("]");
             }

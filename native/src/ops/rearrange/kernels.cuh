@@ -2,16 +2,10 @@
 // Rearrange device code; included by one .cu per copy-unit size.
 #include "../../common/cuda/pdl.cuh"
 #include "tile_index.cuh"
+#include "unit_tile.cuh"
 #include <cstdint>
 
 namespace infini::rearrange::nvidia {
-
-template <size_t N> struct UnitOf;
-template <> struct UnitOf<1> { using type = uint8_t; };
-template <> struct UnitOf<2> { using type = uint16_t; };
-template <> struct UnitOf<4> { using type = uint32_t; };
-template <> struct UnitOf<8> { using type = uint2; };
-template <> struct UnitOf<16> { using type = uint4; };
 
 // The dst and src offsets (units) of linear index `linear` over p's dims.
 // NDIM > 0: that many dims, 32-bit index; NDIM == 0: p.ndim dims, 32-bit;
@@ -141,77 +135,6 @@ void launchGenericLean(const GenericParams &p, int ndim, unsigned grid, U *d, co
 }
 #endif
 
-template <class U, int T>
-__global__ void __launch_bounds__(kTileThreadsX *kTileThreadsY) tileKernel(const __grid_constant__ TileParams p,
-                                                                          U *__restrict__ dst,
-                                                                          const U *__restrict__ src) {
-    tileKernelEntry(kTileTriggerAtEntry);
-    constexpr int kPad = sizeof(U) >= 4 ? 1 : 4 / sizeof(U); // rows start on distinct banks
-    constexpr int kA = T / kTileThreadsX, kB = T / kTileThreadsY; // per thread: along a, along b
-    __shared__ U tile[T][T + kPad];                                // [b][a]
-    const uint32_t x = threadIdx.x, y = threadIdx.y;
-    const TileOrigin o = tileOrigin(p, blockIdx.x);
-    const int64_t od = o.od, os = o.os;
-    const uint32_t a0 = o.ta * T, b0 = o.tb * T;
-    // Read along a: consecutive threads, consecutive src addresses. All loads
-    // are issued before the first shared-memory store.
-    int64_t sa[kA];
-    bool va[kA];
-#pragma unroll
-    for (int i = 0; i < kA; ++i) {
-        const uint32_t ia = a0 + x + i * kTileThreadsX;
-        va[i] = ia < p.len_a;
-        int64_t unused;
-        groupOffset(p.a, va[i] ? ia : 0, unused, sa[i]);
-    }
-    U v[kB][kA] = {};
-#pragma unroll
-    for (int j = 0; j < kB; ++j) {
-        const uint32_t ib = b0 + y + j * kTileThreadsY;
-        int64_t unused, sb;
-        groupOffset(p.b, ib < p.len_b ? ib : 0, unused, sb);
-#pragma unroll
-        for (int i = 0; i < kA; ++i) {
-            if (va[i] && ib < p.len_b) {
-                v[j][i] = loadGlobal(src + os + sb + sa[i], j * kA + i);
-            }
-        }
-    }
-#pragma unroll
-    for (int j = 0; j < kB; ++j) {
-#pragma unroll
-        for (int i = 0; i < kA; ++i) {
-            tile[y + j * kTileThreadsY][x + i * kTileThreadsX] = v[j][i];
-        }
-    }
-    __syncthreads();
-    tileLoaded();
-    // Write along b: consecutive threads, consecutive dst addresses.
-    int64_t db[T / kTileThreadsX];
-    bool vb[T / kTileThreadsX];
-#pragma unroll
-    for (int i = 0; i < T / kTileThreadsX; ++i) {
-        const uint32_t ib = b0 + x + i * kTileThreadsX;
-        vb[i] = ib < p.len_b;
-        int64_t unused;
-        groupOffset(p.b, vb[i] ? ib : 0, db[i], unused);
-    }
-#pragma unroll
-    for (int j = 0; j < T / kTileThreadsY; ++j) {
-        const uint32_t ia = a0 + y + j * kTileThreadsY;
-        if (ia < p.len_a) {
-            int64_t da, unused;
-            groupOffset(p.a, ia, da, unused);
-#pragma unroll
-            for (int i = 0; i < T / kTileThreadsX; ++i) {
-                if (vb[i]) {
-                    storeGlobal(dst + od + da + db[i], tile[x + i * kTileThreadsX][y + j * kTileThreadsY], 1000 + j * kA + i);
-                }
-            }
-        }
-    }
-}
-
 template <size_t Unit>
 cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned grid, void *dst, const void *src,
                           cudaStream_t stream) {
@@ -246,9 +169,19 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
 }
 
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream, bool pdl) {
+cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream, bool pdl,
+                       bool small) {
     using U = typename UnitOf<Unit>::type;
     const dim3 block(kTileThreadsX, kTileThreadsY);
+#if INFINI_REARRANGE_SMALL_TILES
+    if constexpr (Unit <= 2) {
+        if (small) {
+            return launchKernel(tileKernel<U, kSmallTileEdge>, dim3(grid), block, 0, stream, pdl, p,
+                                static_cast<U *>(dst), static_cast<const U *>(src));
+        }
+    }
+#endif
+    (void)small;
     return launchKernel(tileKernel<U, kTileEdge<Unit>>, dim3(grid), block, 0, stream, pdl, p, static_cast<U *>(dst),
                         static_cast<const U *>(src));
 }
@@ -262,7 +195,8 @@ bool tileKernelsHonourPdl() {
 
 #define INFINI_REARRANGE_INSTANTIATE(N)                                                                        \
     template cudaError_t launchGeneric<N>(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t); \
-    template cudaError_t launchTile<N>(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool);    \
+    template cudaError_t launchTile<N>(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool,     \
+                                       bool);                                                                  \
     template bool tileKernelsHonourPdl<N>();
 
 } // namespace infini::rearrange::nvidia

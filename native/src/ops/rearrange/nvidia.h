@@ -109,6 +109,15 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
 constexpr int tileEdge(size_t unit) { return unit <= 8 ? 64 : 32; }
 template <size_t Unit>
 constexpr int kTileEdge = tileEdge(Unit);
+// 1: 1- and 2-byte transposes whose 64-unit tiles the fill gates refuse take 32-unit unit tiles
+// (tileKernel<U, kSmallTileEdge>) where those pass the same gates, instead of the generic kernel. The
+// seed-46 sweep's largest 2-byte generic cases run at 0.3-0.8 TB/s, level with PyTorch: every
+// dst-consecutive unit reads its own src sector. Their a of 33-128 units fills 64-unit tiles 52-75%
+// ((74,33,54,10,34) F16 src order (2,1,4,3,0): a 74, b 340, 51%; at 32 units 75%). 0: off.
+#ifndef INFINI_REARRANGE_SMALL_TILES
+#define INFINI_REARRANGE_SMALL_TILES 0
+#endif
+constexpr int kSmallTileEdge = 32;
 
 // The tile kernels (every launch*Tile below) start with tileKernelEntry():
 // `pdl` launches them with programmatic dependent launch (the plan's `pdl`:
@@ -117,7 +126,7 @@ template <size_t Unit>
 bool tileKernelsHonourPdl();
 template <size_t Unit>
 cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
-                       bool pdl);
+                       bool pdl, bool small = false); // small: kSmallTileEdge tiles (1- and 2-byte units)
 
 // Word tiles (word_tile.cuh): the 64 x 64 tiles of 2-byte units moved as
 // 4-byte words, where every row of the tile starts on a word (the plan and

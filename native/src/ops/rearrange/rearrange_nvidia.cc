@@ -145,6 +145,7 @@ struct Plan {
     bool pdl = false;                         // Tile: the tile kernels honour PDL on this device
     bool words = false;                       // Tile: word tiles when the pointers allow
     bool skew = false;                        // Tile: skewed tiles otherwise
+    bool small_tiles = false;                 // Tile: kSmallTileEdge unit tiles (INFINI_REARRANGE_SMALL_TILES) only
     bool dst_sectored = false;                // Tile: every dst row offset a multiple of 32 bytes
     bool skew_src_words = false;              // Tile: every src row offset even (skewed word tiles allowed)
     TmaTiling tma;                            // Tile: tensor-copy tiles where planned and the pointers allow
@@ -335,25 +336,42 @@ struct NvidiaDesc final : Desc {
         const int min_b_fill = two_byte            ? INFINI_REARRANGE_MIN_B_FILL_2B
                                : plan->unit == 1 ? INFINI_REARRANGE_MIN_B_FILL_1B
                                                  : INFINI_REARRANGE_MIN_B_FILL;
-        auto fillOf = [&](const Grouping &g) {
+        auto fillOf = [&](const Grouping &g, int e) {
             if (g.len_a < kMinTileEdge || g.len_b < kMinTileEdge || g.len_a > UINT32_MAX || g.len_b > UINT32_MAX) {
                 return -1.0;
             }
-            const double span_a = (double)((g.len_a + edge - 1) / edge) * edge;
-            const double span_b = (double)((g.len_b + edge - 1) / edge) * edge;
+            const double span_a = (double)((g.len_a + e - 1) / e) * e;
+            const double span_b = (double)((g.len_b + e - 1) / e) * e;
             const double fill = 100.0 * (double)g.len_a * (double)g.len_b / (span_a * span_b);
             return fill < min_fill || 100.0 * (double)g.len_b < min_b_fill * span_b ? -1.0 : fill;
         };
         Grouping chosen = group(false);
         // (2-byte tiles keep a b-first grouping that passes: INFINI_REARRANGE_REGROUP_TILES_2B.)
-        if (INFINI_REARRANGE_GROW_SHORTER && (!two_byte || INFINI_REARRANGE_REGROUP_TILES_2B || fillOf(chosen) < 0)) {
+        if (INFINI_REARRANGE_GROW_SHORTER &&
+            (!two_byte || INFINI_REARRANGE_REGROUP_TILES_2B || fillOf(chosen, edge) < 0)) {
             Grouping other = group(true);
-            if (fillOf(other) > fillOf(chosen)) {
+            if (fillOf(other, edge) > fillOf(chosen, edge)) {
                 chosen = std::move(other);
             }
         }
-        if (fillOf(chosen) < 0) {
-            return false;
+        int tile_edge = edge;
+        if (fillOf(chosen, edge) < 0) {
+            // Both groupings refused at 64 units: 32-unit unit tiles where they pass (INFINI_REARRANGE_SMALL_TILES).
+            if (!INFINI_REARRANGE_SMALL_TILES || plan->unit > 2) {
+                return false;
+            }
+            Grouping b_first = group(false);
+            if (INFINI_REARRANGE_GROW_SHORTER) {
+                Grouping other = group(true);
+                if (fillOf(other, kSmallTileEdge) > fillOf(b_first, kSmallTileEdge)) {
+                    b_first = std::move(other);
+                }
+            }
+            if (fillOf(b_first, kSmallTileEdge) < 0) {
+                return false;
+            }
+            chosen = std::move(b_first);
+            tile_edge = kSmallTileEdge;
         }
         const std::vector<size_t> &ga = chosen.ga, &gb = chosen.gb;
         const std::vector<char> &used = chosen.used;
@@ -361,8 +379,8 @@ struct NvidiaDesc final : Desc {
         TileParams &t = plan->tile;
         t.len_a = (uint32_t)len_a;
         t.len_b = (uint32_t)len_b;
-        t.tiles_a = (uint32_t)((len_a + edge - 1) / edge);
-        t.tiles_b = (uint32_t)((len_b + edge - 1) / edge);
+        t.tiles_a = (uint32_t)((len_a + tile_edge - 1) / tile_edge);
+        t.tiles_b = (uint32_t)((len_b + tile_edge - 1) / tile_edge);
         t.div_tiles_a = FastDivU32(t.tiles_a);
         t.div_tiles_b = FastDivU32(t.tiles_b);
         auto fill = [&](Group &g, const std::vector<size_t> &dims) { // given innermost first
@@ -389,6 +407,13 @@ struct NvidiaDesc final : Desc {
         t.deep = nullptr;
         if (plan->outer.size() <= (size_t)kMaxDims) {
             std::copy(plan->outer.begin(), plan->outer.end(), t.outer);
+        }
+        plan->kind = Kind::Tile;
+        plan->grid = (unsigned)blocks;
+        plan->pdl = launchUnit(plan->unit, [](auto u) { return tileKernelsHonourPdl<decltype(u)::value>(); });
+        if (tile_edge != edge) { // the small unit tiles have no word, skewed or tensor-copy forms
+            plan->small_tiles = true;
+            return true;
         }
         // `t` cut into other tiles (the wide, skewed and odd word tiles):
         // their counts along a and b, with their dividers, and the grid.
@@ -433,9 +458,6 @@ struct NvidiaDesc final : Desc {
             bool in_b = std::find(gb.begin(), gb.end(), d) != gb.end();
             plan->dst_sectored = plan->dst_sectored && (in_b || ds[d] % kSkewSector == 0);
         }
-        plan->kind = Kind::Tile;
-        plan->grid = (unsigned)blocks;
-        plan->pdl = launchUnit(plan->unit, [](auto u) { return tileKernelsHonourPdl<decltype(u)::value>(); });
         // Skewed tiles for the other 2-byte transposes whose a and b run
         // forwards with unit stride (odd pitches, pointers off a word).
         const uint64_t index_room = UINT32_MAX - 2 * (uint64_t)std::max({kSkewSpanUnits, kSkewWordSpanUnits, kOddWordSpanUnits});
@@ -678,7 +700,7 @@ struct NvidiaDesc final : Desc {
                     CUDA_TRY(launchSkewTile(p.skewed.p, p.skewed.grid, d, s, stream, pdl));
                 } else {
                     CUDA_TRY(launchUnit(p.unit, [&](auto u) {
-                        return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream, pdl);
+                        return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream, pdl, p.small_tiles);
                     }));
                 }
                 break;
