@@ -11,51 +11,13 @@
 //                                    widest first, with the tile groups' lengths)
 #include "../native/src/ops/rearrange/rearrange_nvidia.cc"
 #include "probe_common.h"
+#include "rearr_launch_stubs.h"
 
 #include <cstdio>
 #include <iostream>
 #include <regex>
 #include <string>
 
-namespace infini::rearrange::nvidia {
-
-// The kernel launchers: never called here.
-template <size_t Unit>
-cudaError_t launchGeneric(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t) {
-    return cudaErrorNotSupported;
-}
-template <size_t Unit>
-cudaError_t launchTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool, bool) {
-    return cudaErrorNotSupported;
-}
-template <size_t Unit>
-bool tileKernelsHonourPdl() {
-    return false;
-}
-cudaError_t launchWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
-}
-cudaError_t launchWideWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
-}
-cudaError_t launchSkewTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
-}
-cudaError_t launchSkewWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
-}
-cudaError_t launchOddWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
-}
-bool prepareOddTmaTiles() { return false; }
-bool launchOddTmaTile(const OddTmaTiling &, void *, const void *, cudaStream_t, bool, cudaError_t *) { return false; }
-bool prepareTmaTiles() { return false; }
-bool encodeTmaMaps(const TmaTiling &, void *, const void *, CUtensorMap *, CUtensorMap *) { return false; }
-cudaError_t launchTmaTile(const TmaTiling &, const CUtensorMap &, const CUtensorMap &, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
-}
-
-} // namespace infini::rearrange::nvidia
 
 namespace {
 using namespace infini::rearrange;

@@ -15,10 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
 #include <random>
-#include <regex>
-#include <string>
 #include <thread>
 #include <vector>
 
@@ -29,6 +26,8 @@
 #include "ops/rearrange/unit_tile.cuh"
 
 #include "../native/src/ops/rearrange/rearrange_nvidia.cc"
+#define REARR_STUBS_OWN_LAUNCH_TILE
+#include "rearr_launch_stubs.h"
 #include "probe_common.h"
 
 namespace infini::rearrange::nvidia {
@@ -61,38 +60,6 @@ cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void
         th.join();
     }
     return cudaSuccess;
-}
-
-// Every other kernel: never reached (the emulation runs unit-tile plans only).
-template <size_t Unit>
-cudaError_t launchGeneric(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t) {
-    return cudaErrorNotSupported;
-}
-template <size_t Unit>
-bool tileKernelsHonourPdl() {
-    return false;
-}
-cudaError_t launchWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
-}
-cudaError_t launchWideWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
-}
-cudaError_t launchSkewTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
-}
-cudaError_t launchSkewWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
-}
-cudaError_t launchOddWordTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
-}
-bool prepareOddTmaTiles() { return false; }
-bool launchOddTmaTile(const OddTmaTiling &, void *, const void *, cudaStream_t, bool, cudaError_t *) { return false; }
-bool prepareTmaTiles() { return false; }
-bool encodeTmaMaps(const TmaTiling &, void *, const void *, CUtensorMap *, CUtensorMap *) { return false; }
-cudaError_t launchTmaTile(const TmaTiling &, const CUtensorMap &, const CUtensorMap &, cudaStream_t, bool) {
-    return cudaErrorNotSupported;
 }
 
 } // namespace infini::rearrange::nvidia
