@@ -109,7 +109,8 @@ constexpr size_t kKernelCopyMax = 1 << 20;
 // changes (notes/sweeps/session46_grow_cases.txt), eager µs, 0 -> 1: geomean time 0.653 (F16 0.724, int8
 // 0.683, F32 0.546, F64 0.647), behind PyTorch 36 -> 3; (16,40,108,139) F64 order (3,1,2,0) 215.2 -> 44.8
 // (PyTorch 211.0), (21,25,19,18,84) F32 265.9 -> 55.6 (267.4). Slower: four F16 cases, (121,6,8,10,127)
-// 25.6 -> 48.8 (45.8), (23,52,75,3,39) 54.0 -> 79.7 (76.8). 0: b first (sessions 1-45).
+// 25.6 -> 48.8 (45.8), and three regroups of 2-byte tiles that had passed (REGROUP_TILES_2B below, now
+// off). 0: b first (sessions 1-45).
 #ifndef INFINI_REARRANGE_GROW_SHORTER
 #define INFINI_REARRANGE_GROW_SHORTER 1
 #endif
