@@ -346,37 +346,30 @@ struct NvidiaDesc final : Desc {
             const double fill = 100.0 * (double)g.len_a * (double)g.len_b / (span_a * span_b);
             return fill < min_fill || 100.0 * (double)g.len_b < min_b_fill * span_b ? -1.0 : fill;
         };
-        Grouping chosen = group(false);
-        // (2-byte tiles keep a b-first grouping that passes: INFINI_REARRANGE_REGROUP_TILES_2B.)
-        if (INFINI_REARRANGE_GROW_SHORTER &&
-            (!two_byte || INFINI_REARRANGE_REGROUP_TILES_2B || fillOf(chosen, edge) < 0)) {
-            Grouping other = group(true);
-            if (fillOf(other, edge) > fillOf(chosen, edge)) {
-                chosen = std::move(other);
-            }
-        }
+        const Grouping b_first = group(false);
+        const Grouping shorter_first = INFINI_REARRANGE_GROW_SHORTER ? group(true) : b_first;
+        // The fuller of the two groupings at tile edge e; at 64 units 2-byte tiles keep a b-first grouping
+        // that passes (INFINI_REARRANGE_REGROUP_TILES_2B).
+        auto fuller = [&](int e) -> const Grouping & {
+            const bool keep = e == edge && two_byte && !INFINI_REARRANGE_REGROUP_TILES_2B && fillOf(b_first, e) >= 0;
+            return !keep && fillOf(shorter_first, e) > fillOf(b_first, e) ? shorter_first : b_first;
+        };
         int tile_edge = edge;
-        if (fillOf(chosen, edge) < 0) {
+        const Grouping *chosen = &fuller(edge);
+        if (fillOf(*chosen, edge) < 0) {
             // Both groupings refused at 64 units: 32-unit unit tiles where they pass (INFINI_REARRANGE_SMALL_TILES).
             if (!INFINI_REARRANGE_SMALL_TILES || plan->unit > 2) {
                 return false;
             }
-            Grouping b_first = group(false);
-            if (INFINI_REARRANGE_GROW_SHORTER) {
-                Grouping other = group(true);
-                if (fillOf(other, kSmallTileEdge) > fillOf(b_first, kSmallTileEdge)) {
-                    b_first = std::move(other);
-                }
-            }
-            if (fillOf(b_first, kSmallTileEdge) < 0) {
+            tile_edge = kSmallTileEdge;
+            chosen = &fuller(tile_edge);
+            if (fillOf(*chosen, tile_edge) < 0) {
                 return false;
             }
-            chosen = std::move(b_first);
-            tile_edge = kSmallTileEdge;
         }
-        const std::vector<size_t> &ga = chosen.ga, &gb = chosen.gb;
-        const std::vector<char> &used = chosen.used;
-        const uint64_t len_a = chosen.len_a, len_b = chosen.len_b;
+        const std::vector<size_t> &ga = chosen->ga, &gb = chosen->gb;
+        const std::vector<char> &used = chosen->used;
+        const uint64_t len_a = chosen->len_a, len_b = chosen->len_b;
         TileParams &t = plan->tile;
         t.len_a = (uint32_t)len_a;
         t.len_b = (uint32_t)len_b;
