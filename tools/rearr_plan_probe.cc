@@ -59,7 +59,8 @@ int main() {
             if (p.kind != Kind::None) {
                 std::printf(" [unit %zu %s", p.unit, kinds[(int)p.kind]);
                 if (p.kind == Kind::Tile) {
-                    std::printf(" a %u b %u grid %u%s", p.tile.len_a, p.tile.len_b, p.grid, p.small_tiles ? " small" : "");
+                    std::printf(" a %u b %u grid %u%s", p.tile.len_a, p.tile.len_b, p.grid,
+                                p.small_tiles ? " small" : "");
                 }
                 std::printf("]");
             }

@@ -93,7 +93,10 @@ int runCase(const std::vector<size_t> &shape, const std::vector<int> &dst_order,
             size_t es, int pad, int sms, std::mt19937 &rng, bool verbose) {
     const View dv = layOut(shape, dst_order, pad, rng), sv = layOut(shape, src_order, pad, rng);
     InfiniopTensorDescriptor dt{}, st{};
-    dt.dtype = st.dtype = es == 1 ? INFINI_DTYPE_I8 : es == 2 ? INFINI_DTYPE_F16 : es == 4 ? INFINI_DTYPE_F32 : INFINI_DTYPE_F64;
+    dt.dtype = st.dtype = es == 1   ? INFINI_DTYPE_I8
+                          : es == 2 ? INFINI_DTYPE_F16
+                          : es == 4 ? INFINI_DTYPE_F32
+                                    : INFINI_DTYPE_F64;
     dt.shape = st.shape = shape;
     dt.strides = dv.strides;
     st.strides = sv.strides;

@@ -91,8 +91,9 @@ constexpr int genericUnitsPerThread(size_t unit) {
 // The most dims the generic kernel has a specialised (unrolled) form for (4 to 6). Past them it runs the
 // kMaxDims loop, whose SASS is 3.4x the 4-dim form's (1968 instructions against 584 for 1-byte units).
 // Session 39, call 1 (tools/verify_s39a.sh), session 38's 162 Rearrange cases behind PyTorch, 4 -> 6 (with
-// the box kernel's 16-byte loads; boxes were removed in session 46): geomean time 0.930, 51 faster by more than 3%, 2 slower (small calls);
-// (17,101,66,3,43) F32 79.4 -> 58.3 µs, (83,14,25,7,98) F32 106.3 -> 78.6; behind 144 -> 129.
+// the box kernel's 16-byte loads; boxes were removed in session 46): geomean time 0.930, 51 faster by more
+// than 3%, 2 slower (small calls); (17,101,66,3,43) F32 79.4 -> 58.3 µs, (83,14,25,7,98) F32 106.3 -> 78.6;
+// behind 144 -> 129.
 #ifndef INFINI_REARRANGE_GENERIC_UNROLLED_DIMS
 #define INFINI_REARRANGE_GENERIC_UNROLLED_DIMS 6
 #endif
