@@ -14,6 +14,17 @@ namespace infini::elementwise::nvidia {
 
 constexpr int kBlock = 256;
 constexpr int kUnroll = 4; // elements in flight per thread on the scalar paths
+// A measuring knob (session 47), 256 or 128: the tiled kernel's threads a block. The tile stays
+// kTileElems elements (so the plans do not change); at 128 a thread takes 8 of a tile's elements instead
+// of 4, paying the tile's divides and 64-bit bases once for twice as many. The kernel is bound by its
+// instructions on 16-bit planes (session 45's ncu on (663,368,31) BF16: issue slots 72% busy, 26.5 µs
+// against PyTorch's 21.9).
+#ifndef INFINI_ELEMENTWISE_TILED_THREADS
+#define INFINI_ELEMENTWISE_TILED_THREADS 256
+#endif
+constexpr int kTiledBlock = INFINI_ELEMENTWISE_TILED_THREADS;
+// Every tile shape (2^3 to 2^7 along j) needs a block at least as long as the tile along i and along j.
+static_assert(kTiledBlock == 128 || kTiledBlock == 256, "tiled blocks of 128 or 256 threads");
 // When the contiguous path uses programmatic dependent launch (PDL,
 // common/cuda/pdl.cuh), so that back-to-back calls overlap one grid's drain
 // with the next one's launch: 0 never, 1 eager calls only, 2 in graphs too.
@@ -433,7 +444,7 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
 // are read along j into shared memory, everything else along i, so every
 // global access is coalesced.
 template <class Op, class T, int N, int JL>
-__global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, TiledArgs a) {
+__global__ void __launch_bounds__(kTiledBlock) tiledKernel(T *out, Inputs<T, N> in, TiledArgs a) {
     // A pitch of 2^JL + kPad elements puts the column reads (consecutive i)
     // of the narrow tiles on distinct banks (kPad * sizeof(T): one word).
     // 32-wide tiles keep the pitch they were measured with (33: two-way
@@ -447,8 +458,8 @@ __global__ void __launch_bounds__(kBlock) tiledKernel(T *out, Inputs<T, N> in, T
     // then rows along_j).
     const uint32_t load_j = threadIdx.x & ((1u << jl) - 1), load_i = threadIdx.x >> jl;
     const uint32_t along_i = threadIdx.x & ((1u << il) - 1), along_j = threadIdx.x >> il;
-    constexpr uint32_t step_i = kBlock >> jl, step_j = kBlock >> il;
-    constexpr int R = kTileElems / kBlock;
+    constexpr uint32_t step_i = kTiledBlock >> jl, step_j = kTiledBlock >> il;
+    constexpr int R = kTileElems / kTiledBlock;
     // A thread's elements of a tile lie a fixed step apart in each operand
     // (operand 0 the output): one 64-bit add an element, not a multiply
     // (INFINI_ELEMENTWISE_TILED_HOIST; not 4-byte types).
@@ -628,7 +639,7 @@ infiniStatus_t launchTiled(const Plan &plan, T *out, const Inputs<T, N> &in, cud
 #endif
     }
 #endif
-    kernel<<<plan.grid_tiled, kBlock, 0, s>>>(out, in, plan.tiled);
+    kernel<<<plan.grid_tiled, kTiledBlock, 0, s>>>(out, in, plan.tiled);
     CUDA_TRY_LAUNCH();
     return INFINI_STATUS_SUCCESS;
 }
@@ -692,12 +703,12 @@ infiniStatus_t occupancy(Occupancy *occ) {
     constexpr int N = (int)Op::kInputs;
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided, stridedKernel<Op, T, N>, kBlock, 0));
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided_vec, stridedVecKernel<Op, T, N>, kBlock, 0));
-    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->tiled, tiledKernel<Op, T, N, 5>, kBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->tiled, tiledKernel<Op, T, N, 5>, kTiledBlock, 0));
 #if INFINI_ELEMENTWISE_NARROW_TILES
     // One grid size for every tile shape: the fewest resident blocks of the three.
     for (auto kernel : {tiledKernel<Op, T, N, 4>, tiledKernel<Op, T, N, 3>}) {
         int blocks = 0;
-        CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlock, 0));
+        CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kTiledBlock, 0));
         occ->tiled = std::min(occ->tiled, blocks);
     }
 #endif
@@ -705,7 +716,7 @@ infiniStatus_t occupancy(Occupancy *occ) {
     if constexpr (sizeof(T) <= 2) {
         for (auto kernel : {tiledKernel<Op, T, N, 6>, tiledKernel<Op, T, N, (INFINI_ELEMENTWISE_WIDE_TILES_2B > 6 ? 7 : 6)>}) {
             int blocks = 0;
-            CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlock, 0));
+            CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kTiledBlock, 0));
             occ->tiled = std::min(occ->tiled, blocks);
         }
     }
