@@ -10,7 +10,8 @@
 #   82 of `shaped_cases.py mulperm 47 6000` and 10 from earlier sweeps, e.g. (7,197,31,105) BF16, 23.1 µs
 #   against PyTorch's 17.2 in the seed-46 sweep).
 # - the Mul GPU tests on build_t128, memcheck on its tiled ones; the end-to-end bench.
-# Files under $OUT: s47c_log.txt, ab.txt, tests.txt, bench.txt / bench.json.
+# - if time is left, ncu on LPNorm (319,169,86) F64 axis 1 (Cols, 1.39x PyTorch in the seed-46 sweep).
+# Files under $OUT: s47c_log.txt, ab.txt, tests.txt, bench.txt / bench.json, ncu_behind.txt.
 NAME=${NAME:-s47c}
 END=${END:-540}
 source "$(dirname "$0")/verify_common.sh"
@@ -25,4 +26,6 @@ cp notes/sweeps/session47_lane_rows_cases.txt /tmp/lane.txt
 ab_repro 50 tiled=default=build tiled=t128=build_t128 tiled=default2=build
 ab_repro 30 lane=default=build lane=lane=build_lane lane=default2=build
 end_to_end_bench "$OUT/bench" 90 60
+# If time is left: where LPNorm's F64 columns lose (seed-46 sweep: 56.3 µs against PyTorch's 40.5).
+ncu_line build "lp_norm (319, 169, 86) axis 1 p 2 float64"
 step "done"
