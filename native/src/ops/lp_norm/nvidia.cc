@@ -694,6 +694,16 @@ int64_t unitInnerExtent(const Info &in) {
     return (int64_t)in.outer_shape[nd - 1];
 }
 
+// A measuring knob (session 47): the widest inner extent the Slab plan takes, kSlabThreads (256) or more;
+// past kSlabThreads a thread takes several columns (one thread a column, no parts). Such slabs go to the
+// column chunks now (planSlabChunks: chunks of 256 columns, so an inner extent of 278 leaves the second
+// chunk's block 22 columns; each row's segment read on its own), or to packed Cols. The seed-46 sweep's
+// (188,73,11,278) BF16 axis 2 ran column chunks in 249 µs against PyTorch's 180.
+#ifndef INFINI_LP_NORM_SLAB_MAX_INNER
+#define INFINI_LP_NORM_SLAB_MAX_INNER 256
+#endif
+constexpr int64_t kSlabMaxInner = std::max<int64_t>(INFINI_LP_NORM_SLAB_MAX_INNER, kSlabThreads);
+
 // The Slab plan: a block a group of neighbouring slabs (of the fastest outer dim, one run in x and y) of
 // at most kSlabMaxBytes, enough groups for two blocks an SM; false leaves the plan as it is. Short
 // columns (len <= 16) take a thread each, a group about kSlabGroupBytes; longer ones are shared by
@@ -705,7 +715,7 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     const int64_t inner = unitInnerExtent(in);
     const int64_t len = (int64_t)in.len;
     const int64_t slab_bytes = len * inner * (int64_t)dtypeSize(in.dtype);
-    if (in.x_red != inner || in.y_red != inner || inner < 2 || inner > kSlabThreads || slab_bytes > kSlabMaxBytes) {
+    if (in.x_red != inner || in.y_red != inner || inner < 2 || inner > kSlabMaxInner || slab_bytes > kSlabMaxBytes) {
         return false;
     }
     // Slabs past a group's bytes whose columns are long: each thread's two walks over shared memory (the
