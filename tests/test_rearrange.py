@@ -164,10 +164,13 @@ def test_small_dim_permutations(device, rng, dtype, shape, order):
     ((37, 87, 179), (0, 2, 1)),          # a of 87 against b of 179: two 64-unit tiles along a, 68% full
     ((5, 70, 6, 90), (0, 3, 1, 2)),      # a of 70 x 6 in src, b of 90
     ((3, 21, 43, 4, 92), (2, 4, 0, 3, 1)),  # a of 21 x 4 x 3, b of 92
+    ((74, 3, 5, 10, 34), (2, 1, 4, 3, 0)),  # a of 74, b of 34 x 10: src neighbours 5100 units apart in dst
+    ((74, 33, 4, 34), (2, 1, 3, 0)),        # a of 74, b of 34 x 4 x 33
 ], ids=str)
 def test_short_src_runs(device, rng, dtype, shape, order):
     """Transposes whose src run (a) spans one and a bit 64-unit tiles, pointers shifted too: 1- and 2-byte
-    units there take the generic kernel, or 32-unit tiles under INFINI_REARRANGE_SMALL_TILES."""
+    units there take the generic kernel, or (2-byte units whose src neighbours lie far apart in dst: the
+    last three shapes) 32-unit tiles under INFINI_REARRANGE_SMALL_TILES."""
     check_permutation(device, rng, shape, order, dtype)
 
 

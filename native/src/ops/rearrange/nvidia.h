@@ -115,10 +115,18 @@ constexpr int kTileEdge = tileEdge(Unit);
 // seed-46 sweep's largest 2-byte generic cases run at 0.3-0.8 TB/s, level with PyTorch: every
 // dst-consecutive unit reads its own src sector. Their a of 33-128 units fills 64-unit tiles 52-75%
 // ((74,33,54,10,34) F16 src order (2,1,4,3,0): a 74, b 340, 51%; at 32 units 75%). 0: off.
+// Session 47, call 2 (tools/verify_s47b.sh), 103 cases whose plan it changed, eager µs, generic -> small
+// tiles: F16 geomean 1.07, int8 1.59. They won where the generic kernel reads a sector a unit, its src
+// neighbours (src's unit-stride dim) lying a block's chunk or more apart in dst: (74,33,54,10,34) F16 628
+// -> 251 (PyTorch 690), neighbours 605880 units apart; and lost where those neighbours lie in one chunk
+// and the generic kernel reuses their sectors at 1.5-2.3 TB/s: (1041,525,81) F16 order (0,2,1), 81 apart,
+// 77 -> 143. Hence 2-byte units only, neighbours at least kSmallTileMinApart units apart: on the 32 such
+// F16 cases geomean 0.78, behind PyTorch 19 -> 9, 3626 -> 2406 µs in all (fitted there; to be confirmed).
 #ifndef INFINI_REARRANGE_SMALL_TILES
 #define INFINI_REARRANGE_SMALL_TILES 0
 #endif
 constexpr int kSmallTileEdge = 32;
+constexpr uint64_t kSmallTileMinApart = (uint64_t)kGenericBlock * genericUnitsPerThread(2); // a block's chunk
 
 // The tile kernels (every launch*Tile below) start with tileKernelEntry():
 // `pdl` launches them with programmatic dependent launch (the plan's `pdl`:

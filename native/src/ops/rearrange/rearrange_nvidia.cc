@@ -357,8 +357,9 @@ struct NvidiaDesc final : Desc {
         int tile_edge = edge;
         const Grouping *chosen = &fuller(edge);
         if (fillOf(*chosen, edge) < 0) {
-            // Both groupings refused at 64 units: 32-unit unit tiles where they pass (INFINI_REARRANGE_SMALL_TILES).
-            if (!INFINI_REARRANGE_SMALL_TILES || plan->unit > 2) {
+            // Both groupings refused at 64 units: 32-unit unit tiles where they pass (INFINI_REARRANGE_SMALL_TILES),
+            // for 2-byte units whose src neighbours lie in different chunks of the generic kernel's blocks.
+            if (!INFINI_REARRANGE_SMALL_TILES || plan->unit != 2 || (uint64_t)std::llabs(ds[a]) < kSmallTileMinApart) {
                 return false;
             }
             tile_edge = kSmallTileEdge;
