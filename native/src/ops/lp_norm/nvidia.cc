@@ -694,13 +694,16 @@ int64_t unitInnerExtent(const Info &in) {
     return (int64_t)in.outer_shape[nd - 1];
 }
 
-// A measuring knob (session 47): the widest inner extent the Slab plan takes, kSlabThreads (256) or more;
-// past kSlabThreads a thread takes several columns (one thread a column, no parts). Such slabs go to the
-// column chunks now (planSlabChunks: chunks of 256 columns, so an inner extent of 278 leaves the second
-// chunk's block 22 columns; each row's segment read on its own), or to packed Cols. The seed-46 sweep's
-// (188,73,11,278) BF16 axis 2 ran column chunks in 249 µs against PyTorch's 180.
+// The widest inner extent the Slab plan takes (kSlabThreads or more), past kSlabThreads (a thread then
+// takes several columns, one thread a column) only in place of the column chunks (planSlabChunks: chunks
+// of 256 columns, so an inner extent of 278 left the second chunk's block 22 columns, each row's segment
+// read on its own). Session 47, call 3 (tools/verify_s47c.sh, 1024 wherever Slab applies), 101 random
+// cases of inner extents 257-1024, eager µs: in place of chunks **geomean 0.66-0.74 by type, worst 0.98,
+// behind PyTorch 32 -> 0** ((57,600,2,513) F16 axis 2 475.8 -> 155.9, PyTorch 247.0; the seed-46 sweep's
+// (188,73,11,278) BF16 axis 2 248.4 -> 114.4, PyTorch 177.6); in place of packed Cols mixed (F16 0.78,
+// F64 0.85, BF16 1.06, F32 1.11: (4971,8,440) F32 40.0 -> 60.0), hence only there. kSlabThreads: off.
 #ifndef INFINI_LP_NORM_SLAB_MAX_INNER
-#define INFINI_LP_NORM_SLAB_MAX_INNER 256
+#define INFINI_LP_NORM_SLAB_MAX_INNER 1024
 #endif
 constexpr int64_t kSlabMaxInner = std::max<int64_t>(INFINI_LP_NORM_SLAB_MAX_INNER, kSlabThreads);
 
@@ -708,14 +711,16 @@ constexpr int64_t kSlabMaxInner = std::max<int64_t>(INFINI_LP_NORM_SLAB_MAX_INNE
 // at most kSlabMaxBytes, enough groups for two blocks an SM; false leaves the plan as it is. Short
 // columns (len <= 16) take a thread each, a group about kSlabGroupBytes; longer ones are shared by
 // thread rows of about sqrt(len) / 2 (a column's parts merge one after another: that keeps the merge
-// short against each part's walk), a group at most kSlabThreads columns. Session 38, call 2: one slab
+// short against each part's walk), a group at most kSlabThreads columns. `wide`: slabs of more columns
+// than kSlabThreads too (kSlabMaxInner; a thread a column, several a thread). Session 38, call 2: one slab
 // a block ran (999444, 6, 7) F16 axis 1 in 6614 µs, groups of 18 in 393 (PyTorch 191).
-bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table) {
+bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table, bool wide) {
     const size_t nd = in.outer_shape.size();
     const int64_t inner = unitInnerExtent(in);
     const int64_t len = (int64_t)in.len;
     const int64_t slab_bytes = len * inner * (int64_t)dtypeSize(in.dtype);
-    if (in.x_red != inner || in.y_red != inner || inner < 2 || inner > kSlabMaxInner || slab_bytes > kSlabMaxBytes) {
+    if (in.x_red != inner || in.y_red != inner || inner < 2 || inner > (wide ? kSlabMaxInner : kSlabThreads) ||
+        slab_bytes > kSlabMaxBytes) {
         return false;
     }
     // Slabs past a group's bytes whose columns are long: each thread's two walks over shared memory (the
@@ -879,7 +884,8 @@ struct NvidiaDescriptor final : Descriptor {
             }
             if (INFINI_LP_NORM_SLAB != 0 && (INFINI_LP_NORM_SLAB >= 2 || !has_vec)) {
                 Plan slab = base;
-                if (planSlab(h, in, slab, table)) { // any alignment: each slab on its own 16-byte grid
+                // Slabs wider than a block's threads only where no packed Cols plan exists (the chunks' cases).
+                if (planSlab(h, in, slab, table, !has_vec)) { // any alignment: each slab on its own 16-byte grid
                     scalar_plan = slab;
                     has_vec = has_narrow = false;
                 }

@@ -41,7 +41,7 @@ enum class Kind {
 // The largest slab (elements of the reduced axis x inner dim, in bytes) the Slab plan takes: with a
 // pack of slack either side and the kernel's static arrays, within the 48 KB a block gets unasked.
 constexpr int64_t kSlabMaxBytes = 32 * 1024;
-constexpr int kSlabThreads = 256; // a block; a slab's columns are at most this many
+constexpr int kSlabThreads = 256; // a block; past this many columns a thread takes several (nvidia.cc)
 // A group's bytes where each column takes one thread (planSlab).
 constexpr int64_t kSlabGroupBytes = 8 * 1024;
 // Column length past which slabs larger than kSlabGroupBytes stay on Cols (planSlab).
