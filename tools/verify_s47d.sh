@@ -4,8 +4,10 @@
 #   lie a generic block's chunk or more apart in dst), A/B against the default on 71 fresh cases the rule
 #   moves (notes/sweeps/session47_small_tile_rule_cases.txt, `shaped_cases.py reperm 4747`); Rearrange's
 #   GPU tests on it, memcheck on the short-run and small-dim ones.
-# - the default library (with whatever call 3 merged): the Mul GPU tests and LPNorm's Slab / column-chunk
-#   tests; the end-to-end bench; the seed-47 sweep for what is left.
+# - the default library, with call 3's merges (LPNorm's wide slabs in place of column chunks, ca7de24; the
+#   tiled Mul kernel in 128-thread blocks for 2-byte types, its F16 / BF16 cubin byte-identical to call 3's
+#   build_t128): the Mul GPU tests and LPNorm's Slab / column-chunk tests; the end-to-end bench; the
+#   seed-47 sweep for what is left.
 # Files under $OUT: s47d_log.txt, ab.txt, tests.txt, bench.txt / bench.json, sweep47.txt.
 NAME=${NAME:-s47d}
 END=${END:-470}

@@ -14,17 +14,23 @@ namespace infini::elementwise::nvidia {
 
 constexpr int kBlock = 256;
 constexpr int kUnroll = 4; // elements in flight per thread on the scalar paths
-// A measuring knob (session 47), 256 or 128: the tiled kernel's threads a block. The tile stays
-// kTileElems elements (so the plans do not change); at 128 a thread takes 8 of a tile's elements instead
-// of 4, paying the tile's divides and 64-bit bases once for twice as many. The kernel is bound by its
-// instructions on 16-bit planes (session 45's ncu on (663,368,31) BF16: issue slots 72% busy, 26.5 µs
-// against PyTorch's 21.9).
-#ifndef INFINI_ELEMENTWISE_TILED_THREADS
-#define INFINI_ELEMENTWISE_TILED_THREADS 256
+// The tiled kernel's threads a block for 2-byte elements, 128 or 256 (other types: 256). The tile stays
+// kTileElems elements (the plans do not change); at 128 a thread takes 8 of a tile's elements instead of
+// 4 and pays the tile's divides and 64-bit bases once for twice as many. Session 45's ncu put the kernel
+// bound by its instructions on 16-bit planes ((663,368,31) BF16: issue slots 72% busy). Session 47, call 3
+// (tools/verify_s47c.sh, 128 for every type), session 45's 178 tiled cases, eager µs, against the mean of
+// two default runs: F16 0.953, BF16 0.990 (over 20 µs 0.964 / 0.956; of 68 16-bit cases over 15 µs, 53
+// faster than both default runs and 15 slower: (148,16,58,75) F16 49.5 -> 43.3, (2635,76,65) BF16 67.8 ->
+// 61.1, (229,57,44,19) BF16 58.8 -> 62.0), but F32 1.058 and F64 1.297 (fewer resident threads for the
+// same bytes in flight), hence 2-byte types only.
+#ifndef INFINI_ELEMENTWISE_TILED_THREADS_2B
+#define INFINI_ELEMENTWISE_TILED_THREADS_2B 128
 #endif
-constexpr int kTiledBlock = INFINI_ELEMENTWISE_TILED_THREADS;
-// Every tile shape (2^3 to 2^7 along j) needs a block at least as long as the tile along i and along j.
-static_assert(kTiledBlock == 128 || kTiledBlock == 256, "tiled blocks of 128 or 256 threads");
+static_assert(INFINI_ELEMENTWISE_TILED_THREADS_2B == 128 || INFINI_ELEMENTWISE_TILED_THREADS_2B == 256,
+              "tiled blocks of 128 or 256 threads (every tile shape needs a block at least as long as the "
+              "tile along i and along j)");
+template <class T>
+constexpr int kTiledBlock = sizeof(T) == 2 ? INFINI_ELEMENTWISE_TILED_THREADS_2B : 256;
 // When the contiguous path uses programmatic dependent launch (PDL,
 // common/cuda/pdl.cuh), so that back-to-back calls overlap one grid's drain
 // with the next one's launch: 0 never, 1 eager calls only, 2 in graphs too.
@@ -444,7 +450,7 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
 // are read along j into shared memory, everything else along i, so every
 // global access is coalesced.
 template <class Op, class T, int N, int JL>
-__global__ void __launch_bounds__(kTiledBlock) tiledKernel(T *out, Inputs<T, N> in, TiledArgs a) {
+__global__ void __launch_bounds__(kTiledBlock<T>) tiledKernel(T *out, Inputs<T, N> in, TiledArgs a) {
     // A pitch of 2^JL + kPad elements puts the column reads (consecutive i)
     // of the narrow tiles on distinct banks (kPad * sizeof(T): one word).
     // 32-wide tiles keep the pitch they were measured with (33: two-way
@@ -458,8 +464,8 @@ __global__ void __launch_bounds__(kTiledBlock) tiledKernel(T *out, Inputs<T, N> 
     // then rows along_j).
     const uint32_t load_j = threadIdx.x & ((1u << jl) - 1), load_i = threadIdx.x >> jl;
     const uint32_t along_i = threadIdx.x & ((1u << il) - 1), along_j = threadIdx.x >> il;
-    constexpr uint32_t step_i = kTiledBlock >> jl, step_j = kTiledBlock >> il;
-    constexpr int R = kTileElems / kTiledBlock;
+    constexpr uint32_t step_i = kTiledBlock<T> >> jl, step_j = kTiledBlock<T> >> il;
+    constexpr int R = kTileElems / kTiledBlock<T>;
     // A thread's elements of a tile lie a fixed step apart in each operand
     // (operand 0 the output): one 64-bit add an element, not a multiply
     // (INFINI_ELEMENTWISE_TILED_HOIST; not 4-byte types).
@@ -639,7 +645,7 @@ infiniStatus_t launchTiled(const Plan &plan, T *out, const Inputs<T, N> &in, cud
 #endif
     }
 #endif
-    kernel<<<plan.grid_tiled, kTiledBlock, 0, s>>>(out, in, plan.tiled);
+    kernel<<<plan.grid_tiled, kTiledBlock<T>, 0, s>>>(out, in, plan.tiled);
     CUDA_TRY_LAUNCH();
     return INFINI_STATUS_SUCCESS;
 }
@@ -703,12 +709,12 @@ infiniStatus_t occupancy(Occupancy *occ) {
     constexpr int N = (int)Op::kInputs;
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided, stridedKernel<Op, T, N>, kBlock, 0));
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->strided_vec, stridedVecKernel<Op, T, N>, kBlock, 0));
-    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->tiled, tiledKernel<Op, T, N, 5>, kTiledBlock, 0));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ->tiled, tiledKernel<Op, T, N, 5>, kTiledBlock<T>, 0));
 #if INFINI_ELEMENTWISE_NARROW_TILES
     // One grid size for every tile shape: the fewest resident blocks of the three.
     for (auto kernel : {tiledKernel<Op, T, N, 4>, tiledKernel<Op, T, N, 3>}) {
         int blocks = 0;
-        CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kTiledBlock, 0));
+        CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kTiledBlock<T>, 0));
         occ->tiled = std::min(occ->tiled, blocks);
     }
 #endif
@@ -716,7 +722,7 @@ infiniStatus_t occupancy(Occupancy *occ) {
     if constexpr (sizeof(T) <= 2) {
         for (auto kernel : {tiledKernel<Op, T, N, 6>, tiledKernel<Op, T, N, (INFINI_ELEMENTWISE_WIDE_TILES_2B > 6 ? 7 : 6)>}) {
             int blocks = 0;
-            CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kTiledBlock, 0));
+            CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kTiledBlock<T>, 0));
             occ->tiled = std::min(occ->tiled, blocks);
         }
     }
