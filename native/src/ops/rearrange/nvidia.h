@@ -110,7 +110,7 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
 constexpr int tileEdge(size_t unit) { return unit <= 8 ? 64 : 32; }
 template <size_t Unit>
 constexpr int kTileEdge = tileEdge(Unit);
-// 1: 1- and 2-byte transposes whose 64-unit tiles the fill gates refuse take 32-unit unit tiles
+// 1: 2-byte transposes whose 64-unit tiles the fill gates refuse take 32-unit unit tiles
 // (tileKernel<U, kSmallTileEdge>) where those pass the same gates, instead of the generic kernel. The
 // seed-46 sweep's largest 2-byte generic cases run at 0.3-0.8 TB/s, level with PyTorch: every
 // dst-consecutive unit reads its own src sector. Their a of 33-128 units fills 64-unit tiles 52-75%
@@ -121,9 +121,13 @@ constexpr int kTileEdge = tileEdge(Unit);
 // -> 251 (PyTorch 690), neighbours 605880 units apart; and lost where those neighbours lie in one chunk
 // and the generic kernel reuses their sectors at 1.5-2.3 TB/s: (1041,525,81) F16 order (0,2,1), 81 apart,
 // 77 -> 143. Hence 2-byte units only, neighbours at least kSmallTileMinApart units apart: on the 32 such
-// F16 cases geomean 0.78, behind PyTorch 19 -> 9, 3626 -> 2406 µs in all (fitted there; to be confirmed).
+// F16 cases geomean 0.78, behind PyTorch 19 -> 9, 3626 -> 2406 µs in all (fitted there). Confirmed on 71
+// fresh cases the rule moves (call 4, tools/verify_s47d.sh, `shaped_cases.py reperm 4747`): geomean
+// 0.814, 50 faster by over 5%, 16 slower, 7536 -> 5664 µs in all, behind PyTorch 34 -> 16; (96,28,23,277)
+// F16 src order (2,1,3,0) 125.6 -> 53.5 (PyTorch 125.5), (25,65,148,157) 381.2 -> 190.5 (448.8); losses to
+// 1.5x ((21,34,449,17) 22.7 -> 33.9). 1 (since then): on.
 #ifndef INFINI_REARRANGE_SMALL_TILES
-#define INFINI_REARRANGE_SMALL_TILES 0
+#define INFINI_REARRANGE_SMALL_TILES 1
 #endif
 constexpr int kSmallTileEdge = 32;
 constexpr uint64_t kSmallTileMinApart = (uint64_t)kGenericBlock * genericUnitsPerThread(2); // a block's chunk
