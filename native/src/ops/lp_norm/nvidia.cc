@@ -720,9 +720,10 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     const int64_t len = (int64_t)in.len;
     const int64_t slab_bytes = len * inner * (int64_t)dtypeSize(in.dtype);
     if (in.x_red != inner || in.y_red != inner || inner < 2 || inner > (wide ? kSlabMaxInner : kSlabThreads) ||
-        slab_bytes > kSlabMaxBytes) {
+        slab_bytes > kSlabBigBytes) {
         return false;
     }
+    const bool big = slab_bytes > kSlabMaxBytes; // one slab a block, past 48 KB of shared memory (planSlabSmem)
     // Slabs past a group's bytes whose columns are long: each thread's two walks over shared memory (the
     // statistics, then the scaling) cost more than Cols's held rows. Session 38, call 3 (H200, eager µs,
     // Cols -> Slab): (1675,136,5,15) F16 axis 1 45.5 -> 66.8, (1075,305,23) F16 25.8 -> 34.7, (484,230,47)
@@ -762,6 +763,9 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     s.vec = 1;
     s.inner = inner;
     s.slabs = (int)slabs;
+    if (big && !planSlabSmem(h, s)) {
+        return false;
+    }
     // Every thread at work where the parts share columns (at most kSlabThreads of them a group).
     s.by = parts == 1 ? 1 : (int)std::min<int64_t>(kSlabThreads / (inner * slabs), len);
     s.grid_x = (unsigned)std::min<int64_t>(s.rows, INT32_MAX);

@@ -41,6 +41,16 @@ enum class Kind {
 // The largest slab (elements of the reduced axis x inner dim, in bytes) the Slab plan takes: with a
 // pack of slack either side and the kernel's static arrays, within the 48 KB a block gets unasked.
 constexpr int64_t kSlabMaxBytes = 32 * 1024;
+// A measuring knob (session 47), KB: one slab a block past kSlabMaxBytes, up to this many bytes, in dynamic
+// shared memory past the 48 KB a block gets unasked (planSlabSmem). The seed-47 sweep's two worst LPNorm
+// cases are such slabs on Cols: (65,18,69,261) F32 axis 2 p 1 (70 KB slabs) 142.2 µs against PyTorch's
+// 109.1, (12,36,168,148) BF16 axis 2 (49 KB, but 168 rows: past kSlabLongColumn) 66.7 against 51.4.
+// 32: off.
+#ifndef INFINI_LP_NORM_SLAB_BIG_KB
+#define INFINI_LP_NORM_SLAB_BIG_KB 32
+#endif
+constexpr int64_t kSlabBigBytes = INFINI_LP_NORM_SLAB_BIG_KB * 1024 > kSlabMaxBytes ? INFINI_LP_NORM_SLAB_BIG_KB * 1024
+                                                                                   : kSlabMaxBytes;
 constexpr int kSlabThreads = 256; // a block; past this many columns a thread takes several (nvidia.cc)
 // A group's bytes where each column takes one thread (planSlab).
 constexpr int64_t kSlabGroupBytes = 8 * 1024;
@@ -121,6 +131,9 @@ infiniStatus_t launchGrid(const Plan &plan, const void *x, void *y, void *worksp
 infiniStatus_t launchSweep(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
+// A Slab plan of one slab a block past kSlabMaxBytes (kSlabBigBytes): lets the Slab kernel of the plan's
+// dtype take that much dynamic shared memory on this device (slab.cu); false where it cannot.
+bool planSlabSmem(const InfiniopHandle &h, const Plan &plan);
 // A Cols plan with a cut axis (chunks > 1): its Factor and Apply kernels' PDL
 // fields, as planSplitPdl's (INFINI_LP_NORM_COLS_SPLIT_PDL, cols.cu).
 void planColsPdl(Plan &plan);

@@ -218,6 +218,23 @@ size_t chunkSmemBytes(const Plan &plan, size_t elem_size) {
 
 } // namespace
 
+bool planSlabSmem(const InfiniopHandle &h, const Plan &plan) {
+    const infiniStatus_t status = dispatchDtype<INFINI_FLOAT_DTYPES>(plan.dtype, [&](auto tag) {
+        using T = DeviceType<decltype(tag)>;
+        cudaFuncAttributes attr{};
+        // One limit for every plan of the kernel (a smaller one set later would break earlier plans).
+        const size_t limit = (size_t)kSlabBigBytes + 48; // a slab and its slack, rounded (slabSmemBytes)
+        const bool ok = cudaFuncGetAttributes(&attr, slabKernel<T>) == cudaSuccess &&
+                        attr.sharedSizeBytes + limit <= (size_t)h.max_shared_memory_per_block_optin &&
+                        slabSmemBytes(plan, sizeof(T)) <= limit &&
+                        cudaFuncSetAttribute(slabKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit) ==
+                            cudaSuccess;
+        cudaGetLastError(); // a refusal is an answer, not an error to report later
+        return ok ? INFINI_STATUS_SUCCESS : INFINI_STATUS_NOT_IMPLEMENTED;
+    });
+    return status == INFINI_STATUS_SUCCESS;
+}
+
 infiniStatus_t launchSlab(const Plan &plan, const void *x, void *y, void *, void *stream) {
     return dispatchDtype<INFINI_FLOAT_DTYPES>(plan.dtype, [&](auto tag) {
         using T = DeviceType<decltype(tag)>;
