@@ -269,3 +269,25 @@ def test_two_gpus_at_once_from_two_threads(rng):
         t.join()
     assert not errors, errors
     assert sets == [True, True]
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(GPU_COUNT < 2, reason=f"needs 2 NVIDIA GPUs, this machine has {GPU_COUNT}")
+def test_lp_norm_created_with_another_device_current(rng):
+    """LPNorm descriptors for GPU 1 made while GPU 0 is current: the planners set kernel attributes
+    (dynamic shared memory past 48 KB: the long rows' plans, big slabs) and ask occupancies on the
+    handle's device, not the current one (before session 47 they asked the current device). Each shape is
+    made and run with GPU 0 current, then checked against float64 NumPy."""
+    from infiniop_py._cuda import device
+
+    h = ip.Handle("nvidia", 1)
+    for shape, axis in (((16, 1 << 20), 1), ((270, 20, 419), 1), ((4096, 4096), 0)):
+        a = rng.standard_normal(shape).astype(np.float32)
+        x = ip.DeviceArray.from_numpy(a, device_id=1)
+        y = ip.DeviceArray.from_numpy(np.full(shape, np.nan, np.float32), device_id=1)
+        device(0)
+        with ip.LPNorm(h, y, x, axis=axis) as desc:
+            desc(y, x)
+            ip.synchronize("nvidia", 1)
+        ref = a / np.linalg.norm(a.astype(np.float64), axis=axis, keepdims=True)
+        assert np.allclose(y.to_numpy(), ref, rtol=1e-5, atol=1e-7), shape

@@ -1019,6 +1019,10 @@ struct NvidiaDescriptor final : Descriptor {
 } // namespace
 
 infiniStatus_t create(const InfiniopHandle &handle, const Info &info, Descriptor **out) {
+    // The planners ask the handle's device (occupancy, cluster and shared-memory limits; the Slab and Hold
+    // kernels' attributes are set there), whichever device the calling thread has current.
+    ScopedCudaDevice dev(handle.device_id);
+    INFINI_TRY(dev.status());
     auto *desc = new NvidiaDescriptor(handle, info);
     infiniStatus_t st = desc->make(handle);
     if (st != INFINI_STATUS_SUCCESS) {
