@@ -38,8 +38,9 @@ enum class Kind {
     Slab,  // the axis is not innermost, axis x inner one contiguous run in x and y: a block a run (slab.cu)
 };
 
-// The largest slab (elements of the reduced axis x inner dim, in bytes) the Slab plan takes: with a
-// pack of slack either side and the kernel's static arrays, within the 48 KB a block gets unasked.
+// The largest slab (elements of the reduced axis x inner dim, in bytes), or group of slabs, the Slab plan
+// takes: with a pack of slack either side and the kernel's static arrays, within the 48 KB a block gets
+// unasked (past it only under INFINI_LP_NORM_SLAB_BIG_KB, below).
 constexpr int64_t kSlabMaxBytes = 32 * 1024;
 // A measuring knob (session 47), KB: one slab a block past kSlabMaxBytes, up to this many bytes, in dynamic
 // shared memory past the 48 KB a block gets unasked (planSlabSmem). The seed-47 sweep's two worst LPNorm
