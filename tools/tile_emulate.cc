@@ -47,7 +47,7 @@ cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void
                 emu_thread = uint3{t % kTileThreadsX, t / kTileThreadsX, 0};
                 if (small) {
                     if constexpr (Unit <= 2) {
-                        tileKernel<U, kSmallTileEdge>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+                        tileKernel<U, kSmallTileEdge, kSmallTileEdgeB>(p, static_cast<U *>(dst), static_cast<const U *>(src));
                     }
                 } else {
                     tileKernel<U, kTileEdge<Unit>>(p, static_cast<U *>(dst), static_cast<const U *>(src));

@@ -176,7 +176,7 @@ cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void
 #if INFINI_REARRANGE_SMALL_TILES
     if constexpr (Unit == 2) { // (the planner's rule: 2-byte units only)
         if (small) {
-            return launchKernel(tileKernel<U, kSmallTileEdge>, dim3(grid), block, 0, stream, pdl, p,
+            return launchKernel(tileKernel<U, kSmallTileEdge, kSmallTileEdgeB>, dim3(grid), block, 0, stream, pdl, p,
                                 static_cast<U *>(dst), static_cast<const U *>(src));
         }
     }

@@ -130,6 +130,16 @@ constexpr int kTileEdge = tileEdge(Unit);
 #define INFINI_REARRANGE_SMALL_TILES 1
 #endif
 constexpr int kSmallTileEdge = 32;
+// A measuring knob (session 47), 32 or 64: the small tiles' edge along b (dst's run), 32 along a. The small
+// tiles run at ~0.7 TB/s with a copy's DRAM bytes, bound by their instructions (session 47's ncu on
+// (74,33,54,10,34) F16: 2.4x the generic kernel's): a thread's 4 units pay 10 group decompositions and
+// a 1024-unit tile its origin; 32 x 64 tiles give a thread 8 units for 15 and the origin 2048. At 64 the
+// small tiles are 32 x 64 wherever those pass the fill gates (no 32 x 32 fallback).
+#ifndef INFINI_REARRANGE_SMALL_TILE_B
+#define INFINI_REARRANGE_SMALL_TILE_B 32
+#endif
+constexpr int kSmallTileEdgeB = INFINI_REARRANGE_SMALL_TILE_B;
+static_assert(kSmallTileEdgeB == 32 || kSmallTileEdgeB == 64, "small tiles of 32 x 32 or 32 x 64 units");
 constexpr uint64_t kSmallTileMinApart = (uint64_t)kGenericBlock * genericUnitsPerThread(2); // a block's chunk
 
 // The tile kernels (every launch*Tile below) start with tileKernelEntry():
@@ -139,7 +149,7 @@ template <size_t Unit>
 bool tileKernelsHonourPdl();
 template <size_t Unit>
 cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
-                       bool pdl, bool small = false); // small: kSmallTileEdge tiles (1- and 2-byte units)
+                       bool pdl, bool small = false); // small: kSmallTileEdge x kSmallTileEdgeB tiles (2-byte units)
 
 // Word tiles (word_tile.cuh): the 64 x 64 tiles of 2-byte units moved as
 // 4-byte words, where every row of the tile starts on a word (the plan and

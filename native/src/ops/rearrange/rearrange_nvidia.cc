@@ -337,12 +337,13 @@ struct NvidiaDesc final : Desc {
         const int min_b_fill = two_byte            ? INFINI_REARRANGE_MIN_B_FILL_2B
                                : plan->unit == 1 ? INFINI_REARRANGE_MIN_B_FILL_1B
                                                  : INFINI_REARRANGE_MIN_B_FILL;
-        auto fillOf = [&](const Grouping &g, int e) {
+        auto fillOf = [&](const Grouping &g, int e, int eb = 0) { // tiles of e x e units, or e along a x eb along b
+            eb = eb > 0 ? eb : e;
             if (g.len_a < kMinTileEdge || g.len_b < kMinTileEdge || g.len_a > UINT32_MAX || g.len_b > UINT32_MAX) {
                 return -1.0;
             }
             const double span_a = (double)((g.len_a + e - 1) / e) * e;
-            const double span_b = (double)((g.len_b + e - 1) / e) * e;
+            const double span_b = (double)((g.len_b + eb - 1) / eb) * eb;
             const double fill = 100.0 * (double)g.len_a * (double)g.len_b / (span_a * span_b);
             return fill < min_fill || 100.0 * (double)g.len_b < min_b_fill * span_b ? -1.0 : fill;
         };
@@ -350,11 +351,11 @@ struct NvidiaDesc final : Desc {
         const Grouping shorter_first = INFINI_REARRANGE_GROW_SHORTER ? group(true) : b_first;
         // The fuller of the two groupings at tile edge e; at 64 units 2-byte tiles keep a b-first grouping
         // that passes (INFINI_REARRANGE_REGROUP_TILES_2B).
-        auto fuller = [&](int e) -> const Grouping & {
+        auto fuller = [&](int e, int eb = 0) -> const Grouping & {
             const bool keep = e == edge && two_byte && !INFINI_REARRANGE_REGROUP_TILES_2B && fillOf(b_first, e) >= 0;
-            return !keep && fillOf(shorter_first, e) > fillOf(b_first, e) ? shorter_first : b_first;
+            return !keep && fillOf(shorter_first, e, eb) > fillOf(b_first, e, eb) ? shorter_first : b_first;
         };
-        int tile_edge = edge;
+        int tile_edge = edge, tile_edge_b = edge; // along a, along b
         const Grouping *chosen = &fuller(edge);
         if (fillOf(*chosen, edge) < 0) {
             // Both groupings refused at 64 units: 32-unit unit tiles where they pass (INFINI_REARRANGE_SMALL_TILES),
@@ -363,8 +364,9 @@ struct NvidiaDesc final : Desc {
                 return false;
             }
             tile_edge = kSmallTileEdge;
-            chosen = &fuller(tile_edge);
-            if (fillOf(*chosen, tile_edge) < 0) {
+            tile_edge_b = kSmallTileEdgeB;
+            chosen = &fuller(tile_edge, tile_edge_b);
+            if (fillOf(*chosen, tile_edge, tile_edge_b) < 0) {
                 return false;
             }
         }
@@ -375,7 +377,7 @@ struct NvidiaDesc final : Desc {
         t.len_a = (uint32_t)len_a;
         t.len_b = (uint32_t)len_b;
         t.tiles_a = (uint32_t)((len_a + tile_edge - 1) / tile_edge);
-        t.tiles_b = (uint32_t)((len_b + tile_edge - 1) / tile_edge);
+        t.tiles_b = (uint32_t)((len_b + tile_edge_b - 1) / tile_edge_b);
         t.div_tiles_a = FastDivU32(t.tiles_a);
         t.div_tiles_b = FastDivU32(t.tiles_b);
         auto fill = [&](Group &g, const std::vector<size_t> &dims) { // given innermost first
