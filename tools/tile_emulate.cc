@@ -1,12 +1,12 @@
 // Host emulation of the unit tile kernel (native/src/ops/rearrange/unit_tile.cuh) on the plans that
 // rearrange_nvidia.cc's planner makes: random permutations of small tensors (1-, 2-, 4- and 8-byte elements,
 // padded strides, pointers shifted by 0-7 elements, 1-132 SMs), and wherever Calculate would launch the unit
-// tiles (the 64-unit tiles of layouts without word or skewed forms, and the 32-unit tiles of
+// tiles (the 64-unit tiles of layouts without word or skewed forms, and the 32 x 32 or 32 x 64 unit tiles of
 // INFINI_REARRANGE_SMALL_TILES), the kernel run block after block on 32 x 8 std::threads, checked bit for
 // bit against a plain loop on a poisoned dst buffer wider than the view (an unwritten element or a write
 // outside the view fails). Written in session 46 from that session's box emulation (0ee7ff8).
 //   g++ -O2 -std=c++20 -pthread -Inative/src -Inative/include -isystem /usr/local/cuda/include \
-//       -DINFINI_WITH_NVIDIA [-DINFINI_REARRANGE_SMALL_TILES=1] tools/tile_emulate.cc native/src/common/tensor.cc \
+//       -DINFINI_WITH_NVIDIA [-DINFINI_REARRANGE_SMALL_TILE_B=64] tools/tile_emulate.cc native/src/common/tensor.cc \
 //       native/src/common/layout.cc -L/usr/local/cuda/lib64 -lcudart -o /tmp/tile_emulate
 //   /tmp/tile_emulate [cases] [seed]
 #include <cuda_runtime.h>
