@@ -539,8 +539,8 @@ infiniStatus_t sizeRows(Plan &plan) {
     } else {
         plan.items = 4;
         plan.tpr = (int)nextPow2(ceilDiv(nv, 4));
-        if (INFINI_LP_NORM_ROWS_ITEMS6 && plan.vec > 1 && !(plan.ragged && dtypeSize(plan.dtype) == 2) &&
-            plan.tpr >= 64 && (int64_t)(plan.tpr / 2) * 6 >= nv) {
+        if (rowsItems6(plan.vec, plan.ragged, dtypeSize(plan.dtype)) && plan.tpr >= 64 &&
+            (int64_t)(plan.tpr / 2) * 6 >= nv) {
             plan.tpr /= 2; // half the threads, 6 packs each: fuller lanes, more rows an SM
             plan.items = 6;
         }

@@ -110,6 +110,11 @@ struct Plan {
 #ifndef INFINI_LP_NORM_ROWS_ITEMS6
 #define INFINI_LP_NORM_ROWS_ITEMS6 1
 #endif
+// Whether rows of `vec`-element packs (ragged or not) of `elem_size`-byte elements may take the 6-pack
+// threads: the planner's rule (sizeRows) and the kernels rows.cu compiles for it, in one place.
+constexpr bool rowsItems6(int vec, bool ragged, size_t elem_size) {
+    return INFINI_LP_NORM_ROWS_ITEMS6 && vec > 1 && !(ragged && elem_size == 2);
+}
 
 // Elements in a Cols pack of a 16-bit type where the axis stays whole and the planner takes it
 // (nvidia.cc, which says where; cols.cu's kernels): 8, 16 bytes (session 35), or 4, 8 bytes (before).

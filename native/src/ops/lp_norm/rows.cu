@@ -353,8 +353,8 @@ infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *worksp
         case 1: return launch<T, V, 1, Mode::Rows, R>(plan, x, y, workspace, s);
         case 2: return launch<T, V, 2, Mode::Rows, R>(plan, x, y, workspace, s);
         case 4: return launch<T, V, 4, Mode::Rows, R>(plan, x, y, workspace, s);
-        case 6: // vector plans but 16-bit ragged ones (nvidia_plan.h's INFINI_LP_NORM_ROWS_ITEMS6)
-            if constexpr (INFINI_LP_NORM_ROWS_ITEMS6 && V > 1 && !(R && sizeof(T) == 2)) {
+        case 6: // (nvidia_plan.h's rowsItems6: the planner gives 6 packs only there)
+            if constexpr (rowsItems6(V, R, sizeof(T))) {
                 return launch<T, V, 6, Mode::Rows, R>(plan, x, y, workspace, s);
             }
             return INFINI_STATUS_INTERNAL_ERROR;
