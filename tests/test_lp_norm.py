@@ -352,14 +352,15 @@ def test_columns_every_p(device, rng, dtype, shape, axis):
 # Slabs in groups (slab.cu, where the Slab plan is built in): neighbouring slabs of the fastest outer dim
 # share a block, the last group of that dim shorter ((1001, 45, 7): groups of 3, 2 left; (2000, 13, 5):
 # groups of 7, 5 left), under another outer dim ((3, 700, 20, 6)), that dim reversed ("negative"); slabs
-# wider than a block's threads ((40, 11, 278), (9, 6, 700): a thread several columns on the GPU); 4- and
-# 8-byte slabs past 32 KB ((270, 20, 419), (270, 70, 131): one slab a block in more than 48 KB of shared
-# memory under INFINI_LP_NORM_SLAB_BIG_KB, Cols or column chunks at the default).
+# wider than a block's threads ((40, 11, 278), (9, 6, 700): a thread several columns on the GPU); slabs
+# past 32 KB, one a block in dynamic shared memory where the plan would be Cols (nvidia_plan.h
+# slabBigBytes): F32 (270, 70, 131) 37 KB and (300, 90, 190) 68 KB, F64 (270, 30, 150) 36 KB, 16-bit
+# (300, 90, 190) 34 KB; past the rule's bytes, Cols or column chunks ((270, 20, 419) F64 67 KB: chunks).
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("shape,axis", [((1001, 45, 7), 1), ((2000, 13, 5), 1), ((3, 700, 20, 6), 2),
                                         ((40, 11, 278), 1), ((9, 6, 700), 1), ((270, 20, 419), 1),
-                                        ((270, 70, 131), 1)], ids=str)
+                                        ((270, 70, 131), 1), ((300, 90, 190), 1), ((270, 30, 150), 1)], ids=str)
 @pytest.mark.parametrize("layout", ["contig", "negative"])
 def test_slab_groups(device, rng, dtype, shape, axis, layout):
     x = random_input(rng, shape, DTYPES[dtype])

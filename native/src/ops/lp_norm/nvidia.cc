@@ -713,14 +713,16 @@ constexpr int64_t kSlabMaxInner = std::max<int64_t>(INFINI_LP_NORM_SLAB_MAX_INNE
 // thread rows of about sqrt(len) / 2 (a column's parts merge one after another: that keeps the merge
 // short against each part's walk), a group at most kSlabThreads columns. `wide`: slabs of more columns
 // than kSlabThreads too (kSlabMaxInner; a thread a column, several a thread). Session 38, call 2: one slab
-// a block ran (999444, 6, 7) F16 axis 1 in 6614 µs, groups of 18 in 393 (PyTorch 191).
-bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table, bool wide) {
+// a block ran (999444, 6, 7) F16 axis 1 in 6614 µs, groups of 18 in 393 (PyTorch 191). `max_bytes`:
+// kSlabMaxBytes, or past it (slabBigBytes) one slab a block.
+bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table, bool wide,
+              int64_t max_bytes = kSlabMaxBytes) {
     const size_t nd = in.outer_shape.size();
     const int64_t inner = unitInnerExtent(in);
     const int64_t len = (int64_t)in.len;
     const int64_t slab_bytes = len * inner * (int64_t)dtypeSize(in.dtype);
     if (in.x_red != inner || in.y_red != inner || inner < 2 || inner > (wide ? kSlabMaxInner : kSlabThreads) ||
-        slab_bytes > kSlabBigBytes) {
+        slab_bytes > max_bytes) {
         return false;
     }
     const bool big = slab_bytes > kSlabMaxBytes; // one slab a block, past 48 KB of shared memory (planSlabSmem)
@@ -899,6 +901,13 @@ struct NvidiaDescriptor final : Descriptor {
                 Plan chunk = base;
                 if (planSlabChunks(h, in, chunk, table)) { // each row's segment on its own 16-byte grid
                     scalar_plan = chunk;
+                    has_vec = has_narrow = false;
+                }
+            }
+            if (INFINI_LP_NORM_SLAB != 0 && scalar_plan.kind == Kind::Cols) { // one slab a block past 32 KB
+                Plan slab = base;
+                if (planSlab(h, in, slab, table, !has_vec, slabBigBytes(dtypeSize(in.dtype)))) {
+                    scalar_plan = slab;
                     has_vec = has_narrow = false;
                 }
             }

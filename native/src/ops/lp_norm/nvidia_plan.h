@@ -42,16 +42,26 @@ enum class Kind {
 // takes: with a pack of slack either side and the kernel's static arrays, within the 48 KB a block gets
 // unasked (past it only under INFINI_LP_NORM_SLAB_BIG_KB, below).
 constexpr int64_t kSlabMaxBytes = 32 * 1024;
-// A measuring knob (session 47), KB: one slab a block past kSlabMaxBytes, up to this many bytes, in dynamic
-// shared memory past the 48 KB a block gets unasked (planSlabSmem). The seed-47 sweep's two worst LPNorm
-// cases are such slabs on Cols: (65,18,69,261) F32 axis 2 p 1 (70 KB slabs) 142.2 µs against PyTorch's
-// 109.1, (12,36,168,148) BF16 axis 2 (49 KB, but 168 rows: past kSlabLongColumn) 66.7 against 51.4.
-// 32: off.
+// One slab a block past kSlabMaxBytes, up to these many KB (4-byte types; the others), in dynamic shared
+// memory past the 48 KB a block gets unasked (planSlabSmem), only where the plan would otherwise be Cols
+// (not in place of the column chunks: planSlabChunks). Session 48, call 1 (tools/verify_s48a.sh, 96 KB
+// wherever Slab applied), 104 random cases, eager µs against the mean of two default runs: in place of
+// Cols up to 48 KB geomean 0.722 (20 cases, worst 1.02), 4-byte ones up to 72 KB 0.51-0.92 (the seed-47
+// sweep's worst LPNorm case, (65,18,69,261) F32 axis 2 p 1, 70 KB slabs: 143.3 -> 73.1, PyTorch 110.2);
+// past those, and 16-bit / F64 slabs of 48-72 KB, mixed (up to 1.28x: (14,40,126,265) F16 p 3, 65 KB);
+// in place of the column chunks 1.03 (up to 1.41x: (15,22,48,854) F16, 80 KB). Over the 28 cases the rule
+// takes, 0.695, worst 1.02, behind PyTorch 11 -> 0. 32 (both): off.
 #ifndef INFINI_LP_NORM_SLAB_BIG_KB
-#define INFINI_LP_NORM_SLAB_BIG_KB 32
+#define INFINI_LP_NORM_SLAB_BIG_KB 48
 #endif
-constexpr int64_t kSlabBigBytes = INFINI_LP_NORM_SLAB_BIG_KB * 1024 > kSlabMaxBytes ? INFINI_LP_NORM_SLAB_BIG_KB * 1024
-                                                                                   : kSlabMaxBytes;
+#ifndef INFINI_LP_NORM_SLAB_BIG_KB_4B
+#define INFINI_LP_NORM_SLAB_BIG_KB_4B 72
+#endif
+// The largest single slab a block of elements of `elem_size` bytes (kSlabMaxBytes: no big slabs).
+constexpr int64_t slabBigBytes(size_t elem_size) {
+    const int64_t kb = elem_size == 4 ? INFINI_LP_NORM_SLAB_BIG_KB_4B : INFINI_LP_NORM_SLAB_BIG_KB;
+    return kb * 1024 > kSlabMaxBytes ? kb * 1024 : kSlabMaxBytes;
+}
 constexpr int kSlabThreads = 256; // a block; past this many columns a thread takes several (nvidia.cc)
 // A group's bytes where each column takes one thread (planSlab).
 constexpr int64_t kSlabGroupBytes = 8 * 1024;
@@ -137,7 +147,7 @@ infiniStatus_t launchGrid(const Plan &plan, const void *x, void *y, void *worksp
 infiniStatus_t launchSweep(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 infiniStatus_t launchHold(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
 
-// A Slab plan of one slab a block past kSlabMaxBytes (kSlabBigBytes): lets the Slab kernel of the plan's
+// A Slab plan of one slab a block past kSlabMaxBytes (slabBigBytes): lets the Slab kernel of the plan's
 // dtype take that much dynamic shared memory on this device (slab.cu); false where it cannot.
 bool planSlabSmem(const InfiniopHandle &h, const Plan &plan);
 // A Cols plan with a cut axis (chunks > 1): its Factor and Apply kernels' PDL

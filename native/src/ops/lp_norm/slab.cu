@@ -223,7 +223,7 @@ bool planSlabSmem(const InfiniopHandle &h, const Plan &plan) {
         using T = DeviceType<decltype(tag)>;
         cudaFuncAttributes attr{};
         // One limit for every plan of the kernel (a smaller one set later would break earlier plans).
-        const size_t limit = (size_t)kSlabBigBytes + 48; // a slab and its slack, rounded (slabSmemBytes)
+        const size_t limit = (size_t)slabBigBytes(sizeof(T)) + 48; // a slab and its slack, rounded (slabSmemBytes)
         const bool ok = cudaFuncGetAttributes(&attr, slabKernel<T>) == cudaSuccess &&
                         attr.sharedSizeBytes + limit <= (size_t)h.max_shared_memory_per_block_optin &&
                         slabSmemBytes(plan, sizeof(T)) <= limit &&
