@@ -163,9 +163,9 @@ def test_small_dim_permutations(device, rng, dtype, shape, order):
 @pytest.mark.parametrize("shape,order", [
     ((37, 87, 179), (0, 2, 1)),          # a of 87 against b of 179: two 64-unit tiles along a, 68% full
     ((5, 70, 6, 90), (0, 3, 1, 2)),      # a of 70 x 6 in src, b of 90
-    ((3, 21, 43, 4, 92), (2, 4, 0, 3, 1)),  # a of 21 x 4 x 3, b of 92
+    ((3, 21, 43, 4, 92), (2, 4, 0, 3, 1)),  # a of 21 x 4 x 3, b of 92 (F16: 32 x 32 small tiles)
     ((74, 3, 5, 10, 34), (2, 1, 4, 3, 0)),  # a of 74, b of 34 x 10: src neighbours 5100 units apart in dst
-    ((74, 33, 4, 34), (2, 1, 3, 0)),        # a of 74, b of 34 x 4 x 33
+    ((74, 33, 4, 34), (2, 1, 3, 0)),        # a of 74, b of 34 x 4 x 33 (these two F16: 32 x 64)
 ], ids=str)
 def test_short_src_runs(device, rng, dtype, shape, order):
     """Transposes whose src run (a) spans one and a bit 64-unit tiles, pointers shifted too: 1- and 2-byte

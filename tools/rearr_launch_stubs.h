@@ -11,7 +11,7 @@ cudaError_t launchGeneric(const GenericParams &, int, unsigned, void *, const vo
 }
 #ifndef REARR_STUBS_OWN_LAUNCH_TILE
 template <size_t Unit>
-cudaError_t launchTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool, bool) {
+cudaError_t launchTile(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool, int) {
     return cudaErrorNotSupported;
 }
 #endif

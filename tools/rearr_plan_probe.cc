@@ -60,7 +60,7 @@ int main() {
                 std::printf(" [unit %zu %s", p.unit, kinds[(int)p.kind]);
                 if (p.kind == Kind::Tile) {
                     std::printf(" a %u b %u grid %u%s", p.tile.len_a, p.tile.len_b, p.grid,
-                                p.small_tiles ? " small" : "");
+                                p.small_tile_b == 64 ? " small64" : p.small_tile_b ? " small" : "");
                 }
                 std::printf("]");
             }

@@ -6,7 +6,7 @@
 // bit against a plain loop on a poisoned dst buffer wider than the view (an unwritten element or a write
 // outside the view fails). Written in session 46 from that session's box emulation (0ee7ff8).
 //   g++ -O2 -std=c++20 -pthread -Inative/src -Inative/include -isystem /usr/local/cuda/include \
-//       -DINFINI_WITH_NVIDIA [-DINFINI_REARRANGE_SMALL_TILE_B=64] tools/tile_emulate.cc native/src/common/tensor.cc \
+//       -DINFINI_WITH_NVIDIA [-DINFINI_REARRANGE_SMALL_TILE_B=32] tools/tile_emulate.cc native/src/common/tensor.cc \
 //       native/src/common/layout.cc -L/usr/local/cuda/lib64 -lcudart -o /tmp/tile_emulate
 //   /tmp/tile_emulate [cases] [seed]
 #include <cuda_runtime.h>
@@ -35,7 +35,7 @@ namespace infini::rearrange::nvidia {
 // The kernel's blocks one after another, each on 32 x 8 threads.
 template <size_t Unit>
 cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t, bool,
-                       bool small) {
+                       int small_b) {
     using U = typename UnitOf<Unit>::type;
     std::barrier<> barrier(kTileThreadsX * kTileThreadsY);
     emu_barrier = &barrier;
@@ -45,9 +45,13 @@ cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void
             for (unsigned b = 0; b < grid; ++b) {
                 emu_block = uint3{b, 0, 0};
                 emu_thread = uint3{t % kTileThreadsX, t / kTileThreadsX, 0};
-                if (small) {
+                if (small_b == 64) {
                     if constexpr (Unit <= 2) {
-                        tileKernel<U, kSmallTileEdge, kSmallTileEdgeB>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+                        tileKernel<U, kSmallTileEdge, 64>(p, static_cast<U *>(dst), static_cast<const U *>(src));
+                    }
+                } else if (small_b == 32) {
+                    if constexpr (Unit <= 2) {
+                        tileKernel<U, kSmallTileEdge, 32>(p, static_cast<U *>(dst), static_cast<const U *>(src));
                     }
                 } else {
                     tileKernel<U, kTileEdge<Unit>>(p, static_cast<U *>(dst), static_cast<const U *>(src));
@@ -135,7 +139,7 @@ int runCase(const std::vector<size_t> &shape, const std::vector<int> &dst_order,
     const Plan &p = *chosen;
     launchUnit(p.unit, [&](auto u) {
         return launchTile<decltype(u)::value>(p.tile, p.grid, d + p.dst_offset, s + p.src_offset, nullptr, false,
-                                              p.small_tiles);
+                                              p.small_tile_b);
     });
     // The reference: every element through the strides.
     std::vector<size_t> idx(shape.size(), 0);
@@ -161,14 +165,14 @@ int runCase(const std::vector<size_t> &shape, const std::vector<int> &dst_order,
             ++first;
         }
         std::printf("MISMATCH: unit %zu a %u b %u small %d grid %u; first byte %zd\n", p.unit, p.tile.len_a,
-                    p.tile.len_b, (int)p.small_tiles, p.grid, (ptrdiff_t)first - (ptrdiff_t)((margin + shift_d) * es));
+                    p.tile.len_b, p.small_tile_b, p.grid, (ptrdiff_t)first - (ptrdiff_t)((margin + shift_d) * es));
         return -1;
     }
     if (verbose) {
         std::printf("ok: unit %zu a %u b %u small %d grid %u\n", p.unit, p.tile.len_a, p.tile.len_b,
-                    (int)p.small_tiles, p.grid);
+                    p.small_tile_b, p.grid);
     }
-    return p.small_tiles ? 2 : 1;
+    return p.small_tile_b == 64 ? 3 : p.small_tile_b ? 2 : 1;
 }
 
 void describe(const std::vector<size_t> &shape, const std::vector<int> &dst_order, const std::vector<int> &src_order,
@@ -193,7 +197,7 @@ void describe(const std::vector<size_t> &shape, const std::vector<int> &dst_orde
 int main(int argc, char **argv) {
     const int cases = argc > 1 ? std::atoi(argv[1]) : 300;
     std::mt19937 rng(argc > 2 ? std::atoi(argv[2]) : 1);
-    int ran = 0, small = 0, failed = 0, skipped = 0;
+    int ran = 0, small = 0, small64 = 0, failed = 0, skipped = 0;
     for (int c = 0; c < cases; ++c) {
         // Half the cases: a src-contiguous dim of 33-128 units against a dst run, the shape the 32-unit
         // tiles are for; the rest: any small permutation.
@@ -232,9 +236,11 @@ int main(int argc, char **argv) {
             ++skipped;
         } else {
             ++ran;
-            small += r == 2;
+            small += r >= 2;
+            small64 += r == 3;
         }
     }
-    std::printf("unit-tile cases %d (32-unit tiles %d), failed %d, other plans %d\n", ran, small, failed, skipped);
+    std::printf("unit-tile cases %d (small tiles %d, of them 32 x 64 %d), failed %d, other plans %d\n", ran, small,
+                small64, failed, skipped);
     return failed == 0 && ran > 0 ? 0 : 1;
 }

@@ -170,18 +170,24 @@ cudaError_t launchGeneric(const GenericParams &p, int ndim_variant, unsigned gri
 
 template <size_t Unit>
 cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream, bool pdl,
-                       bool small) {
+                       int small_b) {
     using U = typename UnitOf<Unit>::type;
     const dim3 block(kTileThreadsX, kTileThreadsY);
 #if INFINI_REARRANGE_SMALL_TILES
     if constexpr (Unit == 2) { // (the planner's rule: 2-byte units only)
-        if (small) {
+        if (small_b == kSmallTileEdgeB) {
             return launchKernel(tileKernel<U, kSmallTileEdge, kSmallTileEdgeB>, dim3(grid), block, 0, stream, pdl, p,
                                 static_cast<U *>(dst), static_cast<const U *>(src));
         }
+        if constexpr (kSmallTileEdgeB != kSmallTileEdge) {
+            if (small_b == kSmallTileEdge) { // where 32 x 64 tiles fail the fill gates
+                return launchKernel(tileKernel<U, kSmallTileEdge>, dim3(grid), block, 0, stream, pdl, p,
+                                    static_cast<U *>(dst), static_cast<const U *>(src));
+            }
+        }
     }
 #endif
-    (void)small;
+    (void)small_b;
     return launchKernel(tileKernel<U, kTileEdge<Unit>>, dim3(grid), block, 0, stream, pdl, p, static_cast<U *>(dst),
                         static_cast<const U *>(src));
 }
@@ -196,7 +202,7 @@ bool tileKernelsHonourPdl() {
 #define INFINI_REARRANGE_INSTANTIATE(N)                                                                        \
     template cudaError_t launchGeneric<N>(const GenericParams &, int, unsigned, void *, const void *, cudaStream_t); \
     template cudaError_t launchTile<N>(const TileParams &, unsigned, void *, const void *, cudaStream_t, bool,     \
-                                       bool);                                                                  \
+                                       int);                                                                   \
     template bool tileKernelsHonourPdl<N>();
 
 } // namespace infini::rearrange::nvidia

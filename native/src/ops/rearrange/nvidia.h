@@ -130,13 +130,17 @@ constexpr int kTileEdge = tileEdge(Unit);
 #define INFINI_REARRANGE_SMALL_TILES 1
 #endif
 constexpr int kSmallTileEdge = 32;
-// A measuring knob (session 47), 32 or 64: the small tiles' edge along b (dst's run), 32 along a. The small
-// tiles run at ~0.7 TB/s with a copy's DRAM bytes, bound by their instructions (session 47's ncu on
-// (74,33,54,10,34) F16: 2.4x the generic kernel's): a thread's 4 units pay 10 group decompositions and
-// a 1024-unit tile its origin; 32 x 64 tiles give a thread 8 units for 15 and the origin 2048. At 64 the
-// small tiles are 32 x 64 wherever those pass the fill gates (no 32 x 32 fallback).
+// The small tiles' edge along b (dst's run), 32 along a: 64 (32 x 64 units, 8 a thread) where those pass
+// the fill gates, else 32 x 32; 32: 32 x 32 only. The small tiles ran at ~0.7 TB/s with a copy's DRAM
+// bytes, bound by their instructions (session 47's ncu on (74,33,54,10,34) F16: 2.4x the generic
+// kernel's): a thread's 4 units paid 10 group decompositions and a 1024-unit tile its origin; 32 x 64
+// tiles give a thread 8 units for 15 and the origin 2048. Session 48, call 1 (tools/verify_s48a.sh, 32 x
+// 64 only), the 81 of session 47's 103 small-tile cases that take them, eager µs against the mean of two
+// 32 x 32 runs: geomean 0.871, behind PyTorch 20 -> 15; (23,191,14,14,27) F16 src order (2,1,3,4,0) 91.5
+// -> 65.7 (PyTorch 181.8), (5,60,27,79,27) 59.8 -> 44.1 (61.7); losses to 1.14x ((23,215,21,32) order
+// (1,3,2,0) 15.9 -> 18.2). The other 22 keep 32 x 32 tiles (as measured in session 47).
 #ifndef INFINI_REARRANGE_SMALL_TILE_B
-#define INFINI_REARRANGE_SMALL_TILE_B 32
+#define INFINI_REARRANGE_SMALL_TILE_B 64
 #endif
 constexpr int kSmallTileEdgeB = INFINI_REARRANGE_SMALL_TILE_B;
 static_assert(kSmallTileEdgeB == 32 || kSmallTileEdgeB == 64, "small tiles of 32 x 32 or 32 x 64 units");
@@ -149,7 +153,7 @@ template <size_t Unit>
 bool tileKernelsHonourPdl();
 template <size_t Unit>
 cudaError_t launchTile(const TileParams &p, unsigned grid, void *dst, const void *src, cudaStream_t stream,
-                       bool pdl, bool small = false); // small: kSmallTileEdge x kSmallTileEdgeB tiles (2-byte units)
+                       bool pdl, int small_b = 0); // small_b: kSmallTileEdge x small_b tiles (2-byte units); 0: none
 
 // Word tiles (word_tile.cuh): the 64 x 64 tiles of 2-byte units moved as
 // 4-byte words, where every row of the tile starts on a word (the plan and

@@ -146,7 +146,7 @@ struct Plan {
     bool pdl = false;                         // Tile: the tile kernels honour PDL on this device
     bool words = false;                       // Tile: word tiles when the pointers allow
     bool skew = false;                        // Tile: skewed tiles otherwise
-    bool small_tiles = false;                 // Tile: kSmallTileEdge unit tiles (INFINI_REARRANGE_SMALL_TILES) only
+    int small_tile_b = 0;                     // Tile: kSmallTileEdge x small_tile_b unit tiles (SMALL_TILES); 0: none
     bool dst_sectored = false;                // Tile: every dst row offset a multiple of 32 bytes
     bool skew_src_words = false;              // Tile: every src row offset even (skewed word tiles allowed)
     TmaTiling tma;                            // Tile: tensor-copy tiles where planned and the pointers allow
@@ -364,8 +364,13 @@ struct NvidiaDesc final : Desc {
                 return false;
             }
             tile_edge = kSmallTileEdge;
-            tile_edge_b = kSmallTileEdgeB;
-            chosen = &fuller(tile_edge, tile_edge_b);
+            for (int eb : {kSmallTileEdgeB, kSmallTileEdge}) { // 32 x 64 units where they pass, else 32 x 32
+                tile_edge_b = eb;
+                chosen = &fuller(tile_edge, eb);
+                if (fillOf(*chosen, tile_edge, eb) >= 0) {
+                    break;
+                }
+            }
             if (fillOf(*chosen, tile_edge, tile_edge_b) < 0) {
                 return false;
             }
@@ -409,7 +414,7 @@ struct NvidiaDesc final : Desc {
         plan->grid = (unsigned)blocks;
         plan->pdl = launchUnit(plan->unit, [](auto u) { return tileKernelsHonourPdl<decltype(u)::value>(); });
         if (tile_edge != edge) { // the small unit tiles have no word, skewed or tensor-copy forms
-            plan->small_tiles = true;
+            plan->small_tile_b = tile_edge_b;
             return true;
         }
         // `t` cut into other tiles (the wide, skewed and odd word tiles):
@@ -697,7 +702,7 @@ struct NvidiaDesc final : Desc {
                     CUDA_TRY(launchSkewTile(p.skewed.p, p.skewed.grid, d, s, stream, pdl));
                 } else {
                     CUDA_TRY(launchUnit(p.unit, [&](auto u) {
-                        return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream, pdl, p.small_tiles);
+                        return launchTile<decltype(u)::value>(p.tile, p.grid, d, s, stream, pdl, p.small_tile_b);
                     }));
                 }
                 break;
