@@ -450,11 +450,22 @@ infiniStatus_t planSplit(const Info &in, Plan &plan) {
 
 infiniStatus_t sizeRows(Plan &plan);
 
-// Rows a group of threads cannot hold (over 4096 packs), or long ones (over four Split chunks) too few
-// to fill the GPU with a group each: the long-row plans' ground.
+// A measuring knob (session 48): 1 lets rows of 4097-6144 packs that may take 6 packs a thread
+// (rowsItems6), at least two a SM, stay on Rows (a block of 1024 threads a row, each element read once)
+// instead of the long-row plans. The seed-47 sweep's (731, 11398) F64 p 2 ran Split in 81.0 µs against
+// PyTorch's 66.4: ncu (session 48, call 2), Stats 27.8 µs, Apply 52.7 reading x again from DRAM (56 MB),
+// 80 registers, 35% of warps active. 0: 4096 packs.
+#ifndef INFINI_LP_NORM_ROWS6_BEYOND
+#define INFINI_LP_NORM_ROWS6_BEYOND 0
+#endif
+
+// Rows a group of threads cannot hold (over 4096 packs; 6144 under INFINI_LP_NORM_ROWS6_BEYOND), or long
+// ones (over four Split chunks) too few to fill the GPU with a group each: the long-row plans' ground.
 bool beyondRows(const InfiniopHandle &h, const Plan &plan) {
     const int64_t nv = rowPacks(plan);
-    return nv > 1024 * 4 || (nv > 4 * kSplitChunkPacks && plan.rows < 2 * (int64_t)h.sm_count);
+    const bool six = INFINI_LP_NORM_ROWS6_BEYOND && rowsItems6(plan.vec, plan.ragged, dtypeSize(plan.dtype)) &&
+                     plan.rows >= 2 * (int64_t)h.sm_count;
+    return nv > 1024 * (six ? 6 : 4) || (nv > 4 * kSplitChunkPacks && plan.rows < 2 * (int64_t)h.sm_count);
 }
 
 // A row per group of threads, or the split form for rows too long to hold or
