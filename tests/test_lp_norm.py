@@ -693,7 +693,7 @@ def test_ragged_rows_gpu(rng, dtype, shape, layout):
 # Rows of 130-4096 packs whose threads' 4-pack slots would be at most 3/4 full (whole packs and ragged;
 # padded rows: the scalar plans): on the GPU, INFINI_LP_NORM_ROWS_ITEMS6 gives the vector plans of all but
 # 16-bit ragged rows half the threads, 6 packs each. Rows of 4097-6144 packs, 264+ of them (F64 9000 and
-# 9001, F32 18000, F16 36000): a block of 1024 threads x 6 packs a row under INFINI_LP_NORM_ROWS6_BEYOND.
+# 9001, F32 18000, F16 36000): F64 ones on a block of 1024 threads x 6 packs a row (INFINI_LP_NORM_ROWS6_BEYOND).
 MID_ROWS = [("f64", (300, 1190)), ("f64", (300, 1191)), ("f32", (300, 2383)), ("f32", (300, 1300)),
             ("f16", (300, 4768)), ("bf16", (300, 4767)), ("f16", (300, 22000)), ("f64", (270, 9000)),
             ("f64", (270, 9001)), ("f32", (270, 18000)), ("f16", (270, 36000))]

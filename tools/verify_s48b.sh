@@ -23,7 +23,7 @@ variant_tests build 60 50 tests/test_lp_norm.py "nvidia and (slab or column_chun
 variant_tests build 40 30 tests/test_rearrange.py "nvidia and (short_src or small_dim or large)" \
     "(short_src or small_dim) and nvidia"
 step "eager and graph µs of the sweep's worst lines"
-PYTHONPATH="$PWD:$PWD/tools" timeout -k 3 "$(cap 110)" $PY tools/eager_graph_lines.py \
+PYTHONPATH="$PWD:$PWD/tools:${PYTHONPATH:-}" timeout -k 3 "$(cap 110)" $PY tools/eager_graph_lines.py \
     notes/sweeps/session48_probe_lines.txt >>"$OUT/lines.txt" 2>&1
 echo "lines rc=$?" | tee -a "$LOG"
 ncu_line build "mul (119, 136, 107) a order (0, 2, 1) b (119, 1, 107) float16" 50

@@ -450,21 +450,25 @@ infiniStatus_t planSplit(const Info &in, Plan &plan) {
 
 infiniStatus_t sizeRows(Plan &plan);
 
-// A measuring knob (session 48): 1 lets rows of 4097-6144 packs that may take 6 packs a thread
-// (rowsItems6), at least two a SM, stay on Rows (a block of 1024 threads a row, each element read once)
-// instead of the long-row plans. The seed-47 sweep's (731, 11398) F64 p 2 ran Split in 81.0 µs against
+// Rows of 4097-6144 packs that may take 6 packs a thread (rowsItems6), at least two a SM, on Rows (a block
+// of 1024 threads a row, each element read once) instead of the long-row plans: 1 for 8-byte elements, 2
+// (measuring) every type, 0 none. The seed-47 sweep's (731, 11398) F64 p 2 ran Split in 81.0 µs against
 // PyTorch's 66.4: ncu (session 48, call 2), Stats 27.8 µs, Apply 52.7 reading x again from DRAM (56 MB),
-// 80 registers, 35% of warps active. 0: 4096 packs.
+// 80 registers, 35% of warps active. Call 3 (tools/verify_s48c.sh, at 2), 73 cases it moves, eager µs:
+// **F64 faster in all 26 (0.70-0.91, geomean 0.77)**, (731, 11398) 81.3 -> 61.9 (66.4), (2093, 8978) p 3
+// 213.0 -> 149.2 (265.9), ragged (1225, 10067) 96.0 -> 87.1 (92.3); F32 1.27 and 16-bit 1.51 slower
+// (but for p 3), where the long-row plans overlap a row's phases across blocks.
 #ifndef INFINI_LP_NORM_ROWS6_BEYOND
-#define INFINI_LP_NORM_ROWS6_BEYOND 0
+#define INFINI_LP_NORM_ROWS6_BEYOND 1
 #endif
 
 // Rows a group of threads cannot hold (over 4096 packs; 6144 under INFINI_LP_NORM_ROWS6_BEYOND), or long
 // ones (over four Split chunks) too few to fill the GPU with a group each: the long-row plans' ground.
 bool beyondRows(const InfiniopHandle &h, const Plan &plan) {
     const int64_t nv = rowPacks(plan);
-    const bool six = INFINI_LP_NORM_ROWS6_BEYOND && rowsItems6(plan.vec, plan.ragged, dtypeSize(plan.dtype)) &&
-                     plan.rows >= 2 * (int64_t)h.sm_count;
+    const size_t es = dtypeSize(plan.dtype);
+    const bool six = (INFINI_LP_NORM_ROWS6_BEYOND >= 2 || (INFINI_LP_NORM_ROWS6_BEYOND == 1 && es == 8)) &&
+                     rowsItems6(plan.vec, plan.ragged, es) && plan.rows >= 2 * (int64_t)h.sm_count;
     return nv > 1024 * (six ? 6 : 4) || (nv > 4 * kSplitChunkPacks && plan.rows < 2 * (int64_t)h.sm_count);
 }
 
