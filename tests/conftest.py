@@ -56,6 +56,19 @@ def run_case_child(script: str, name: str, *args: str, limit: float, what: str) 
     return r.stdout
 
 
+def pytest_unconfigure(config):
+    """INFINIOP_EXIT_WATCHDOG_S=N (tools/gpu_suite.sh sets it): a run still alive N seconds after pytest is
+    done (a finalizer, a library's exit path or a leftover thread that never returns) prints every thread's
+    stack and exits 1, instead of sitting silent until an outer timeout kills it with its summary unflushed
+    (session 48: the GPU machine's lp_norm shard printed all 999 results, then nothing, twice)."""
+    seconds = int(os.environ.get("INFINIOP_EXIT_WATCHDOG_S", "0") or 0)
+    if seconds > 0:
+        import faulthandler
+
+        sys.stdout.flush()
+        faulthandler.dump_traceback_later(seconds, exit=True, file=sys.__stderr__)
+
+
 def pytest_collection_modifyitems(config, items):
     if GPU_COUNT > 0:
         return
