@@ -49,9 +49,9 @@ struct Inputs {
     const T *p[N];
 };
 
-template <class T>
-struct alignas(16) Vec {
-    T v[16 / sizeof(T)];
+template <class T, int B = 16>
+struct alignas(B) Vec {
+    T v[B / sizeof(T)];
 };
 
 __device__ __forceinline__ uint32_t divmod(const FastDiv &f, uint32_t n, uint32_t &rem) { return f.divmod(n, rem); }
@@ -62,12 +62,12 @@ __device__ __forceinline__ T apply(const T (&x)[sizeof...(I)], std::index_sequen
     return narrow<T>(Op{}(widen(x[I])...));
 }
 
-// op on each lane of N 16-byte vectors.
-template <class Op, class T, int N>
-__device__ __forceinline__ Vec<T> applyVec(const Vec<T> (&x)[N]) {
-    Vec<T> y;
+// op on each lane of N vectors of B bytes.
+template <class Op, class T, int N, int B = 16>
+__device__ __forceinline__ Vec<T, B> applyVec(const Vec<T, B> (&x)[N]) {
+    Vec<T, B> y;
 #pragma unroll
-    for (int e = 0; e < (int)(16 / sizeof(T)); ++e) {
+    for (int e = 0; e < (int)(B / sizeof(T)); ++e) {
         T xe[N];
 #pragma unroll
         for (int k = 0; k < N; ++k) {
@@ -332,7 +332,7 @@ __global__ void __launch_bounds__(kBlock) laneGatherKernel(T *out, Inputs<T, N> 
 // coordinates element by element with a carry.
 template <class Op, class T, int N>
 __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, GatherArgs a) {
-    constexpr int V = 16 / sizeof(T);
+    constexpr int B = gatherVecBytes(sizeof(T)), V = B / sizeof(T);
     const uint32_t nvec = (a.numel + V - 1) / V;
     const uint32_t size0 = a.size[0].divisor;
     // Rows shorter than a vector whose every vector spans two of them (INFINI_ELEMENTWISE_GATHER_SHORT_RUNS):
@@ -358,12 +358,12 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
             uint32_t c2[kMaxDims];
             gatherOffsets<N>(a, n0 + first_run, c2, next);
         }
-        Vec<T> x[N];
+        Vec<T, B> x[N];
 #pragma unroll
         for (int k = 0; k < N; ++k) {
             const bool flat = (a.flat >> k) & 1u;
             if (flat && whole) {
-                x[k] = *reinterpret_cast<const Vec<T> *>(in.p[k] + a.offset[k + 1] + n0);
+                x[k] = *reinterpret_cast<const Vec<T, B> *>(in.p[k] + a.offset[k + 1] + n0);
             } else if (!flat && runs) {
                 const T *p = in.p[k] + off[k];
                 const int64_t s = a.stride[0][k];
@@ -379,8 +379,8 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
                     for (int j = 0; j < V; ++j) {
                         x[k].v[j] = e;
                     }
-                } else if (s == 1 && reinterpret_cast<uintptr_t>(p) % 16 == 0) {
-                    x[k] = *reinterpret_cast<const Vec<T> *>(p);
+                } else if (s == 1 && reinterpret_cast<uintptr_t>(p) % B == 0) {
+                    x[k] = *reinterpret_cast<const Vec<T, B> *>(p);
                 } else {
 #pragma unroll
                     for (int j = 0; j < V; ++j) {
@@ -427,10 +427,10 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
                 }
             }
         }
-        const Vec<T> y = applyVec<Op>(x);
+        const Vec<T, B> y = applyVec<Op>(x);
         T *o = out + a.offset[0] + n0;
         if (whole) {
-            *reinterpret_cast<Vec<T> *>(o) = y;
+            *reinterpret_cast<Vec<T, B> *>(o) = y;
         } else {
 #pragma unroll
             for (int j = 0; j < V; ++j) {
@@ -681,10 +681,11 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
             return INFINI_STATUS_SUCCESS;
         }
         if (plan.has_gather) {
-            bool aligned = reinterpret_cast<uintptr_t>(out + plan.gather.offset[0]) % 16 == 0;
+            constexpr uintptr_t gb = gatherVecBytes(sizeof(T));
+            bool aligned = reinterpret_cast<uintptr_t>(out + plan.gather.offset[0]) % gb == 0;
             for (int k = 0; k < N; ++k) {
                 aligned = aligned && (!((plan.gather.flat >> k) & 1u) ||
-                                      reinterpret_cast<uintptr_t>(in.p[k] + plan.gather.offset[k + 1]) % 16 == 0);
+                                      reinterpret_cast<uintptr_t>(in.p[k] + plan.gather.offset[k + 1]) % gb == 0);
             }
             if (aligned) {
                 gatherKernel<Op, T, N><<<plan.grid_gather, kBlock, 0, s>>>(out, in, plan.gather);

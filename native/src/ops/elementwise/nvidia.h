@@ -187,6 +187,18 @@ constexpr uint64_t kWideTilesMinElems = 1u << 20; // see above
 #define INFINI_ELEMENTWISE_GATHER_SHORT_RUNS 1
 #endif
 constexpr bool kGatherShortRuns = INFINI_ELEMENTWISE_GATHER_SHORT_RUNS != 0;
+// A measuring knob (session 48), 16 or 8: the gather form's vector for 2-byte types (16 bytes: 8 elements a
+// thread; 8: 4 a thread, twice the threads). Session 48's probe had the seed-47 sweep's worst short Mul
+// calls behind PyTorch on the device, not the host ((119,136,107) F16 a order (0,2,1): graph replays 11.0
+// against 8.4 µs); ncu: our gather grid 846 x 256 threads, 8 elements each, 41% of warps active, PyTorch's
+// 3383 x 128, 4 each, 81%, the same instructions. Other types keep 16 bytes.
+#ifndef INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B
+#define INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B 16
+#endif
+static_assert(INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B == 16 || INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B == 8,
+              "gather vectors of 16 or 8 bytes");
+// The gather form's vector bytes for elements of `elem_size` bytes.
+constexpr int gatherVecBytes(size_t elem_size) { return elem_size == 2 ? INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B : 16; }
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
 // transposed inputs' unit-stride dim `j`, and batch dims (all others).

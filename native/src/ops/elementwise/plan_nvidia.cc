@@ -322,7 +322,8 @@ void planGather(const Info &info, Plan *plan) {
             g.stride[i][k - 1] = L.strides[k][d];
         }
     }
-    const uint64_t vectors = (info.numel + 16 / plan->elem_size - 1) / (16 / plan->elem_size);
+    const uint64_t per_vec = (uint64_t)gatherVecBytes(plan->elem_size) / plan->elem_size;
+    const uint64_t vectors = (info.numel + per_vec - 1) / per_vec;
     plan->has_gather = true;
     plan->gather = g;
     plan->grid_gather = chunks(vectors, plan->block); // a vector a thread, one chunk a block
