@@ -128,6 +128,15 @@ def run_case(case):
                            note=f"{type(e).__name__}: {e}")
 
 
+def case_of(desc):
+    """The case a sweep line's description (the part before ": ours") names, or None."""
+    for pattern, make in PARSERS:
+        m = pattern.fullmatch(desc)
+        if m:
+            return make(m)
+    return None
+
+
 def repro(path, count, with_kernels=True):
     """The `count` cases of the highest ratio in a sweep's output, again, with our kernels."""
     from split_eager import kernels  # (tools/, this script's directory)
@@ -140,22 +149,19 @@ def repro(path, count, with_kernels=True):
         if m and ": ours " in line:
             lines.append((float(m[1]), line.split(": ours ")[0]))
     for ratio, desc in sorted(lines, reverse=True)[:count]:
-        for pattern, make in PARSERS:
-            m = pattern.fullmatch(desc)
-            if m:
-                case = make(m)
-                row = run_case(case)
-                now = row.ours_us / row.torch_us if row.ok and row.torch_us else float("nan")
-                total += 1
-                behind += not now <= 1.0
-                print(f"{desc}: ours {row.ours_us:.2f} us, torch {row.torch_us or float('nan'):.2f} us, ratio "
-                      f"{now:.3f} (sweep ratio {ratio:.2f}), ok {row.ok}"
-                      f"{f' [{kernels(case)}]' if with_kernels else ''}", flush=True)
-                del case
-                harness.torch().cuda.empty_cache()
-                break
-        else:
+        case = case_of(desc)
+        if case is None:
             print(f"{desc}: not understood", flush=True)
+            continue
+        row = run_case(case)
+        now = row.ours_us / row.torch_us if row.ok and row.torch_us else float("nan")
+        total += 1
+        behind += not now <= 1.0
+        print(f"{desc}: ours {row.ours_us:.2f} us, torch {row.torch_us or float('nan'):.2f} us, ratio "
+              f"{now:.3f} (sweep ratio {ratio:.2f}), ok {row.ok}"
+              f"{f' [{kernels(case)}]' if with_kernels else ''}", flush=True)
+        del case
+        harness.torch().cuda.empty_cache()
     print(f"{behind} of {total} still behind (or failed)")
 
 

@@ -5,7 +5,7 @@ bench modules have graph rows); others are timed eager only.
     PYTHONPATH=.:tools python3 tools/eager_graph_lines.py FILE [N]    (the first N lines of FILE)"""
 import sys
 
-from behind_sweep import PARSERS, run_case
+from behind_sweep import case_of, run_case
 from infiniop_py.bench import bench_mul, harness
 from split_eager import kernels
 
@@ -28,23 +28,18 @@ GRAPH_ROWS = {"mul": bench_mul.graph_row, "rearrange": rearrange_graph_row}
 def main(path, count):
     descs = [line.split(": ours ")[0].strip() for line in open(path) if line.strip()][:count]
     for desc in descs:
-        for pattern, make in PARSERS:
-            m = pattern.fullmatch(desc)
-            if not m:
-                continue
-            case = make(m)
-            eager = run_case(case)
-            graph_row = GRAPH_ROWS.get(case.op)
-            g = graph_row(case) if graph_row and eager.ok else None
-            graph = f"graph {g.ours_us:.2f} us (torch {g.torch_us:.2f}), ok {g.ok}" if g else "graph -"
-            print(f"{desc}: eager {eager.ours_us:.2f} us (torch {eager.torch_us or float('nan'):.2f}), {graph}, "
-                  f"ok {eager.ok} [{kernels(case)}]", flush=True)
-            del case
-            harness.torch().cuda.empty_cache()
-            break
-        else:
+        case = case_of(desc)
+        if case is None:
             print(f"{desc}: not understood", flush=True)
-
+            continue
+        eager = run_case(case)
+        graph_row = GRAPH_ROWS.get(case.op)
+        g = graph_row(case) if graph_row and eager.ok else None
+        graph = f"graph {g.ours_us:.2f} us (torch {g.torch_us:.2f}), ok {g.ok}" if g else "graph -"
+        print(f"{desc}: eager {eager.ours_us:.2f} us (torch {eager.torch_us or float('nan'):.2f}), {graph}, "
+              f"ok {eager.ok} [{kernels(case)}]", flush=True)
+        del case
+        harness.torch().cuda.empty_cache()
 
 if __name__ == "__main__":
     main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 30)

@@ -10,10 +10,10 @@ import sys
 import torch
 
 if sys.argv[1] == "--line":
-    from behind_sweep import PARSERS  # (tools/, this script's directory)
+    from behind_sweep import case_of  # (tools/, this script's directory)
 
-    desc = sys.argv[2].split(": ours ")[0].strip()
-    case = next(make(m) for pattern, make in PARSERS for m in [pattern.fullmatch(desc)] if m)
+    case = case_of(sys.argv[2].split(": ours ")[0].strip())
+    assert case is not None, f"not a behind_sweep.py line: {sys.argv[2]}"
 else:
     from infiniop_py.bench import bench_lp_norm as b
 
