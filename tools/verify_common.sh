@@ -317,6 +317,14 @@ ncu_line() {
         echo "ncu rc=$?" | tee -a "$LOG"
     fi
 }
+# graph_lines FILE CAP: tools/eager_graph_lines.py on FILE's behind_sweep.py lines (eager and graph µs,
+# ours and PyTorch's, our kernels) into $OUT/lines.txt, at most CAP seconds.
+graph_lines() {
+    step "eager and graph µs of $1's lines"
+    PYTHONPATH="$PWD:$PWD/tools:${PYTHONPATH:-}" timeout -k 3 "$(cap "$2")" $PY tools/eager_graph_lines.py "$1" \
+        >>"$OUT/lines.txt" 2>&1
+    echo "lines rc=$?" | tee -a "$LOG"
+}
 ab_repro() {
     local limit=$1 run set_ rest lib
     shift

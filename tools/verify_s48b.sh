@@ -22,10 +22,7 @@ ab_repro 45 rule=default=build rule=old=build_old rule=default2=build
 variant_tests build 60 50 tests/test_lp_norm.py "nvidia and (slab or column_chunks or nonfinite)" "nvidia and slab"
 variant_tests build 40 30 tests/test_rearrange.py "nvidia and (short_src or small_dim or large)" \
     "(short_src or small_dim) and nvidia"
-step "eager and graph µs of the sweep's worst lines"
-PYTHONPATH="$PWD:$PWD/tools:${PYTHONPATH:-}" timeout -k 3 "$(cap 110)" $PY tools/eager_graph_lines.py \
-    notes/sweeps/session48_probe_lines.txt >>"$OUT/lines.txt" 2>&1
-echo "lines rc=$?" | tee -a "$LOG"
+graph_lines notes/sweeps/session48_probe_lines.txt 110
 ncu_line build "mul (119, 136, 107) a order (0, 2, 1) b (119, 1, 107) float16" 50
 ncu_line build "lp_norm (731, 11398) axis 1 p 2 float64" 50
 ncu_line build "lp_norm (2481, 2600) axis 0 p 2 float64" 50

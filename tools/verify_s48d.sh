@@ -21,10 +21,7 @@ INFINIOP_REQUIRE_GPU=1 timeout -k 3 "$(cap 220)" $PY -m pytest -q -p no:cachepro
 echo "lp_norm shard rc=$?" | tee -a "$LOG"; tail -n 1 "$OUT/lp_shard.txt" >>"$LOG"
 variant_tests build 50 30 tests/test_lp_norm.py "nvidia and (rows_of_mid_length or ragged or long_rows)" \
     "nvidia and rows_of_mid_length"
-step "eager and graph µs of the sweep's worst lines"
-PYTHONPATH="$PWD:$PWD/tools:${PYTHONPATH:-}" timeout -k 3 "$(cap 100)" $PY tools/eager_graph_lines.py \
-    notes/sweeps/session48_probe_lines.txt >>"$OUT/lines.txt" 2>&1
-echo "lines rc=$?" | tee -a "$LOG"
+graph_lines notes/sweeps/session48_probe_lines.txt 100
 end_to_end_bench "$OUT/bench" 90 60
 sweep_if_time 48
 step "done"
