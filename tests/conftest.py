@@ -64,9 +64,14 @@ def pytest_unconfigure(config):
     seconds = int(os.environ.get("INFINIOP_EXIT_WATCHDOG_S", "0") or 0)
     if seconds > 0:
         import faulthandler
+        import signal
 
         sys.stdout.flush()
         faulthandler.dump_traceback_later(seconds, exit=True, file=sys.__stderr__)
+        # Past Python's own finalization (faulthandler is off by then: C++ static destructors, the CUDA
+        # driver's exit) the watchdog is gone; SIGALRM's default action ends the process there (rc 142).
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(seconds + 30)
 
 
 def pytest_collection_modifyitems(config, items):
