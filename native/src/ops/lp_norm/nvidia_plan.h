@@ -40,7 +40,7 @@ enum class Kind {
 
 // The largest slab (elements of the reduced axis x inner dim, in bytes), or group of slabs, the Slab plan
 // takes: with a pack of slack either side and the kernel's static arrays, within the 48 KB a block gets
-// unasked (past it only under INFINI_LP_NORM_SLAB_BIG_KB, below).
+// unasked (past it, one slab a block where the plan would be Cols: slabBigBytes, below).
 constexpr int64_t kSlabMaxBytes = 32 * 1024;
 // One slab a block past kSlabMaxBytes, up to these many KB (4-byte types; the others), in dynamic shared
 // memory past the 48 KB a block gets unasked (planSlabSmem), only where the plan would otherwise be Cols
