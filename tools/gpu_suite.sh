@@ -38,10 +38,12 @@ start mul tests/test_mul.py tests/test_bad_inputs.py tests/test_core.py tests/te
     tests/test_loader.py tests/test_cli.py
 named+="tests/test_reliability.py "
 start rearrange tests/test_rearrange.py tests/test_properties.py tests/test_fuzz.py
-# (session 48: in three shards, the device-parametrized LPNorm tests apart from the CPU ones, and the
-# shard's other files apart, to see which part ran past the cap in calls 3 and 4)
+# (session 48: in four shards, the CPU LPNorm tests, the device-parametrized ones of 16-bit types and of
+# the others, and the shard's other files, to see which part ran past the cap in calls 3 and 4; its new
+# slab and mid-length row shapes cost 1-2 s a test in CPU references, ~100 s in all)
 start lp_norm tests/test_lp_norm.py -k "not reference_cases_large and not _gpu and not nvidia"
-start lp_norm_nv tests/test_lp_norm.py -k "not reference_cases_large and not _gpu and nvidia"
+start lp_norm_nv16 tests/test_lp_norm.py -k "not reference_cases_large and not _gpu and nvidia and f16"
+start lp_norm_nv tests/test_lp_norm.py -k "not reference_cases_large and not _gpu and nvidia and not f16"
 start lp_misc tests/test_lp_norm_errors.py tests/test_overhead.py tests/test_cpu_dispatch.py tests/test_readme.py
 # (LPNorm's GPU tests in two shards since session 27: 265 s in one, against the 330 s cap, before the
 # F32 / F64 Hold cases and the cut-axis Cols cases were added)
