@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Written at the end of session 48 for session 49's first call (H200), not yet run:
 # - the whole suite with GPU tests required on main, with tools/gpu_suite.sh's lp_norm shard now in four
-#   (CPU, 16-bit and other device-parametrized, its other files) and its hang diagnostics (a stack dump for a test past 150 s,
-#   conftest.py's exit watchdog, SIGINT at the cap): session 48's calls 3 and 4 saw that shard print all
-#   its results and then nothing until its cap;
+#   (CPU, 16-bit and other device-parametrized, its other files) and its hang diagnostics (a stack dump
+#   for a test past 150 s, conftest.py's exit watchdog, SIGINT at the cap): session 48's calls 3 and 4 saw
+#   that shard print all its results and then nothing until its cap;
 # - build_v8 (INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B=8: the Mul gather kernel for 2-byte types in 8-byte
 #   vectors, 4 elements a thread, twice the threads; kernels_f16.cu, kernels_int_small.cu and
 #   plan_nvidia.cc: their sm_90 .text differs from the default's in the gather kernels only): A/B default /
