@@ -364,14 +364,16 @@ struct NvidiaDesc final : Desc {
                 return false;
             }
             tile_edge = kSmallTileEdge;
+            double small_fill = -1;
             for (int eb : {kSmallTileEdgeB, kSmallTileEdge}) { // 32 x 64 units where they pass, else 32 x 32
                 tile_edge_b = eb;
                 chosen = &fuller(tile_edge, eb);
-                if (fillOf(*chosen, tile_edge, eb) >= 0) {
+                small_fill = fillOf(*chosen, tile_edge, eb);
+                if (small_fill >= 0) {
                     break;
                 }
             }
-            if (fillOf(*chosen, tile_edge, tile_edge_b) < 0) {
+            if (small_fill < 0) {
                 return false;
             }
         }
