@@ -274,8 +274,8 @@ def test_functional_allocates_broadcast_shape(rng, device):
 # 16-byte vector: on the GPU the strided path's gather form (elementwise/nvidia.cuh, gatherKernel):
 # vectors inside one row, rows ending inside a vector (a carry over one or more dims), splatted and
 # unit-stride gathered rows on and off 16 bytes, a partial last vector; `lead` puts a flat input off
-# 16 bytes (the scalar strided kernel then; for 2-byte types 8 bytes off, the gather form where its
-# vectors are of 8 bytes, INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B).
+# 16 bytes (the scalar strided kernel then) or on 16 bytes but off 32 (the gather form, whose vectors
+# for 4- and 8-byte types may be of 32 bytes, INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE).
 GATHERS = [
     ((109, 18, 23, 28), ((109, 18, 23, 28), None), ((109, 1, 1, 28), None)),
     ((95, 305, 53), ((95, 305, 53), None), ((1, 305, 1), None)),
@@ -286,7 +286,8 @@ GATHERS = [
     ((2, 3, 4, 5, 6, 7), ((2, 3, 4, 5, 6, 7), None), ((2, 1, 4, 1, 6, 1), None)),
     ((64, 50, 37), ((64, 1, 37), None), ((1, 50, 37), None)),                 # both broadcast
     ((19, 301), ((19, 301), None, 1), ((19, 1), None)),                       # a off 16 bytes
-    ((19, 301), ((19, 301), None, 4), ((19, 1), None)),                       # 2-byte a 8 bytes off 16
+    ((19, 301), ((19, 301), None, 4), ((19, 1), None)),                       # 4-byte a 16 bytes off 32
+    ((19, 301), ((19, 301), None, 2), ((19, 1), None)),                       # 8-byte a 16 bytes off 32
     ((5, 9, 13), ((5, 9, 13), (1, 5, 45)), ((9, 1), None)),                   # a fully permuted
 ]
 

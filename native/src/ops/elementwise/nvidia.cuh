@@ -49,8 +49,9 @@ struct Inputs {
     const T *p[N];
 };
 
+// B bytes of T; past 16 bytes still on 16 (loaded as several 16-byte vectors).
 template <class T, int B = 16>
-struct alignas(B) Vec {
+struct alignas(B < 16 ? B : 16) Vec {
     T v[B / sizeof(T)];
 };
 
@@ -379,7 +380,7 @@ __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, 
                     for (int j = 0; j < V; ++j) {
                         x[k].v[j] = e;
                     }
-                } else if (s == 1 && reinterpret_cast<uintptr_t>(p) % B == 0) {
+                } else if (s == 1 && reinterpret_cast<uintptr_t>(p) % alignof(Vec<T, B>) == 0) {
                     x[k] = *reinterpret_cast<const Vec<T, B> *>(p);
                 } else {
 #pragma unroll
@@ -681,7 +682,7 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
             return INFINI_STATUS_SUCCESS;
         }
         if (plan.has_gather) {
-            constexpr uintptr_t gb = gatherVecBytes(sizeof(T));
+            constexpr uintptr_t gb = alignof(Vec<T, gatherVecBytes(sizeof(T))>);
             bool aligned = reinterpret_cast<uintptr_t>(out + plan.gather.offset[0]) % gb == 0;
             for (int k = 0; k < N; ++k) {
                 aligned = aligned && (!((plan.gather.flat >> k) & 1u) ||

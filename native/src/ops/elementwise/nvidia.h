@@ -187,18 +187,19 @@ constexpr uint64_t kWideTilesMinElems = 1u << 20; // see above
 #define INFINI_ELEMENTWISE_GATHER_SHORT_RUNS 1
 #endif
 constexpr bool kGatherShortRuns = INFINI_ELEMENTWISE_GATHER_SHORT_RUNS != 0;
-// A measuring knob (session 48), 16 or 8: the gather form's vector for 2-byte types (16 bytes: 8 elements a
-// thread; 8: 4 a thread, twice the threads). Session 48's probe had the seed-47 sweep's worst short Mul
-// calls behind PyTorch on the device, not the host ((119,136,107) F16 a order (0,2,1): graph replays 11.0
-// against 8.4 µs); ncu: our gather grid 846 x 256 threads, 8 elements each, 41% of warps active, PyTorch's
-// 3383 x 128, 4 each, 81%, the same instructions. Other types keep 16 bytes.
-#ifndef INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B
-#define INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B 16
+// A measuring knob (session 49), 16 or 32: the gather form's vector for 4- and 8-byte types (32 bytes:
+// two 16-byte loads a thread and input, twice the elements a thread, half the threads; still 16-byte
+// alignment). Session 49's call 1 measured the other direction for 2-byte types (8-byte vectors, 4
+// elements a thread as PyTorch's): 90 gather cases 1.045x slower ((284,47,32,27) BF16 1.58x), so the
+// per-vector index work, not the grid, sets the pace; the code is in 0aa23ec. F32 / F64 gather calls
+// behind PyTorch in the seed-48 sweep: (62,16,43,51) F32 1.11x, (39,299,215) F64 b (1,299,215) 1.07x.
+#ifndef INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE
+#define INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE 16
 #endif
-static_assert(INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B == 16 || INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B == 8,
-              "gather vectors of 16 or 8 bytes");
+static_assert(INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE == 16 || INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE == 32,
+              "gather vectors of 16 or 32 bytes");
 // The gather form's vector bytes for elements of `elem_size` bytes.
-constexpr int gatherVecBytes(size_t elem_size) { return elem_size == 2 ? INFINI_ELEMENTWISE_GATHER_VEC_BYTES_2B : 16; }
+constexpr int gatherVecBytes(size_t elem_size) { return elem_size >= 4 ? INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE : 16; }
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
 // transposed inputs' unit-stride dim `j`, and batch dims (all others).
