@@ -322,8 +322,9 @@ __global__ void __launch_bounds__(kBlock) laneGatherKernel(T *out, Inputs<T, N> 
     }
 }
 
-// The strided path's gather form (GatherArgs): a thread per 16-byte vector of
-// the contiguous output. Flat inputs load the vector at the output's index.
+// The strided path's gather form (GatherArgs): a thread per vector of B bytes
+// of the contiguous output (16; 32 for 8-byte types where Plan::gather_vec_bytes
+// says so). Flat inputs load the vector at the output's index.
 // The gathered ones decompose the vector's first element once. With innermost
 // rows of V elements or more a vector spans at most two rows: elements up to
 // the row's end at the inner stride from there, the rest from the next row's
@@ -331,9 +332,9 @@ __global__ void __launch_bounds__(kBlock) laneGatherKernel(T *out, Inputs<T, N> 
 // inside one row, stride 0 loads one element and stride 1 a vector where its
 // address is on 16 bytes. Shorter rows and the last, partial vector step the
 // coordinates element by element with a carry.
-template <class Op, class T, int N>
+template <class Op, class T, int N, int B>
 __global__ void __launch_bounds__(kBlock) gatherKernel(T *out, Inputs<T, N> in, GatherArgs a) {
-    constexpr int B = gatherVecBytes(sizeof(T)), V = B / sizeof(T);
+    constexpr int V = B / sizeof(T);
     const uint32_t nvec = (a.numel + V - 1) / V;
     const uint32_t size0 = a.size[0].divisor;
     // Rows shorter than a vector whose every vector spans two of them (INFINI_ELEMENTWISE_GATHER_SHORT_RUNS):
@@ -682,14 +683,21 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
             return INFINI_STATUS_SUCCESS;
         }
         if (plan.has_gather) {
-            constexpr uintptr_t gb = alignof(Vec<T, gatherVecBytes(sizeof(T))>);
+            constexpr uintptr_t gb = alignof(Vec<T, kGatherVecBytes>); // (wide vectors too: on 16 bytes)
             bool aligned = reinterpret_cast<uintptr_t>(out + plan.gather.offset[0]) % gb == 0;
             for (int k = 0; k < N; ++k) {
                 aligned = aligned && (!((plan.gather.flat >> k) & 1u) ||
                                       reinterpret_cast<uintptr_t>(in.p[k] + plan.gather.offset[k + 1]) % gb == 0);
             }
             if (aligned) {
-                gatherKernel<Op, T, N><<<plan.grid_gather, kBlock, 0, s>>>(out, in, plan.gather);
+                if constexpr (sizeof(T) == 8) {
+                    if (plan.gather_vec_bytes == kGatherWideVecBytes) {
+                        gatherKernel<Op, T, N, kGatherWideVecBytes><<<plan.grid_gather, kBlock, 0, s>>>(out, in, plan.gather);
+                        CUDA_TRY_LAUNCH();
+                        return INFINI_STATUS_SUCCESS;
+                    }
+                }
+                gatherKernel<Op, T, N, kGatherVecBytes><<<plan.grid_gather, kBlock, 0, s>>>(out, in, plan.gather);
                 CUDA_TRY_LAUNCH();
                 return INFINI_STATUS_SUCCESS;
             }

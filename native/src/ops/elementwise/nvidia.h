@@ -187,19 +187,17 @@ constexpr uint64_t kWideTilesMinElems = 1u << 20; // see above
 #define INFINI_ELEMENTWISE_GATHER_SHORT_RUNS 1
 #endif
 constexpr bool kGatherShortRuns = INFINI_ELEMENTWISE_GATHER_SHORT_RUNS != 0;
-// A measuring knob (session 49), 16 or 32: the gather form's vector for 4- and 8-byte types (32 bytes:
-// two 16-byte loads a thread and input, twice the elements a thread, half the threads; still 16-byte
-// alignment). Session 49's call 1 measured the other direction for 2-byte types (8-byte vectors, 4
-// elements a thread as PyTorch's): 90 gather cases 1.045x slower ((284,47,32,27) BF16 1.58x), so the
-// per-vector index work, not the grid, sets the pace; the code is in 0aa23ec. F32 / F64 gather calls
-// behind PyTorch in the seed-48 sweep: (62,16,43,51) F32 1.11x, (39,299,215) F64 b (1,299,215) 1.07x.
-#ifndef INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE
-#define INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE 16
+// The gather form's vectors for 8-byte types (session 49): 32 bytes (4 elements a thread, two 16-byte
+// loads an input, still on 16 bytes) where every gathered input runs along the output's rows (innermost
+// stride 0 or 1: broadcast or row-contiguous inputs), else 16. H200 eager µs, 16 -> 32 bytes for every 4-
+// and 8-byte gather, against two default runs (tools/verify_s49c.sh, 110 cases): F64 with such inputs
+// 0.938 (18 cases, behind PyTorch 17 -> 7; (165,41,581) b (1,41,581) 21.6 -> 19.5, PyTorch 20.2), F64 with
+// a permuted input 1.005 (up to 1.19x), F32 1.047 (74, up to 1.29x), hence 8-byte types and these inputs
+// only. 2-byte types at 8-byte vectors lost too (1.045, call 1; the code is in 0aa23ec). 0: 16 bytes always.
+#ifndef INFINI_ELEMENTWISE_GATHER_WIDE_8B
+#define INFINI_ELEMENTWISE_GATHER_WIDE_8B 1
 #endif
-static_assert(INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE == 16 || INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE == 32,
-              "gather vectors of 16 or 32 bytes");
-// The gather form's vector bytes for elements of `elem_size` bytes.
-constexpr int gatherVecBytes(size_t elem_size) { return elem_size >= 4 ? INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE : 16; }
+constexpr int kGatherVecBytes = 16, kGatherWideVecBytes = 32;
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
 // transposed inputs' unit-stride dim `j`, and batch dims (all others).
@@ -241,6 +239,7 @@ struct Plan {
     // and the flat inputs are 16-byte aligned
     bool has_gather = false;
     GatherArgs gather{};
+    int gather_vec_bytes = kGatherVecBytes; // or kGatherWideVecBytes (INFINI_ELEMENTWISE_GATHER_WIDE_8B)
     unsigned grid_gather = 1;
     // strided, the gather form's lane mapping (INFINI_ELEMENTWISE_LANE_GATHER): any alignment; taken
     // ahead of the gather form where planned

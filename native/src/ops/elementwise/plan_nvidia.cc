@@ -322,7 +322,13 @@ void planGather(const Info &info, Plan *plan) {
             g.stride[i][k - 1] = L.strides[k][d];
         }
     }
-    const uint64_t per_vec = (uint64_t)gatherVecBytes(plan->elem_size) / plan->elem_size;
+    bool rows_along = true; // every gathered input along the output's rows (innermost stride 0 or 1)
+    for (size_t k = 0; k < info.ninputs; ++k) {
+        rows_along = rows_along && (((g.flat >> k) & 1u) || g.stride[0][k] == 0 || g.stride[0][k] == 1);
+    }
+    plan->gather_vec_bytes =
+        INFINI_ELEMENTWISE_GATHER_WIDE_8B && plan->elem_size == 8 && rows_along ? kGatherWideVecBytes : kGatherVecBytes;
+    const uint64_t per_vec = (uint64_t)plan->gather_vec_bytes / plan->elem_size;
     const uint64_t vectors = (info.numel + per_vec - 1) / per_vec;
     plan->has_gather = true;
     plan->gather = g;

@@ -125,16 +125,29 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
 #ifndef INFINI_LP_NORM_COLS_CUBE
 #define INFINI_LP_NORM_COLS_CUBE 1
 #endif
-template <ColsMode MODE, int ITEMS>
+// Whole mode where a thread holds at most 64 bytes of rows (ITEMS > 0, ITEMS x its pack), F64 pairs aside:
+// compiled for 4 blocks an SM (64 registers; 16-bit 4-packs spill nothing, 8-packs at 4 rows 16 bytes).
+// Session 49's ncu had Whole kernels bound by their warps (3 blocks of 8 an SM, ~12 cycles an instruction).
+// H200 eager µs, 3 -> 4 blocks for every Whole kernel of at most 8 rows against two default runs
+// (tools/verify_s49c.sh, 128 Whole-mode cases): the kernels this rule takes 0.936 (90 cases; behind
+// PyTorch 19 -> 14 over the set; (20,10,80,152) F16 axis 0 19.9 -> 13.5, (163,71,45,52) BF16 axis 1 0.84,
+// (21,157,172,23) F16 axis 0 0.82); the others lost or tied (16-bit 8-packs at 8 rows 1.23 for F16, F64
+// pairs at 4 rows 1.09: 156 and 44 bytes spilled; F32 4-packs at 8 rows 0.93, left at 3). 3: the
+// session-33 form everywhere.
+#ifndef INFINI_LP_NORM_COLS_WHOLE_SMALL_MIN_BLOCKS
+#define INFINI_LP_NORM_COLS_WHOLE_SMALL_MIN_BLOCKS 4
+#endif
+template <class T, int VEC, ColsMode MODE, int ITEMS>
 constexpr int colsMinBlocks() {
+    constexpr bool small = ITEMS > 0 && ITEMS * VEC * sizeof(T) <= 64 && !(sizeof(T) == 8 && VEC > 1);
     return MODE == ColsMode::Whole
-               ? (ITEMS <= 8 ? INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS
+               ? (ITEMS <= 8 ? (small ? INFINI_LP_NORM_COLS_WHOLE_SMALL_MIN_BLOCKS : INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS)
                              : ITEMS == 16 ? INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS : 0)
                : ITEMS == 16 ? 2 : 4;
 }
 
 template <class T, int VEC, int ITEMS, ColsMode MODE>
-__global__ void __launch_bounds__(kColsThreads, colsMinBlocks<MODE, ITEMS>())
+__global__ void __launch_bounds__(kColsThreads, colsMinBlocks<T, VEC, MODE, ITEMS>())
     colsKernel(const Plan plan, const T *__restrict__ x, T *y, Stats<ComputeType<T>> *records) {
     using A = ComputeType<T>;
     using P = Pack<T, VEC>;

@@ -198,7 +198,9 @@
 #ifndef INFINI_LP_NORM_COLS_UNCUT_ONE_WAVE
 #define INFINI_LP_NORM_COLS_UNCUT_ONE_WAVE 1
 #endif
-// Resident Whole-mode blocks an SM at up to 8 rows a thread: cols.cu's INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS.
+// Resident Whole-mode blocks an SM at up to 8 rows a thread: cols.cu's INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS
+// (4 since session 49 for kernels holding at most 64 bytes, INFINI_LP_NORM_COLS_WHOLE_SMALL_MIN_BLOCKS; the
+// rule above was measured at 3 and keeps 3).
 constexpr int64_t kColsWholeBlocksPerSm = 3;
 
 // Long rows on sm_90 that fit on chip (every SM's registers and shared
