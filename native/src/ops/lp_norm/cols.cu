@@ -58,11 +58,19 @@ __device__ __forceinline__ A combineThreadRows(A v, A *sh, Op op) {
     return r;
 }
 
+// A measuring knob (session 49, not yet run): 1 has thread row 0 alone take each column's max over the
+// thread rows and post it in its own slots (one more barrier), instead of every thread row reading all
+// by x VEC values: call 5's ncu had (123,21,129,72) F16 axis 2 (by 32, 16-byte packs: 256 shared loads
+// and maxima a thread) at 79.2M instructions and short-scoreboard stalls, 200 µs against PyTorch's 99.
+#ifndef INFINI_LP_NORM_COLS_MERGE_TOP_ONCE
+#define INFINI_LP_NORM_COLS_MERGE_TOP_ONCE 0
+#endif
 // The blockDim.y partial statistics (m, s) of each column merged, in thread-row order, into thread
 // row 0's m and s: the max through shared memory first, then each part's sum rescaled to it (no
 // chain of dependent divisions). Every thread of the block calls it. (Written out rather than as two
 // combineThreadRows: that form cost the 2-byte cut axis 1-3%, 4096x4096 F16 axis 0 65.2 -> 67.3 µs
-// in H100 graphs; notes/lp_norm.md, "Session 29".)
+// in H100 graphs; notes/lp_norm.md, "Session 29".) With INFINI_LP_NORM_COLS_MERGE_TOP_ONCE thread row 0
+// alone takes the max and posts it.
 template <class A, int VEC>
 __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p, A *sh_m, A *sh_s) {
     const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
@@ -76,10 +84,25 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
     for (int j = 0; j < VEC; ++j) {
         top[j] = 0;
     }
-    for (int t = 0; t < by; ++t) {
+    if (!INFINI_LP_NORM_COLS_MERGE_TOP_ONCE || ty == 0) {
+        for (int t = 0; t < by; ++t) {
+#pragma unroll
+            for (int j = 0; j < VEC; ++j) {
+                top[j] = maxNan(top[j], sh_m[(t * bx + tx) * VEC + j]);
+            }
+        }
+    }
+    if (INFINI_LP_NORM_COLS_MERGE_TOP_ONCE) {
+        if (ty == 0) { // (thread row 0's own slots: no other thread reads them before the barrier)
+#pragma unroll
+            for (int j = 0; j < VEC; ++j) {
+                sh_m[tx * VEC + j] = top[j];
+            }
+        }
+        __syncthreads();
 #pragma unroll
         for (int j = 0; j < VEC; ++j) {
-            top[j] = maxNan(top[j], sh_m[(t * bx + tx) * VEC + j]);
+            top[j] = sh_m[tx * VEC + j];
         }
     }
 #pragma unroll
@@ -352,16 +375,26 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<T, VEC, MODE, ITEM
 // blocks (64 registers): launched early, they wait beside the Stats kernel's
 // last blocks.
 constexpr int kFactorRows = 8;
+// A measuring knob (session 49, not yet run): N > 0 gives cut axes of at most N chunks a Factor kernel of
+// one thread row (a column a thread of 256, its chunks in turn; the barriers pass at once) in place of 8
+// thread rows. Call 5's ncu: (147,25,25,80) BF16 axis 0, 3 chunks, Factor 8.6 µs (1563 blocks, 5 of 8
+// thread rows idle at two barriers a column; barrier stalls 4.5) against PyTorch's 2.6 µs clamp. 0: never.
+#ifndef INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS
+#define INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS 0
+#endif
 
-template <class A>
-__global__ void __launch_bounds__(32 * kFactorRows, 4) colsFactorKernel(const Plan plan, Stats<A> *records) {
+// ROWS thread rows of 256 / ROWS columns a block (kFactorRows: the (32, 8) blocks above; 1: a thread a
+// column).
+template <class A, int ROWS>
+__global__ void __launch_bounds__(256, 4) colsFactorKernel(const Plan plan, Stats<A> *records) {
     pdlWaitPrevious(); // nothing global before: the Stats kernel is still writing the records
     pdlAllowNext();    // the Apply kernel waits for our factors (and so for the records' kernel too)
     constexpr int kBatch = sizeof(A) == 8 ? 4 : 8; // (8 F64 records spill at 64 registers)
-    __shared__ A sh_m[kFactorRows][32], sh_s[kFactorRows][32];
+    constexpr int kCols = 256 / ROWS;
+    __shared__ A sh_m[ROWS][kCols], sh_s[ROWS][kCols];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t width = plan.inner * plan.vec; // element columns an outer index
-    const int64_t e = (int64_t)blockIdx.x * 32 + tx;
+    const int64_t e = (int64_t)blockIdx.x * kCols + tx;
     const bool valid = e < width;
     Factor<A> *factors = reinterpret_cast<Factor<A> *>(records + plan.rows * plan.chunks * width);
     for (int64_t o = blockIdx.y; o < plan.rows; o += gridDim.y) {
@@ -369,21 +402,27 @@ __global__ void __launch_bounds__(32 * kFactorRows, 4) colsFactorKernel(const Pl
         // rec[c * width] for the chunks c of this thread row, in order, kBatch loads at a time.
         auto forRecords = [&](auto &&use) {
             forBatchedLoads<kBatch>(
-                ty, valid ? plan.chunks : 0, kFactorRows, [&](int64_t c) { return rec[c * width]; },
+                ty, valid ? plan.chunks : 0, ROWS, [&](int64_t c) { return rec[c * width]; },
                 [&](int64_t, const Stats<A> &r) { use(r); });
         };
         A m = 0;
         forRecords([&](const Stats<A> &r) { m = maxNan(m, r.m); });
-        m = combineThreadRows<true>(m, &sh_m[0][0], MaxNanOp{});
+        if constexpr (ROWS > 1) {
+            m = combineThreadRows<true>(m, &sh_m[0][0], MaxNanOp{});
+        }
         A s = 0;
         if (scaledSumNeeded(m)) { // else (NaN, inf, zeros) the factor reads no sum
             forRecords([&](const Stats<A> &r) { s += rescaledSum(r.s, r.m, m, plan.p); });
         }
-        s = combineThreadRows<false>(s, &sh_s[0][0], SumOp{});
+        if constexpr (ROWS > 1) {
+            s = combineThreadRows<false>(s, &sh_s[0][0], SumOp{});
+        }
         if (ty == 0 && valid) {
             factors[o * width + e] = rowFactor(m, s, plan.p, plan.eps);
         }
-        __syncthreads(); // the next outer index reuses the shared arrays
+        if constexpr (ROWS > 1) {
+            __syncthreads(); // the next outer index reuses the shared arrays
+        }
     }
 }
 
@@ -447,9 +486,21 @@ infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *worksp
             const bool pdl = plan.pdl_ok && pdlWanted(plan.pdl, s);
             INFINI_TRY((launchColsT<T, V, I, ColsMode::Stats>(plan, x, y, workspace, s)));
             using A = ComputeType<T>;
-            const dim3 grid((unsigned)ceilDiv(plan.inner * V, int64_t(32)), (unsigned)std::min<int64_t>(plan.rows, 65535));
-            CUDA_TRY(launchKernel(colsFactorKernel<A>, grid, dim3(32, kFactorRows), 0, s, pdl, plan,
-                                  static_cast<Stats<A> *>(workspace)));
+            const unsigned grid_y = (unsigned)std::min<int64_t>(plan.rows, 65535);
+            bool one_row = false;
+            if constexpr (INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS > 0) {
+                one_row = plan.chunks <= INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS;
+                if (one_row) {
+                    const dim3 grid((unsigned)ceilDiv(plan.inner * V, int64_t(256)), grid_y);
+                    CUDA_TRY(launchKernel(colsFactorKernel<A, 1>, grid, dim3(256, 1), 0, s, pdl, plan,
+                                          static_cast<Stats<A> *>(workspace)));
+                }
+            }
+            if (!one_row) {
+                const dim3 grid((unsigned)ceilDiv(plan.inner * V, int64_t(256 / kFactorRows)), grid_y);
+                CUDA_TRY(launchKernel(colsFactorKernel<A, kFactorRows>, grid, dim3(256 / kFactorRows, kFactorRows), 0,
+                                      s, pdl, plan, static_cast<Stats<A> *>(workspace)));
+            }
             return launchColsT<T, V, I, ColsMode::Apply>(plan, x, y, workspace, s, pdl);
         }
     });
@@ -460,8 +511,15 @@ void planColsPdl(Plan &plan) {
         using T = decltype(t);
         constexpr int V = decltype(vec)::value, I = decltype(items)::value;
         if constexpr (cutAxisPack<T, V>()) {
+            using A = ComputeType<T>;
             plan.pdl_ok = kernelHonoursPdl(colsKernel<T, V, I, ColsMode::Apply>) &&
-                          kernelHonoursPdl(colsFactorKernel<ComputeType<T>>);
+                          kernelHonoursPdl(colsFactorKernel<A, kFactorRows>) &&
+                          [] {
+                              if constexpr (INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS > 0) {
+                                  return kernelHonoursPdl(colsFactorKernel<A, 1>);
+                              }
+                              return true;
+                          }();
         }
         return INFINI_STATUS_SUCCESS;
     });

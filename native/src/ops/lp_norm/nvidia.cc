@@ -151,6 +151,13 @@
 #ifndef INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B
 #define INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B 32
 #endif
+// A measuring knob (session 49, not yet run): the narrowing above is skipped where the narrower blocks'
+// last block column would leave more than this percent of the inner packs' count idle (100: never
+// skipped). The seed-49 sweep's worst LPNorm line, (123,21,129,72) F16 axis 2 (197 against PyTorch's 99
+// µs): rows of 9 16-byte packs narrowed to blocks 8 packs wide, so half its blocks hold one pack.
+#ifndef INFINI_LP_NORM_COLS_NARROW_MAX_IDLE_PCT
+#define INFINI_LP_NORM_COLS_NARROW_MAX_IDLE_PCT 100
+#endif
 
 // > 0: a Split plan of at least this many chunks a row merges each row's chunk records once, in a kernel
 // of its own (rows.cu's splitFactorKernel), instead of in every Apply block (quadratic in the chunks).
@@ -613,8 +620,14 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
                                       : INFINI_LP_NORM_COLS_MIN_ROW_BYTES > 0 && dtypeSize(in.dtype) >= 4 &&
                                             (columns * by >= target || ceilDiv(plan.len, by) <= 16);
     if (may_narrow && ceilDiv(plan.len, by) > held_max && ceilDiv(plan.len, by_narrow) <= held_max) {
-        while (ceilDiv(plan.len, by) > held_max) {
-            by *= 2;
+        int64_t by_new = by;
+        while (ceilDiv(plan.len, by_new) > held_max) {
+            by_new *= 2;
+        }
+        const int64_t width = std::min<int64_t>(bx, kThreads / by_new); // packs a thread row after it
+        const int64_t idle = ceilDiv(plan.inner, width) * width - plan.inner;
+        if (idle * 100 <= plan.inner * INFINI_LP_NORM_COLS_NARROW_MAX_IDLE_PCT) {
+            by = by_new;
         }
     }
     // Too few columns to fill the GPU with a whole column each, and columns too long to hold: the cut
