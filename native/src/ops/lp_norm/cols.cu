@@ -512,14 +512,12 @@ void planColsPdl(Plan &plan) {
         constexpr int V = decltype(vec)::value, I = decltype(items)::value;
         if constexpr (cutAxisPack<T, V>()) {
             using A = ComputeType<T>;
+            bool one_row_ok = true; // (the one-row Factor kernel exists only where its knob is on)
+            if constexpr (INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS > 0) {
+                one_row_ok = kernelHonoursPdl(colsFactorKernel<A, 1>);
+            }
             plan.pdl_ok = kernelHonoursPdl(colsKernel<T, V, I, ColsMode::Apply>) &&
-                          kernelHonoursPdl(colsFactorKernel<A, kFactorRows>) &&
-                          [] {
-                              if constexpr (INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS > 0) {
-                                  return kernelHonoursPdl(colsFactorKernel<A, 1>);
-                              }
-                              return true;
-                          }();
+                          kernelHonoursPdl(colsFactorKernel<A, kFactorRows>) && one_row_ok;
         }
         return INFINI_STATUS_SUCCESS;
     });
