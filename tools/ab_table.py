@@ -1,7 +1,8 @@
 """Summarise a verify script's ab.txt: sections `=== SET LIB` of behind_sweep.py --repro lines. For
 each set, per library: cases behind PyTorch, the median ratio to PyTorch, the geometric mean of its
 time over the first library's, and the largest gains and losses against the first library (cases of
-at least MIN_US there, default 15: smaller ones move by +-25% between runs).
+at least MIN_US there, default 15: smaller ones move by +-25% between runs), and per dtype the geomean
+against the first library (against both of its runs where the last library repeats it, e.g. default2).
     python3 tools/ab_table.py ab.txt [MIN_US]"""
 import math
 import re
@@ -43,6 +44,19 @@ def main():
                   f"worst {ratios[-1] if ratios else 0:.2f}, time over {order[0]} (geomean) {gm:.3f}")
             if lib == order[0]:
                 continue
+            # Against both runs of the first library where the last one is its repeat (default / default2),
+            # per dtype (a case description's last word): what a rule per type would take.
+            again = libs[order[-1]] if len(order) > 2 and order[-1].startswith(order[0]) else None
+            ref = {c: math.sqrt(base[c][0] * again[c][0]) if again and c in again else base[c][0] for c in common}
+            by_dtype = defaultdict(list)
+            for c in common:
+                by_dtype[c.split()[-1]].append(c)
+            if lib != order[-1] or again is None:
+                for dt, cs in sorted(by_dtype.items()):
+                    g = math.exp(sum(math.log(cases[c][0] / ref[c]) for c in cs) / len(cs))
+                    print(f"    {dt:9s} {len(cs):4d} cases, time over {order[0]}{' (both runs)' if again else ''} "
+                          f"{g:.3f}, behind {sum(base[c][0] > base[c][1] for c in cs)} -> "
+                          f"{sum(cases[c][0] > cases[c][1] for c in cs)}")
             big = sorted((cases[c][0] / base[c][0], c) for c in common if base[c][0] >= min_us)
             for r, c in big[:4] + big[-4:]:
                 print(f"    {r:5.2f}x  {c}: {base[c][0]:.1f} -> {cases[c][0]:.1f} (torch {cases[c][1]:.1f})")
