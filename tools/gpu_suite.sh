@@ -59,7 +59,11 @@ start lp_gpu_pipe tests/test_lp_norm.py -k "pipe_wide"
 # columns split over thread rows, UNCUT's and the pointer-alignment ones in a shard of their own)
 cols="columns_split or cols_uncut or cols_pointer"
 start lp_gpu_cols tests/test_lp_norm.py -k "_gpu and not reference_cases_large and ($cols)"
-start lp_gpu_rest tests/test_lp_norm.py -k "_gpu and not reference_cases_large and not ($held) and not ($cols) and not beyond_hold and not across_grid and not pipe_wide"
+# (session 49: lp_gpu_rest took 183 s of its cap, 89 tests; its long-row tests, 44 of them, in a shard of
+# their own)
+rest_k="_gpu and not reference_cases_large and not ($held) and not ($cols) and not beyond_hold and not across_grid and not pipe_wide"
+start lp_gpu_long tests/test_lp_norm.py -k "$rest_k and long_rows"
+start lp_gpu_rest tests/test_lp_norm.py -k "$rest_k and not long_rows"
 start lp_large_f16 tests/test_lp_norm.py -k "reference_cases_large and -f16"
 start lp_large_bf16 tests/test_lp_norm.py -k "reference_cases_large and bf16"
 start lp_large_rest tests/test_lp_norm.py -k "reference_cases_large and not f16"  # (f16 matches bf16 too)
