@@ -375,6 +375,7 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<T, VEC, MODE, ITEM
 // blocks (64 registers): launched early, they wait beside the Stats kernel's
 // last blocks.
 constexpr int kFactorRows = 8;
+constexpr int kFactorThreads = 256; // a block: ROWS thread rows of kFactorThreads / ROWS columns
 // A measuring knob (session 49, not yet run): N > 0 gives cut axes of at most N chunks a Factor kernel of
 // one thread row (a column a thread of 256, its chunks in turn; the barriers pass at once) in place of 8
 // thread rows. Call 5's ncu: (147,25,25,80) BF16 axis 0, 3 chunks, Factor 8.6 µs (1563 blocks, 5 of 8
@@ -383,14 +384,14 @@ constexpr int kFactorRows = 8;
 #define INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS 0
 #endif
 
-// ROWS thread rows of 256 / ROWS columns a block (kFactorRows: the (32, 8) blocks above; 1: a thread a
-// column).
+// ROWS thread rows of kFactorThreads / ROWS columns a block (kFactorRows: the (32, 8) blocks above; 1: a
+// thread a column).
 template <class A, int ROWS>
-__global__ void __launch_bounds__(256, 4) colsFactorKernel(const Plan plan, Stats<A> *records) {
+__global__ void __launch_bounds__(kFactorThreads, 4) colsFactorKernel(const Plan plan, Stats<A> *records) {
     pdlWaitPrevious(); // nothing global before: the Stats kernel is still writing the records
     pdlAllowNext();    // the Apply kernel waits for our factors (and so for the records' kernel too)
     constexpr int kBatch = sizeof(A) == 8 ? 4 : 8; // (8 F64 records spill at 64 registers)
-    constexpr int kCols = 256 / ROWS;
+    constexpr int kCols = kFactorThreads / ROWS;
     __shared__ A sh_m[ROWS][kCols], sh_s[ROWS][kCols];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t width = plan.inner * plan.vec; // element columns an outer index
@@ -486,20 +487,22 @@ infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *worksp
             const bool pdl = plan.pdl_ok && pdlWanted(plan.pdl, s);
             INFINI_TRY((launchColsT<T, V, I, ColsMode::Stats>(plan, x, y, workspace, s)));
             using A = ComputeType<T>;
-            const unsigned grid_y = (unsigned)std::min<int64_t>(plan.rows, 65535);
-            bool one_row = false;
+            auto launchFactor = [&](auto rows) { // the Factor kernel of rows.value thread rows
+                constexpr int R = decltype(rows)::value, kCols = kFactorThreads / R;
+                const dim3 grid((unsigned)ceilDiv(plan.inner * V, int64_t(kCols)),
+                                (unsigned)std::min<int64_t>(plan.rows, 65535));
+                return launchKernel(colsFactorKernel<A, R>, grid, dim3(kCols, R), 0, s, pdl, plan,
+                                    static_cast<Stats<A> *>(workspace));
+            };
+            bool one_row = false; // (the one-row kernel is compiled only where its knob is on)
             if constexpr (INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS > 0) {
                 one_row = plan.chunks <= INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS;
                 if (one_row) {
-                    const dim3 grid((unsigned)ceilDiv(plan.inner * V, int64_t(256)), grid_y);
-                    CUDA_TRY(launchKernel(colsFactorKernel<A, 1>, grid, dim3(256, 1), 0, s, pdl, plan,
-                                          static_cast<Stats<A> *>(workspace)));
+                    CUDA_TRY(launchFactor(std::integral_constant<int, 1>{}));
                 }
             }
             if (!one_row) {
-                const dim3 grid((unsigned)ceilDiv(plan.inner * V, int64_t(256 / kFactorRows)), grid_y);
-                CUDA_TRY(launchKernel(colsFactorKernel<A, kFactorRows>, grid, dim3(256 / kFactorRows, kFactorRows), 0,
-                                      s, pdl, plan, static_cast<Stats<A> *>(workspace)));
+                CUDA_TRY(launchFactor(std::integral_constant<int, kFactorRows>{}));
             }
             return launchColsT<T, V, I, ColsMode::Apply>(plan, x, y, workspace, s, pdl);
         }
