@@ -786,14 +786,17 @@ def test_rows_pipe_wide_gpu(rng, dtype, shape):
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype,shape,axis", [("bf16", (4096, 4096), 0), ("f32", (6000, 300), 0),
                                               ("f16", (3, 20000, 48), 1), ("f64", (10007, 7), 0),
-                                              ("bf16", (2, 9000, 33), 1)], ids=str)
+                                              ("bf16", (2, 9000, 33), 1), ("bf16", (147, 25, 25, 80), 0),
+                                              ("f16", (200, 7, 301), 0), ("f32", (150, 3001), 0),
+                                              ("f64", (160, 6001), 0)], ids=str)
 def test_cols_cut_axis_gpu(rng, dtype, shape, axis):
     # Few columns along a long reduced axis that is not innermost: the Cols
     # plan cuts the axis into chunks (since session 27; before, 4096x4096
     # axis 0 ran on 4 blocks for 4.6 ms): each chunk's per-column statistics
     # into the workspace, then a second kernel merges a column's chunks and
     # scales its own. Vector packs and single elements (7 and 33 columns),
-    # chunks cut unevenly, p 2 (also in place) / 1 / 3, a padded layout,
+    # chunks cut unevenly, 3-7 chunks (the axes the Factor kernel may take
+    # a thread a column for), p 2 (also in place) / 1 / 3, a padded layout,
     # non-finite columns by torch's rule, extreme magnitudes, and three calls
     # queued back to back, each reading the previous output.
     name, dt = dtype, DTYPES[dtype]

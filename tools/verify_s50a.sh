@@ -7,7 +7,7 @@
 #   (notes/sweeps/session49_merge_top_cases.txt);
 #   the Cols GPU tests and memcheck on it (its barrier and shared-memory order are new);
 # - build_f8 (INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS=8, cols.cu): 73 cut axes of 2-8 chunks
-#   (notes/sweeps/session49_factor_rows_cases.txt);
+#   (notes/sweeps/session49_factor_rows_cases.txt); the cut-axis GPU tests and memcheck on it;
 # - build_i25 (INFINI_LP_NORM_COLS_NARROW_MAX_IDLE_PCT=25, nvidia.cc): 60 16-bit columns the narrowing would
 #   leave mostly idle (notes/sweeps/session49_narrow_idle_cases.txt, (123,21,129,72) F16 axis 2 first);
 # - build_g5 (INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS=5, the Mul kernel files: 48 registers, nothing spilled
@@ -33,6 +33,7 @@ variant_tests build_top 80 30 tests/test_lp_norm.py "(nvidia and column) or (gpu
     "nvidia and columns_every_p"
 cp notes/sweeps/session49_factor_rows_cases.txt /tmp/fr.txt
 ab_repro 30 fr=default=build fr=f8=build_f8 fr=default2=build
+variant_tests build_f8 45 30 tests/test_lp_norm.py "cut_axis and gpu"
 cp notes/sweeps/session48_gather_vec8_cases.txt /tmp/g5.txt
 ab_repro 25 g5=default=build g5=g5=build_g5 g5=default2=build
 step "done"
