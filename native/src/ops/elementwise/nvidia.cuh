@@ -333,8 +333,7 @@ __global__ void __launch_bounds__(kBlock) laneGatherKernel(T *out, Inputs<T, N> 
 // address is on 16 bytes. Shorter rows and the last, partial vector step the
 // coordinates element by element with a carry.
 template <class Op, class T, int N, int B>
-__global__ void __launch_bounds__(kBlock, INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS) gatherKernel(T *out, Inputs<T, N> in,
-                                                                                             GatherArgs a) {
+__global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *out, Inputs<T, N> in, GatherArgs a) {
     constexpr int V = B / sizeof(T);
     const uint32_t nvec = (a.numel + V - 1) / V;
     const uint32_t size0 = a.size[0].divisor;

@@ -198,14 +198,17 @@ constexpr bool kGatherShortRuns = INFINI_ELEMENTWISE_GATHER_SHORT_RUNS != 0;
 #define INFINI_ELEMENTWISE_GATHER_WIDE_8B 1
 #endif
 constexpr int kGatherVecBytes = 16, kGatherWideVecBytes = 32;
-// A measuring knob (session 49, not yet run): the gather kernel compiled for at least this many blocks of
-// 256 an SM (__launch_bounds__; 0: the compiler's choice, 56 registers for 16-bit types, 4 blocks). Call 5's
-// ncu of the seed-49 sweep's worst Mul line, (741,318,27) BF16 a order (0,2,1): 44% of warps active
-// against PyTorch's 87% (18 registers), the same instructions, 23.3 against 19.0 µs. ptxas, 16-bit types:
-// 5 blocks 48 registers, nothing spilled; 6 blocks 40 registers, 222 bytes spilled; 8, 428 bytes.
-#ifndef INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS
-#define INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS 0
+// The gather kernel of 2-byte types compiled for at least this many blocks of 256 an SM (__launch_bounds__;
+// 0: the compiler's choice, 56 registers, 4 blocks). Session 49's ncu of the seed-49 sweep's worst Mul line,
+// (741,318,27) BF16 a order (0,2,1): 44% of warps active against PyTorch's 87% (18 registers), the same
+// instructions, 23.3 against 19.0 µs. ptxas: 5 blocks 48 registers, nothing spilled; 6 blocks 40
+// registers, 222 bytes spilled. Session 50, call 1 (H200, eager µs, 0 -> 5 for every type): 90 16-bit
+// gathers 0.992 against the better of two default runs, those of >= 20 µs 0.968 (to 0.90), the worst
+// 1.011. Other sizes were not measured and keep the compiler's choice.
+#ifndef INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS_2B
+#define INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS_2B 5
 #endif
+template <class T> constexpr int gatherMinBlocks() { return sizeof(T) == 2 ? INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS_2B : 0; }
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
 // transposed inputs' unit-stride dim `j`, and batch dims (all others).

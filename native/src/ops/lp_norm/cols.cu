@@ -58,19 +58,22 @@ __device__ __forceinline__ A combineThreadRows(A v, A *sh, Op op) {
     return r;
 }
 
-// A measuring knob (session 49, not yet run): 1 has thread row 0 alone take each column's max over the
-// thread rows and post it in its own slots (one more barrier), instead of every thread row reading all
-// by x VEC values: call 5's ncu had (123,21,129,72) F16 axis 2 (by 32, 16-byte packs: 256 shared loads
-// and maxima a thread) at 79.2M instructions and short-scoreboard stalls, 200 µs against PyTorch's 99.
-#ifndef INFINI_LP_NORM_COLS_MERGE_TOP_ONCE
-#define INFINI_LP_NORM_COLS_MERGE_TOP_ONCE 0
+// Blocks of at least this many thread rows merge a column's max once: thread row 0 alone takes it over
+// the thread rows and posts it (one more barrier), instead of every thread row reading all by x VEC
+// values (0: never). Session 49's ncu had (123,21,129,72) F16 axis 2 (by 32, 16-byte packs: 256 shared
+// loads and maxima a thread) at 79.2M instructions and short-scoreboard stalls, 200 µs against PyTorch's
+// 99. Session 50, call 1 (H200, eager µs, every block at 2 -> 1 merging row), on 92 Whole and cut-axis
+// cases of >= 25 µs: 0.955 (two default runs 1.000 apart); blocks of 16-32 thread rows gained to 0.80
+// ((123,21,129,72) 199 -> 159), blocks of 8 lost up to 1.14x ((351,500,68) BF16 axis 1, cut: Stats),
+// where the extra barrier costs more than 8 x VEC loads. Hence 16.
+#ifndef INFINI_LP_NORM_COLS_MERGE_ONCE_MIN_ROWS
+#define INFINI_LP_NORM_COLS_MERGE_ONCE_MIN_ROWS 16
 #endif
 // The blockDim.y partial statistics (m, s) of each column merged, in thread-row order, into thread
 // row 0's m and s: the max through shared memory first, then each part's sum rescaled to it (no
 // chain of dependent divisions). Every thread of the block calls it. (Written out rather than as two
 // combineThreadRows: that form cost the 2-byte cut axis 1-3%, 4096x4096 F16 axis 0 65.2 -> 67.3 µs
-// in H100 graphs; notes/lp_norm.md, "Session 29".) With INFINI_LP_NORM_COLS_MERGE_TOP_ONCE thread row 0
-// alone takes the max and posts it.
+// in H100 graphs; notes/lp_norm.md, "Session 29".) Tall blocks take the max once (above).
 template <class A, int VEC>
 __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p, A *sh_m, A *sh_s) {
     const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
@@ -84,7 +87,8 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
     for (int j = 0; j < VEC; ++j) {
         top[j] = 0;
     }
-    if (!INFINI_LP_NORM_COLS_MERGE_TOP_ONCE || ty == 0) {
+    const bool once = INFINI_LP_NORM_COLS_MERGE_ONCE_MIN_ROWS > 0 && by >= INFINI_LP_NORM_COLS_MERGE_ONCE_MIN_ROWS;
+    if (!once || ty == 0) {
         for (int t = 0; t < by; ++t) {
 #pragma unroll
             for (int j = 0; j < VEC; ++j) {
@@ -92,7 +96,7 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
             }
         }
     }
-    if (INFINI_LP_NORM_COLS_MERGE_TOP_ONCE) {
+    if (once) {
         if (ty == 0) { // (thread row 0's own slots: no other thread reads them before the barrier)
 #pragma unroll
             for (int j = 0; j < VEC; ++j) {
@@ -376,12 +380,15 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<T, VEC, MODE, ITEM
 // last blocks.
 constexpr int kFactorRows = 8;
 constexpr int kFactorThreads = 256; // a block: ROWS thread rows of kFactorThreads / ROWS columns
-// A measuring knob (session 49, not yet run): N > 0 gives cut axes of at most N chunks a Factor kernel of
-// one thread row (a column a thread of 256, its chunks in turn; the barriers pass at once) in place of 8
-// thread rows. Call 5's ncu: (147,25,25,80) BF16 axis 0, 3 chunks, Factor 8.6 µs (1563 blocks, 5 of 8
-// thread rows idle at two barriers a column; barrier stalls 4.5) against PyTorch's 2.6 µs clamp. 0: never.
+// Cut axes of at most this many chunks get a Factor kernel of one thread row (a column a thread of 256,
+// its chunks in turn; the barriers pass at once) in place of 8 thread rows (0: never). Session 49's ncu:
+// (147,25,25,80) BF16 axis 0, 3 chunks, Factor 8.6 µs (1563 blocks, 5 of 8 thread rows idle at two
+// barriers a column; barrier stalls 4.5) against PyTorch's 2.6 µs clamp. Session 50, call 1 (H200, eager
+// µs, 0 -> 8), 63 cut axes of 2-8 chunks and >= 25 µs: 0.972 (two default runs 0.998 apart), to 0.90
+// ((136,17,125,20) BF16 axis 0 36.0 -> 32.5), the worst 1.02; the cut-axis GPU tests (3-7 chunks of each
+// dtype) and memcheck passed on it.
 #ifndef INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS
-#define INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS 0
+#define INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS 8
 #endif
 
 // ROWS thread rows of kFactorThreads / ROWS columns a block (kFactorRows: the (32, 8) blocks above; 1: a
