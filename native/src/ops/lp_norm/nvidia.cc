@@ -151,12 +151,14 @@
 #ifndef INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B
 #define INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B 32
 #endif
-// A measuring knob (session 49, not yet run): the narrowing above is skipped where the narrower blocks'
-// last block column would leave more than this percent of the inner packs' count idle (100: never
-// skipped). The seed-49 sweep's worst LPNorm line, (123,21,129,72) F16 axis 2 (197 against PyTorch's 99
-// µs): rows of 9 16-byte packs narrowed to blocks 8 packs wide, so half its blocks hold one pack.
-#ifndef INFINI_LP_NORM_COLS_NARROW_MAX_IDLE_PCT
-#define INFINI_LP_NORM_COLS_NARROW_MAX_IDLE_PCT 100
+// A measuring knob (session 50): the same for 16-bit types in 16-byte packs (8 elements). Session 49's
+// idle-column guard (no narrowing where the narrower blocks' last block column left over 25% of the packs
+// idle; its code is in 9a36fe4) lost against session 50's merged default (call 2, H200: 1.028 on 60 cases),
+// but one form of it gained on each of its 5 cases: 16-byte packs kept at 8 packs a row, by 32 (the
+// 16-row kernel), instead of 4 packs and by 64 ((700,280,40) BF16 axis 1 p 1 53.4 -> 44.2 µs, 0.83); 128
+// gives that (32: unchanged).
+#ifndef INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B_PACK16
+#define INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B_PACK16 32
 #endif
 
 // > 0: a Split plan of at least this many chunks a row merges each row's chunk records once, in a kernel
@@ -610,8 +612,10 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     // whole anyway (below: filled, or at most 16 rows a thread), so that no cut decision changes.
     const int64_t pack_bytes = (int64_t)vec * (int64_t)dtypeSize(in.dtype);
     const bool narrow_2b = INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B > 0 && dtypeSize(in.dtype) < 4;
-    const int64_t min_width = std::max<int64_t>(
-        1, (narrow_2b ? INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B : INFINI_LP_NORM_COLS_MIN_ROW_BYTES) / pack_bytes);
+    const int64_t min_row_bytes = !narrow_2b        ? INFINI_LP_NORM_COLS_MIN_ROW_BYTES
+                                  : pack_bytes == 16 ? INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B_PACK16
+                                                     : INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B;
+    const int64_t min_width = std::max<int64_t>(1, min_row_bytes / pack_bytes);
     const int64_t by_narrow = std::min<int64_t>(kThreads / std::min(bx, min_width), nextPow2(plan.len));
     // 16-bit types only from the 16-row kernel, never from streamed columns: the seed-44 sweep found
     // columns of 143-196 rows streamed before and narrowed by this behind PyTorch ((196,373,284) BF16 axis 0
@@ -620,14 +624,8 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
                                       : INFINI_LP_NORM_COLS_MIN_ROW_BYTES > 0 && dtypeSize(in.dtype) >= 4 &&
                                             (columns * by >= target || ceilDiv(plan.len, by) <= 16);
     if (may_narrow && ceilDiv(plan.len, by) > held_max && ceilDiv(plan.len, by_narrow) <= held_max) {
-        int64_t by_new = by;
-        while (ceilDiv(plan.len, by_new) > held_max) {
-            by_new *= 2;
-        }
-        const int64_t width = std::min<int64_t>(bx, kThreads / by_new); // packs a thread row after it
-        const int64_t idle = ceilDiv(plan.inner, width) * width - plan.inner;
-        if (idle * 100 <= plan.inner * INFINI_LP_NORM_COLS_NARROW_MAX_IDLE_PCT) {
-            by = by_new;
+        while (ceilDiv(plan.len, by) > held_max) {
+            by *= 2;
         }
     }
     // Too few columns to fill the GPU with a whole column each, and columns too long to hold: the cut
