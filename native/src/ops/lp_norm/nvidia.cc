@@ -151,14 +151,17 @@
 #ifndef INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B
 #define INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B 32
 #endif
-// A measuring knob (session 50): the same for 16-bit types in 16-byte packs (8 elements). Session 49's
-// idle-column guard (no narrowing where the narrower blocks' last block column left over 25% of the packs
-// idle; its code is in 9a36fe4) lost against session 50's merged default (call 2, H200: 1.028 on 60 cases),
-// but one form of it gained on each of its 5 cases: 16-byte packs kept at 8 packs a row, by 32 (the
-// 16-row kernel), instead of 4 packs and by 64 ((700,280,40) BF16 axis 1 p 1 53.4 -> 44.2 µs, 0.83); 128
-// gives that (32: unchanged).
+// The same for 16-bit types in 16-byte packs (8 elements), where the 16-byte plan still fills the GPU as
+// the planner wants (planCols): 128, rows of at least 8 packs, so at most 32 thread rows (the 16-row kernel
+// where a column needs more) instead of 4 packs and 64 thread rows, or 2 and 128. Session 50 (H200, eager
+// µs): session 49's idle-column guard (its code is in 9a36fe4) lost against the merged default (call 2,
+// 1.028 on 60 cases) but for this form of it (5 cases, 0.83). Call 3, 70 fresh 16-bit columns it moved
+// (seed 5050, 2-16 packs a row, 129-700 rows): **0.803** (the two default runs 1.000 apart), behind
+// PyTorch 39 -> 5; by 128 -> 64 0.69 (18), by 64 -> 32 0.84 (49), (10,120,623,32) F16 axis 2 122.0 -> 76.3
+// (PyTorch 110.0), (3406,553,32) F16 axis 1 280.4 -> 180.2 (220.8). Its 3 other cases had lost the 16-byte
+// plan to 8-byte packs through the planner's fill test (to 1.18x): they now keep the default's narrowing.
 #ifndef INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B_PACK16
-#define INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B_PACK16 32
+#define INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B_PACK16 128
 #endif
 
 // > 0: a Split plan of at least this many chunks a row merges each row's chunk records once, in a kernel
@@ -612,9 +615,14 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     // whole anyway (below: filled, or at most 16 rows a thread), so that no cut decision changes.
     const int64_t pack_bytes = (int64_t)vec * (int64_t)dtypeSize(in.dtype);
     const bool narrow_2b = INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B > 0 && dtypeSize(in.dtype) < 4;
-    const int64_t min_row_bytes = !narrow_2b        ? INFINI_LP_NORM_COLS_MIN_ROW_BYTES
-                                  : pack_bytes == 16 ? INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B_PACK16
-                                                     : INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B;
+    // (16-byte packs keep their wider rows only where the thread rows left still fill the GPU as the
+    // planner wants of them; elsewhere they narrow as 8-byte packs, not lose their plan to 8-byte packs.)
+    const int64_t min_width_16 = std::max<int64_t>(1, INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B_PACK16 / 16);
+    const bool wide_rows_16 = pack_bytes == 16 && columns * (kThreads / std::min(bx, min_width_16)) >=
+                                                      (int64_t)h.sm_count * kColsPack16MinThreadsPerSm;
+    const int64_t min_row_bytes = !narrow_2b     ? INFINI_LP_NORM_COLS_MIN_ROW_BYTES
+                                  : wide_rows_16 ? INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B_PACK16
+                                                 : INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B;
     const int64_t min_width = std::max<int64_t>(1, min_row_bytes / pack_bytes);
     const int64_t by_narrow = std::min<int64_t>(kThreads / std::min(bx, min_width), nextPow2(plan.len));
     // 16-bit types only from the 16-row kernel, never from streamed columns: the seed-44 sweep found
@@ -908,7 +916,7 @@ struct NvidiaDescriptor final : Descriptor {
                     INFINI_TRY(planCols(h, in, v, vec_plan, table));
                     const int64_t threads = vec_plan.rows * vec_plan.inner * vec_plan.by;
                     has_vec = v == narrow || (vec_plan.chunks <= 1 && (in.p == 1 || in.p == 2) &&
-                                              threads >= (int64_t)h.sm_count * 512);
+                                              threads >= (int64_t)h.sm_count * kColsPack16MinThreadsPerSm);
                 }
             }
             if (has_vec && vec_plan.vec != narrow && packs(narrow)) {

@@ -133,6 +133,9 @@ constexpr bool rowsItems6(int vec, bool ragged, size_t elem_size) {
 #define INFINI_LP_NORM_COLS_PACK_16BIT 8
 #endif
 constexpr int kColsPack16Bit = INFINI_LP_NORM_COLS_PACK_16BIT;
+// The threads an SM (rows x inner packs x thread rows) a 16-bit Cols plan in kColsPack16Bit packs needs
+// for the planner to take it over 8-byte packs (nvidia.cc).
+constexpr int64_t kColsPack16MinThreadsPerSm = 512;
 
 // Launch a plan on `stream` (x and y already offset to element 0).
 infiniStatus_t launchRows(const Plan &plan, const void *x, void *y, void *workspace, void *stream);
