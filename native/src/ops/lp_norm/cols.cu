@@ -62,7 +62,7 @@ __device__ __forceinline__ A combineThreadRows(A v, A *sh, Op op) {
 // the thread rows and posts it (one more barrier), instead of every thread row reading all by x VEC
 // values (0: never). Session 49's ncu had (123,21,129,72) F16 axis 2 (by 32, 16-byte packs: 256 shared
 // loads and maxima a thread) at 79.2M instructions and short-scoreboard stalls, 200 µs against PyTorch's
-// 99. Session 50, call 1 (H200, eager µs, every block at 2 -> 1 merging row), on 92 Whole and cut-axis
+// 99. Session 50, call 1 (H200, eager µs, the max once in blocks of any height), on 92 Whole and cut-axis
 // cases of >= 25 µs: 0.955 (two default runs 1.000 apart); blocks of 16-32 thread rows gained to 0.80
 // ((123,21,129,72) 199 -> 159), blocks of 8 lost up to 1.14x ((351,500,68) BF16 axis 1, cut: Stats),
 // where the extra barrier costs more than 8 x VEC loads. Hence 16.

@@ -618,8 +618,9 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     // (16-byte packs keep their wider rows only where the thread rows left still fill the GPU as the
     // planner wants of them; elsewhere they narrow as 8-byte packs, not lose their plan to 8-byte packs.)
     const int64_t min_width_16 = std::max<int64_t>(1, INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B_PACK16 / 16);
-    const bool wide_rows_16 = pack_bytes == 16 && columns * (kThreads / std::min(bx, min_width_16)) >=
-                                                      (int64_t)h.sm_count * kColsPack16MinThreadsPerSm;
+    const bool wide_rows_16 = narrow_2b && pack_bytes == 16 &&
+                              columns * (kThreads / std::min(bx, min_width_16)) >=
+                                  (int64_t)h.sm_count * kColsPack16MinThreadsPerSm;
     const int64_t min_row_bytes = !narrow_2b     ? INFINI_LP_NORM_COLS_MIN_ROW_BYTES
                                   : wide_rows_16 ? INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B_PACK16
                                                  : INFINI_LP_NORM_COLS_MIN_ROW_BYTES_2B;
