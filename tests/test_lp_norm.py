@@ -795,8 +795,9 @@ def test_cols_cut_axis_gpu(rng, dtype, shape, axis):
     # axis 0 ran on 4 blocks for 4.6 ms): each chunk's per-column statistics
     # into the workspace, then a second kernel merges a column's chunks and
     # scales its own. Vector packs and single elements (7 and 33 columns),
-    # chunks cut unevenly, 3-7 chunks (the axes the Factor kernel may take
-    # a thread a column for), p 2 (also in place) / 1 / 3, a padded layout,
+    # chunks cut unevenly, 3-7 chunks (the Factor kernel a thread a column
+    # up to 6 since session 50, 8 thread rows a column past that), p 2 (also
+    # in place) / 1 / 3, a padded layout,
     # non-finite columns by torch's rule, extreme magnitudes, and three calls
     # queued back to back, each reading the previous output.
     name, dt = dtype, DTYPES[dtype]
