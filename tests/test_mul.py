@@ -275,7 +275,7 @@ def test_functional_allocates_broadcast_shape(rng, device):
 # vectors inside one row, rows ending inside a vector (a carry over one or more dims), splatted and
 # unit-stride gathered rows on and off 16 bytes, a partial last vector; `lead` puts a flat input off
 # 16 bytes (the scalar strided kernel then) or on 16 bytes but off 32 (the gather form, whose vectors
-# for 4- and 8-byte types may be of 32 bytes, INFINI_ELEMENTWISE_GATHER_VEC_BYTES_WIDE).
+# for 8-byte types may be of 32 bytes, INFINI_ELEMENTWISE_GATHER_WIDE_8B).
 GATHERS = [
     ((109, 18, 23, 28), ((109, 18, 23, 28), None), ((109, 1, 1, 28), None)),
     ((95, 305, 53), ((95, 305, 53), None), ((1, 305, 1), None)),

@@ -10,7 +10,6 @@ from infiniop_py.bench import bench_mul, harness
 from split_eager import kernels
 
 
-
 def rearrange_graph_row(case):
     """bench_rearrange's graph note as a row: both libraries' calls replayed from CUDA graphs."""
     ours, theirs, sets = case._graph
@@ -40,6 +39,7 @@ def main(path, count):
               f"ok {eager.ok} [{kernels(case)}]", flush=True)
         del case
         harness.torch().cuda.empty_cache()
+
 
 if __name__ == "__main__":
     main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 30)

@@ -503,16 +503,9 @@ infiniStatus_t launchCols(const Plan &plan, const void *x, void *y, void *worksp
                 return launchKernel(colsFactorKernel<A, R>, grid, dim3(kCols, R), 0, s, pdl, plan,
                                     static_cast<Stats<A> *>(workspace));
             };
-            bool one_row = false; // (the one-row kernel is compiled only where its knob is on)
-            if constexpr (INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS > 0) {
-                one_row = plan.chunks <= INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS;
-                if (one_row) {
-                    CUDA_TRY(launchFactor(std::integral_constant<int, 1>{}));
-                }
-            }
-            if (!one_row) {
-                CUDA_TRY(launchFactor(std::integral_constant<int, kFactorRows>{}));
-            }
+            const bool one_row = plan.chunks <= INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS;
+            CUDA_TRY(one_row ? launchFactor(std::integral_constant<int, 1>{})
+                             : launchFactor(std::integral_constant<int, kFactorRows>{}));
             return launchColsT<T, V, I, ColsMode::Apply>(plan, x, y, workspace, s, pdl);
         }
     });
@@ -524,12 +517,9 @@ void planColsPdl(Plan &plan) {
         constexpr int V = decltype(vec)::value, I = decltype(items)::value;
         if constexpr (cutAxisPack<T, V>()) {
             using A = ComputeType<T>;
-            bool one_row_ok = true; // (the one-row Factor kernel exists only where its knob is on)
-            if constexpr (INFINI_LP_NORM_COLS_FACTOR_ONE_ROW_CHUNKS > 0) {
-                one_row_ok = kernelHonoursPdl(colsFactorKernel<A, 1>);
-            }
             plan.pdl_ok = kernelHonoursPdl(colsKernel<T, V, I, ColsMode::Apply>) &&
-                          kernelHonoursPdl(colsFactorKernel<A, kFactorRows>) && one_row_ok;
+                          kernelHonoursPdl(colsFactorKernel<A, kFactorRows>) &&
+                          kernelHonoursPdl(colsFactorKernel<A, 1>);
         }
         return INFINI_STATUS_SUCCESS;
     });
