@@ -6,12 +6,14 @@
 #   the one-row Factor, Apply), F64 Whole pairs at 32 thread rows (189,199,114) axis 0, the BF16 Slab
 #   (129,239,17,31) axis 2 and the F64 Slab (141,195,11,39) axis 2, and two Mul gathers (F16 a order
 #   (3,0,1,2), F64 a order (0,1,3,2)).
-# Files under $OUT: s51a_log.txt, lines.txt, ncu_behind.txt.
+# Also the cut-axis GPU tests: 2b4c4d1 rewrote the Factor launch's host code after its last GPU run.
+# Files under $OUT: s51a_log.txt, cut_axis_tests.txt, lines.txt, ncu_behind.txt.
 NAME=${NAME:-s51a}
 END=${END:-300}
 source "$(dirname "$0")/verify_common.sh"
 echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
 library_build
+lp_tests "$OUT/cut_axis_tests.txt" 60 "cut-axis GPU tests (2b4c4d1's Factor launch)" "cols_cut_axis_gpu"
 graph_lines notes/sweeps/session50_probe_lines.txt 40
 export SECTIONS="WarpStateStats"
 ncu_line build "lp_norm (259, 429, 58) axis 0 p 2 float64" 30
