@@ -130,6 +130,53 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
     }
 }
 
+// 1: where no thread's one-pass sum left the plain range (a block-wide vote), the thread rows post their
+// max and plain sum, and thread row 0 alone takes each column's max and total and scales the total once
+// (mergePlainThreadRows): no division a thread and one barrier fewer than mergeThreadRows, which every
+// thread row otherwise reaches with its sum scaled by its own max (a division a value) and rescales it to
+// the column's (another). 0: always mergeThreadRows. Session 51's ncu (H200): the cut axis's Stats kernel
+// of (259,429,58) F64 axis 0 issued ~785 instructions a warp for 14 elements a thread, 29.9 us against
+// PyTorch's reduce's 17.2.
+#ifndef INFINI_LP_NORM_COLS_PLAIN_MERGE
+#define INFINI_LP_NORM_COLS_PLAIN_MERGE 0
+#endif
+// The blockDim.y partial (max, plain sum of |x|^p) of each column merged in thread-row order into thread
+// row 0's m and s (the sum scaled by the column's max, as mergeThreadRows leaves it). Every thread of the
+// block calls it; only thread row 0's m and s are the column's after it. The caller has checked that
+// every sum is plain (plainSumUsable, or a column part with no scaled sum needed).
+template <class A, int VEC>
+__device__ __forceinline__ void mergePlainThreadRows(A (&m)[VEC], const A (&t)[VEC], A (&s)[VEC], int p, A *sh_m,
+                                                     A *sh_s) {
+    const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        sh_m[(ty * bx + tx) * VEC + j] = m[j];
+        sh_s[(ty * bx + tx) * VEC + j] = t[j];
+    }
+    __syncthreads();
+    if (ty != 0) {
+        return;
+    }
+    A top[VEC], sum[VEC];
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        top[j] = 0;
+        sum[j] = 0;
+    }
+    for (int r = 0; r < by; ++r) {
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+            top[j] = maxNan(top[j], sh_m[(r * bx + tx) * VEC + j]);
+            sum[j] += sh_s[(r * bx + tx) * VEC + j];
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+        m[j] = top[j];
+        s[j] = scaledSumNeeded(top[j]) ? sum[j] / powInt(top[j], p) : A(0);
+    }
+}
+
 // The least blocks an SM a kernel is compiled for (its registers capped to match; 0: the compiler's
 // choice). The cut axis's kernels at 4 (64 registers; 2 where a thread holds 16 rows): at the
 // compiler's choice (73-139 registers) 4096x4096 axis 0 took H100 graph µs BF16 90-126, F16 p 1
@@ -285,9 +332,21 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<T, VEC, MODE, ITEM
             bool rare = false;
 #pragma unroll
             for (int j = 0; j < VEC; ++j) {
-                const bool needed = scaledSumNeeded(m[j]);
-                rare |= needed && !plainSumUsable(t[j]);
-                s[j] = needed ? t[j] / powInt(m[j], plan.p) : A(0);
+                rare |= scaledSumNeeded(m[j]) && !plainSumUsable(t[j]);
+            }
+            // (A thread with no scaled sum needed, all zeros, inf or NaN, adds 0, inf or NaN to its column's
+            // plain total, whose max then says the same.)
+            // (Not in Whole mode's 16-row kernels, which hold their rows across the merge: 16-bit 16-byte packs
+            // went from 128 to 171 registers, from two blocks an SM to one.)
+            constexpr bool kPlainMerge = INFINI_LP_NORM_COLS_PLAIN_MERGE != 0 && !(MODE == ColsMode::Whole && ITEMS == 16);
+            const bool plain_merge = kPlainMerge && by > 1 && !__syncthreads_or(rare);
+            if (plain_merge) {
+                mergePlainThreadRows<A, VEC>(m, t, s, plan.p, sh_m, sh_s);
+            } else {
+#pragma unroll
+                for (int j = 0; j < VEC; ++j) {
+                    s[j] = scaledSumNeeded(m[j]) ? t[j] / powInt(m[j], plan.p) : A(0);
+                }
             }
             if (rare) { // tiny or huge magnitudes: the two-step form, compiled once for any p
 #pragma unroll
@@ -310,7 +369,7 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<T, VEC, MODE, ITEM
                     streamRows([&](int64_t, const P &v) { addScaled(v); });
                 }
             }
-            if (by > 1) {
+            if (by > 1 && !plain_merge) {
                 mergeThreadRows<A, VEC>(m, s, plan.p, sh_m, sh_s);
             }
             if constexpr (MODE == ColsMode::Stats) {

@@ -744,6 +744,15 @@ int64_t unitInnerExtent(const Info &in) {
 #endif
 constexpr int64_t kSlabMaxInner = std::max<int64_t>(INFINI_LP_NORM_SLAB_MAX_INNER, kSlabThreads);
 
+// Columns of at most this many rows take a thread each in the Slab plan (longer ones: parts of about
+// sqrt(len) / 2 thread rows, and groups of at most kSlabThreads / parts columns). Session 51's ncu (H200):
+// (129,239,17,31) BF16 axis 2, 3 parts of 17 rows, groups of 2 slabs (2 KB a block, 15416 blocks): 76.2M
+// instructions (~150 an element), 97.9 us against PyTorch's 71.
+#ifndef INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN
+#define INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN 16
+#endif
+constexpr int64_t kSlabOnePartMaxLen = INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN;
+
 // The Slab plan: a block a group of neighbouring slabs (of the fastest outer dim, one run in x and y) of
 // at most kSlabMaxBytes, enough groups for two blocks an SM; false leaves the plan as it is. Short
 // columns (len <= 16) take a thread each, a group about kSlabGroupBytes; longer ones are shared by
@@ -775,7 +784,7 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     if (!setOuter(s, in, 0, nd - 1, table) || s.rows < min_groups) {
         return false;
     }
-    int64_t parts = len <= 16 ? 1 : (int64_t)std::ceil(std::sqrt((double)len) / 2);
+    int64_t parts = len <= kSlabOnePartMaxLen ? 1 : (int64_t)std::ceil(std::sqrt((double)len) / 2);
     parts = std::min(parts, std::max<int64_t>(1, kSlabThreads / inner));
     int64_t slabs = 1;
     const int k = s.outer.nd - 1; // the fastest outer dim (none where the offsets are a table)
