@@ -33,21 +33,31 @@ __device__ __forceinline__ Pack<T, VEC> ldPack(const T *p, bool cs) {
     return r;
 }
 
+// 1: plain (write-back) stores of 8- and 16-byte packs as one vector access, as the streaming ones
+// (__stwb: the default policy); 0: a store of the Pack struct, which nvcc splits into one store an
+// element (PTX st.global.u16 x 8 for a 16-bit pack; session 51: the sm_90 SASS of lp_norm/cols.cu had no
+// plain STG.E.128 at all, 796 STG.E.U16).
+#ifndef INFINI_PACK_STORE_WB
+#define INFINI_PACK_STORE_WB 0
+#endif
+
 template <class T, int VEC>
 __device__ __forceinline__ void stPack(T *p, const Pack<T, VEC> &v, bool cs) {
     using P = Pack<T, VEC>;
     if constexpr (sizeof(P) == 16) {
-        if (cs) {
+        if (cs || INFINI_PACK_STORE_WB) {
             int4 w;
             memcpy(&w, &v, 16);
-            __stcs(reinterpret_cast<int4 *>(p), w);
+            int4 *q = reinterpret_cast<int4 *>(p);
+            cs ? __stcs(q, w) : __stwb(q, w);
             return;
         }
     } else if constexpr (sizeof(P) == 8) {
-        if (cs) {
+        if (cs || INFINI_PACK_STORE_WB) {
             int2 w;
             memcpy(&w, &v, 8);
-            __stcs(reinterpret_cast<int2 *>(p), w);
+            int2 *q = reinterpret_cast<int2 *>(p);
+            cs ? __stcs(q, w) : __stwb(q, w);
             return;
         }
     }

@@ -130,15 +130,20 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
     }
 }
 
-// 1: where no thread's one-pass sum left the plain range (a block-wide vote), the thread rows post their
-// max and plain sum, and thread row 0 alone takes each column's max and total and scales the total once
+// 1: in the cut axis's Stats kernels and F64's Whole kernels (but for the 16-row ones), where no thread's
+// one-pass sum left the plain range (a block-wide vote), the thread rows post their max and plain sum,
+// and thread row 0 alone takes each column's max and total and scales the total once
 // (mergePlainThreadRows): no division a thread and one barrier fewer than mergeThreadRows, which every
 // thread row otherwise reaches with its sum scaled by its own max (a division a value) and rescales it to
-// the column's (another). 0: always mergeThreadRows. Session 51's ncu (H200): the cut axis's Stats kernel
-// of (259,429,58) F64 axis 0 issued ~785 instructions a warp for 14 elements a thread, 29.9 us against
-// PyTorch's reduce's 17.2.
+// the column's (another). 0: always mergeThreadRows. Session 51's ncu (H200): the Stats kernel of
+// (259,429,58) F64 axis 0 issued ~785 instructions a warp for 14 elements a thread, 29.9 us against
+// PyTorch's reduce's 17.2. Call 2 (eager us, every Cols kernel but Whole's 16-row ones, 149 cases of more
+// than one thread row, two default runs 0.995 apart over the 109 of >= 20 us): cut axes 0.947 (BF16) to
+// 0.987 (F64) on 66 cases ((265,522,32) F16 axis 0 29.4 -> 26.8, PyTorch 30.1); F64 Whole 0.98 on 15
+// ((651,43,264) axis 1 72.6 -> 69.3); 2- and 4-byte Whole 1.00-1.05, to 1.22x (thread row 0's longer
+// serial merge at 16 thread rows; streamed kernels from 48 to 55 registers, 5 blocks an SM to 4).
 #ifndef INFINI_LP_NORM_COLS_PLAIN_MERGE
-#define INFINI_LP_NORM_COLS_PLAIN_MERGE 0
+#define INFINI_LP_NORM_COLS_PLAIN_MERGE 1
 #endif
 // The blockDim.y partial (max, plain sum of |x|^p) of each column merged in thread-row order into thread
 // row 0's m and s (the sum scaled by the column's max, as mergeThreadRows leaves it). Every thread of the
@@ -336,9 +341,11 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<T, VEC, MODE, ITEM
             }
             // (A thread with no scaled sum needed, all zeros, inf or NaN, adds 0, inf or NaN to its column's
             // plain total, whose max then says the same.)
-            // (Not in Whole mode's 16-row kernels, which hold their rows across the merge: 16-bit 16-byte packs
-            // went from 128 to 171 registers, from two blocks an SM to one.)
-            constexpr bool kPlainMerge = INFINI_LP_NORM_COLS_PLAIN_MERGE != 0 && !(MODE == ColsMode::Whole && ITEMS == 16);
+            // (Never in Whole mode's 16-row kernels, which hold their rows across the merge: 16-bit 16-byte
+            // packs went from 128 to 171 registers, from two blocks an SM to one.)
+            constexpr bool kPlainMerge =
+                INFINI_LP_NORM_COLS_PLAIN_MERGE != 0 &&
+                (MODE == ColsMode::Stats || (MODE == ColsMode::Whole && sizeof(T) == 8 && ITEMS != 16));
             const bool plain_merge = kPlainMerge && by > 1 && !__syncthreads_or(rare);
             if (plain_merge) {
                 mergePlainThreadRows<A, VEC>(m, t, s, plan.p, sh_m, sh_s);

@@ -744,18 +744,24 @@ int64_t unitInnerExtent(const Info &in) {
 #endif
 constexpr int64_t kSlabMaxInner = std::max<int64_t>(INFINI_LP_NORM_SLAB_MAX_INNER, kSlabThreads);
 
-// Columns of at most this many rows take a thread each in the Slab plan (longer ones: parts of about
-// sqrt(len) / 2 thread rows, and groups of at most kSlabThreads / parts columns). Session 51's ncu (H200):
-// (129,239,17,31) BF16 axis 2, 3 parts of 17 rows, groups of 2 slabs (2 KB a block, 15416 blocks): 76.2M
-// instructions (~150 an element), 97.9 us against PyTorch's 71.
+// Columns of 17 up to this many rows of 2- and 4-byte types take a thread each in the Slab plan, like
+// those of at most 16, where the group then holds at least kSlabThreads / 2 of them (else, and for F64,
+// parts of about sqrt(len) / 2 thread rows, groups of at most kSlabThreads / parts columns). 16: never.
+// Session 51's ncu (H200): (129,239,17,31) BF16 axis 2 in 3 parts, groups of 2 slabs (2 KB a block, 15416
+// blocks), 76.2M instructions (~150 an element), 97.9 us against PyTorch's 71. Call 2 (eager us, 16 -> 64
+// for every type and group, 110 slab cases it moves, two default runs 1.002 apart over the 69 of >= 20
+// us): by type, columns of <= 32 rows BF16 0.75, F16 0.76, F32 0.90 ((129,239,17,31) 99.0 -> 55.5,
+// (32710,25,51) F16 225.6 -> 98.7); of 33-64 rows 0.95-0.99 with losses to 1.16x; F64 1.08 / 1.18 (to
+// 1.48x); and (347,7,30,42) F32, one slab of 42 columns a group, 1.14x. Hence 32, and the two rules.
 #ifndef INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN
-#define INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN 16
+#define INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN 32
 #endif
 constexpr int64_t kSlabOnePartMaxLen = INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN;
 
 // The Slab plan: a block a group of neighbouring slabs (of the fastest outer dim, one run in x and y) of
 // at most kSlabMaxBytes, enough groups for two blocks an SM; false leaves the plan as it is. Short
-// columns (len <= 16) take a thread each, a group about kSlabGroupBytes; longer ones are shared by
+// columns (len <= 16, or up to kSlabOnePartMaxLen by its rules) take a thread each, a group about
+// kSlabGroupBytes; longer ones are shared by
 // thread rows of about sqrt(len) / 2 (a column's parts merge one after another: that keeps the merge
 // short against each part's walk), a group at most kSlabThreads columns. `wide`: slabs of more columns
 // than kSlabThreads too (kSlabMaxInner; a thread a column, several a thread). Session 38, call 2: one slab
@@ -784,17 +790,31 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     if (!setOuter(s, in, 0, nd - 1, table) || s.rows < min_groups) {
         return false;
     }
-    int64_t parts = len <= kSlabOnePartMaxLen ? 1 : (int64_t)std::ceil(std::sqrt((double)len) / 2);
-    parts = std::min(parts, std::max<int64_t>(1, kSlabThreads / inner));
-    int64_t slabs = 1;
     const int k = s.outer.nd - 1; // the fastest outer dim (none where the offsets are a table)
-    if (INFINI_LP_NORM_SLAB_GROUPS && k >= 0 && s.outer.sx[k] == len * inner && s.outer.sy[k] == len * inner) {
+    const bool grouped =
+        INFINI_LP_NORM_SLAB_GROUPS && k >= 0 && s.outer.sx[k] == len * inner && s.outer.sy[k] == len * inner;
+    // The slabs a group of columns in `parts` thread rows each holds.
+    auto groupSlabs = [&](int64_t parts) {
+        if (!grouped) {
+            return int64_t(1);
+        }
         const int64_t edge = s.outer.size[k];
-        slabs = parts == 1 ? kSlabGroupBytes / slab_bytes : kSlabThreads / (inner * parts);
+        int64_t slabs = parts == 1 ? kSlabGroupBytes / slab_bytes : kSlabThreads / (inner * parts);
         slabs = std::max<int64_t>(1, std::min({slabs, kSlabMaxBytes / slab_bytes, edge}));
         while (slabs > 1 && s.rows / edge * ceilDiv(edge, slabs) < min_groups) {
             --slabs;
         }
+        return slabs;
+    };
+    int64_t parts = len <= 16 ? 1 : (int64_t)std::ceil(std::sqrt((double)len) / 2);
+    if (len > 16 && len <= kSlabOnePartMaxLen && dtypeSize(in.dtype) <= 4 &&
+        groupSlabs(1) * inner >= kSlabThreads / 2) {
+        parts = 1;
+    }
+    parts = std::min(parts, std::max<int64_t>(1, kSlabThreads / inner));
+    const int64_t slabs = groupSlabs(parts);
+    if (grouped) {
+        const int64_t edge = s.outer.size[k];
         s.rows = s.rows / edge * ceilDiv(edge, slabs);
         s.outer.size[k] = ceilDiv(edge, slabs);
         s.outer.sx[k] *= slabs;
