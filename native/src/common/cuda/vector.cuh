@@ -36,9 +36,13 @@ __device__ __forceinline__ Pack<T, VEC> ldPack(const T *p, bool cs) {
 // 1: plain (write-back) stores of 8- and 16-byte packs as one vector access, as the streaming ones
 // (__stwb: the default policy); 0: a store of the Pack struct, which nvcc splits into one store an
 // element (PTX st.global.u16 x 8 for a 16-bit pack; session 51: the sm_90 SASS of lp_norm/cols.cu had no
-// plain STG.E.128 at all, 796 STG.E.U16).
+// plain STG.E.128 at all, 796 STG.E.U16, and rows.cu 390 STG.E.U16 beside 144 STG.E.128). Session 51,
+// call 3 (H200, eager us, 0 -> 1 in every LPNorm kernel file), 120 LPNorm cases of <= 60 MB (70 packed
+// Cols, 50 packed Rows) against two default runs: **0.815**, none slower (the one above 1 a 12-19 us call
+// whose default runs differ by 1.5x); (704,421,47) BF16 axis 2 93.8 -> 35.8 (PyTorch 111.0), (480,7326)
+// F16 axis 1 p 3 21.4 -> 11.3 (79.6). The whole suite passed on that build.
 #ifndef INFINI_PACK_STORE_WB
-#define INFINI_PACK_STORE_WB 0
+#define INFINI_PACK_STORE_WB 1
 #endif
 
 template <class T, int VEC>
