@@ -757,6 +757,12 @@ constexpr int64_t kSlabMaxInner = std::max<int64_t>(INFINI_LP_NORM_SLAB_MAX_INNE
 #define INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN 32
 #endif
 constexpr int64_t kSlabOnePartMaxLen = INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN;
+// The least columns a one-part group of such columns must hold (a measuring knob: call 2's cases of 33-64
+// rows gained where the group held >= 80 columns, lost to 1.16x at 64-79; those of <= 32 rows were
+// measured at 128).
+#ifndef INFINI_LP_NORM_SLAB_ONE_PART_MIN_COLS
+#define INFINI_LP_NORM_SLAB_ONE_PART_MIN_COLS (kSlabThreads / 2)
+#endif
 
 // The Slab plan: a block a group of neighbouring slabs (of the fastest outer dim, one run in x and y) of
 // at most kSlabMaxBytes, enough groups for two blocks an SM; false leaves the plan as it is. Short
@@ -808,7 +814,7 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     };
     int64_t parts = len <= 16 ? 1 : (int64_t)std::ceil(std::sqrt((double)len) / 2);
     if (len > 16 && len <= kSlabOnePartMaxLen && dtypeSize(in.dtype) <= 4 &&
-        groupSlabs(1) * inner >= kSlabThreads / 2) {
+        groupSlabs(1) * inner >= INFINI_LP_NORM_SLAB_ONE_PART_MIN_COLS) {
         parts = 1;
     }
     parts = std::min(parts, std::max<int64_t>(1, kSlabThreads / inner));
