@@ -745,23 +745,25 @@ int64_t unitInnerExtent(const Info &in) {
 constexpr int64_t kSlabMaxInner = std::max<int64_t>(INFINI_LP_NORM_SLAB_MAX_INNER, kSlabThreads);
 
 // Columns of 17 up to this many rows of 2- and 4-byte types take a thread each in the Slab plan, like
-// those of at most 16, where the group then holds at least kSlabThreads / 2 of them (else, and for F64,
-// parts of about sqrt(len) / 2 thread rows, groups of at most kSlabThreads / parts columns). 16: never.
-// Session 51's ncu (H200): (129,239,17,31) BF16 axis 2 in 3 parts, groups of 2 slabs (2 KB a block, 15416
-// blocks), 76.2M instructions (~150 an element), 97.9 us against PyTorch's 71. Call 2 (eager us, 16 -> 64
-// for every type and group, 110 slab cases it moves, two default runs 1.002 apart over the 69 of >= 20
-// us): by type, columns of <= 32 rows BF16 0.75, F16 0.76, F32 0.90 ((129,239,17,31) 99.0 -> 55.5,
-// (32710,25,51) F16 225.6 -> 98.7); of 33-64 rows 0.95-0.99 with losses to 1.16x; F64 1.08 / 1.18 (to
-// 1.48x); and (347,7,30,42) F32, one slab of 42 columns a group, 1.14x. Hence 32, and the two rules.
+// those of at most 16, where the group then holds at least INFINI_LP_NORM_SLAB_ONE_PART_MIN_COLS of them
+// (else, and for F64, parts of about sqrt(len) / 2 thread rows, groups of at most kSlabThreads / parts
+// columns). 16: never. Session 51's ncu (H200): (129,239,17,31) BF16 axis 2 in 3 parts, groups of 2 slabs
+// (2 KB a block, 15416 blocks), 76.2M instructions (~150 an element), 97.9 us against PyTorch's 71.
+// Call 2 (eager us, 16 -> 64 for every type and group, 110 slab cases it moves, two default runs 1.002
+// apart over the 69 of >= 20 us): by type, columns of <= 32 rows BF16 0.75, F16 0.76, F32 0.90
+// ((129,239,17,31) 99.0 -> 55.5, (32710,25,51) F16 225.6 -> 98.7); of 33-64 rows 0.95-0.99, losing (to
+// 1.16x) only where the group held fewer than 80 columns ((347,7,30,42) F32, one slab of 42 columns a
+// group, 1.14x); F64 1.08 / 1.18 (to 1.48x). With these rules 46 of the 110 move: 0.826 (0.784 over 33 of
+// >= 20 us). Call 5, 45 fresh cases the rules move (notes/sweeps/session51_slab_long_cases.txt; 32 rows
+// and 128 columns before): 0.879, the 37 of >= 15 us 0.811 ((18368,39,2,11) F16 axis 1 68.9 -> 43.1,
+// (85499,17,16) F32 127.9 -> 85.3), one 15.7 us call 1.14x.
 #ifndef INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN
-#define INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN 32
+#define INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN 64
 #endif
 constexpr int64_t kSlabOnePartMaxLen = INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN;
-// The least columns a one-part group of such columns must hold (a measuring knob: call 2's cases of 33-64
-// rows gained where the group held >= 80 columns, lost to 1.16x at 64-79; those of <= 32 rows were
-// measured at 128).
+// The least columns a one-part group of such columns holds.
 #ifndef INFINI_LP_NORM_SLAB_ONE_PART_MIN_COLS
-#define INFINI_LP_NORM_SLAB_ONE_PART_MIN_COLS (kSlabThreads / 2)
+#define INFINI_LP_NORM_SLAB_ONE_PART_MIN_COLS 80
 #endif
 
 // The Slab plan: a block a group of neighbouring slabs (of the fastest outer dim, one run in x and y) of
