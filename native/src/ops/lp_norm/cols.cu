@@ -216,13 +216,22 @@ __device__ __forceinline__ void mergePlainThreadRows(A (&m)[VEC], const A (&t)[V
 #ifndef INFINI_LP_NORM_COLS_WHOLE_SMALL_MIN_BLOCKS
 #define INFINI_LP_NORM_COLS_WHOLE_SMALL_MIN_BLOCKS 4
 #endif
+// The cut axis's Stats and Apply kernels of at most 8 rows a thread: compiled for this many blocks an SM
+// (a measuring knob; 4 as measured in session 28). At 4, ptxas spills in the F64 pairs' Stats (80 / 184
+// bytes) and Apply (68 / 48) and F32 4-packs' Apply (40 / 48) at 8 rows; at 3 none (74 registers for the
+// F64 Apply). Session 51's ncu had (259,429,58) F64 axis 0 (F64 pairs, 8 rows) at Stats 29.9 / Apply 36.2
+// us, 46% / 41% of warps active, against PyTorch's reduce 17.2 and division 30.0.
+#ifndef INFINI_LP_NORM_COLS_CUT_MIN_BLOCKS
+#define INFINI_LP_NORM_COLS_CUT_MIN_BLOCKS 4
+#endif
 template <class T, int VEC, ColsMode MODE, int ITEMS>
 constexpr int colsMinBlocks() {
     constexpr bool small = ITEMS > 0 && ITEMS * VEC * sizeof(T) <= 64 && !(sizeof(T) == 8 && VEC > 1);
     return MODE == ColsMode::Whole
                ? (ITEMS <= 8 ? (small ? INFINI_LP_NORM_COLS_WHOLE_SMALL_MIN_BLOCKS : INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS)
                              : ITEMS == 16 ? INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS : 0)
-               : ITEMS == 16 ? 2 : 4;
+               : ITEMS == 16 ? 2
+                             : INFINI_LP_NORM_COLS_CUT_MIN_BLOCKS;
 }
 
 template <class T, int VEC, int ITEMS, ColsMode MODE>
