@@ -355,12 +355,15 @@ def test_columns_every_p(device, rng, dtype, shape, axis):
 # wider than a block's threads ((40, 11, 278), (9, 6, 700): a thread several columns on the GPU); slabs
 # past 32 KB, one a block in dynamic shared memory where the plan would be Cols (nvidia_plan.h
 # slabBigBytes): F32 (270, 70, 131) 37 KB and (300, 90, 190) 68 KB, F64 (270, 30, 150) 36 KB, 16-bit
-# (300, 90, 190) 34 KB; past the rule's bytes, Cols or column chunks ((270, 20, 419) F64 67 KB: chunks).
+# (300, 90, 190) 34 KB; past the rule's bytes, Cols or column chunks ((270, 20, 419) F64 67 KB: chunks);
+# columns of 17-64 rows a thread each in groups of >= 80 (nvidia.cc INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN:
+# (6000, 40, 5) 16-bit, (4000, 20, 8) 2- and 4-byte; F64 and F32's (6000, 40, 5) in parts of thread rows).
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("shape,axis", [((1001, 45, 7), 1), ((2000, 13, 5), 1), ((3, 700, 20, 6), 2),
                                         ((40, 11, 278), 1), ((9, 6, 700), 1), ((270, 20, 419), 1),
-                                        ((270, 70, 131), 1), ((300, 90, 190), 1), ((270, 30, 150), 1)], ids=str)
+                                        ((270, 70, 131), 1), ((300, 90, 190), 1), ((270, 30, 150), 1),
+                                        ((6000, 40, 5), 1), ((4000, 20, 8), 1)], ids=str)
 @pytest.mark.parametrize("layout", ["contig", "negative"])
 def test_slab_groups(device, rng, dtype, shape, axis, layout):
     x = random_input(rng, shape, DTYPES[dtype])

@@ -6,6 +6,8 @@
 #   35 F64, 25 F32, 20 F16, 20 BF16, and the seed-51 sweep's 12 cut-axis lines behind PyTorch;
 #   notes/sweeps/session52_cut_min_blocks_cases.txt);
 # - the cut-axis GPU tests and memcheck on it;
+# - on the default library, test_slab_groups' two shapes added at the end of session 51 (Slab columns of
+#   17-64 rows a thread each; never run on a GPU) and memcheck on them;
 # - ncu (WarpStateStats) of (259,429,58) F64 axis 0 on both libraries: the Stats and Apply kernels.
 # Files under $OUT: s52a_log.txt, ab.txt, tests.txt, ncu_behind.txt.
 NAME=${NAME:-s52a}
@@ -16,6 +18,7 @@ build_variant_sets "build_cm3|-DINFINI_LP_NORM_COLS_CUT_MIN_BLOCKS=3|native/src/
 cp notes/sweeps/session52_cut_min_blocks_cases.txt /tmp/cm.txt
 ab_repro 50 cm=default=build cm=cm3=build_cm3 cm=default2=build
 variant_tests build_cm3 60 60 tests/test_lp_norm.py "cols_cut or (nvidia and columns_of_mixed)"
+variant_tests build 40 40 tests/test_lp_norm.py "nvidia and slab_groups and (6000 or 4000)"
 export SECTIONS="WarpStateStats"
 ncu_line build "lp_norm (259, 429, 58) axis 0 p 2 float64" 30
 ncu_line build_cm3 "lp_norm (259, 429, 58) axis 0 p 2 float64" 30
