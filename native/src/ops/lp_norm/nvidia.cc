@@ -771,10 +771,9 @@ constexpr int64_t kSlabOnePartMaxLen = INFINI_LP_NORM_SLAB_ONE_PART_MAX_LEN;
 // columns (len <= 16, or up to kSlabOnePartMaxLen by its rules) take a thread each, a group about
 // kSlabGroupBytes; longer ones are shared by thread rows of about sqrt(len) / 2 (a column's parts merge
 // one after another: that keeps the merge short against each part's walk), a group at most kSlabThreads
-// columns. `wide`: slabs of more columns
-// than kSlabThreads too (kSlabMaxInner; a thread a column, several a thread). Session 38, call 2: one slab
-// a block ran (999444, 6, 7) F16 axis 1 in 6614 µs, groups of 18 in 393 (PyTorch 191). `max_bytes`:
-// kSlabMaxBytes, or past it (slabBigBytes) one slab a block.
+// columns. `wide`: slabs of more columns than kSlabThreads too (kSlabMaxInner; a thread a column, several
+// a thread). Session 38, call 2: one slab a block ran (999444, 6, 7) F16 axis 1 in 6614 µs, groups of 18
+// in 393 (PyTorch 191). `max_bytes`: kSlabMaxBytes, or past it (slabBigBytes) one slab a block.
 bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<int64_t> &table, bool wide,
               int64_t max_bytes = kSlabMaxBytes) {
     const size_t nd = in.outer_shape.size();
