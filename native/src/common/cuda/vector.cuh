@@ -4,6 +4,7 @@
 // tensors larger than L2.
 #include <cuda_runtime.h>
 #include <cstring>
+#include <type_traits>
 
 namespace infini {
 
@@ -48,19 +49,12 @@ __device__ __forceinline__ Pack<T, VEC> ldPack(const T *p, bool cs) {
 template <class T, int VEC>
 __device__ __forceinline__ void stPack(T *p, const Pack<T, VEC> &v, bool cs) {
     using P = Pack<T, VEC>;
-    if constexpr (sizeof(P) == 16) {
+    if constexpr (sizeof(P) == 16 || sizeof(P) == 8) {
+        using W = std::conditional_t<sizeof(P) == 16, int4, int2>; // the pack's words
         if (cs || INFINI_PACK_STORE_WB) {
-            int4 w;
-            memcpy(&w, &v, 16);
-            int4 *q = reinterpret_cast<int4 *>(p);
-            cs ? __stcs(q, w) : __stwb(q, w);
-            return;
-        }
-    } else if constexpr (sizeof(P) == 8) {
-        if (cs || INFINI_PACK_STORE_WB) {
-            int2 w;
-            memcpy(&w, &v, 8);
-            int2 *q = reinterpret_cast<int2 *>(p);
+            W w;
+            memcpy(&w, &v, sizeof(W));
+            W *q = reinterpret_cast<W *>(p);
             cs ? __stcs(q, w) : __stwb(q, w);
             return;
         }
