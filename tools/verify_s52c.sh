@@ -15,7 +15,7 @@ END=${END:-560}
 source "$(dirname "$0")/verify_common.sh"
 echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
 build_variant_sets "build_cm3|-DINFINI_LP_NORM_COLS_CUT_MIN_BLOCKS=3|native/src/ops/lp_norm/cols.cu" \
-    "build_lt|-DINFINI_ELEMENTWISE_LANE_TILE_ROWS=8|$MUL_VARIANT_SRCS"
+    "build_lt|-DINFINI_ELEMENTWISE_LANE_TILE_ROWS=8|native/src/ops/elementwise/plan_nvidia.cc"
 cp notes/sweeps/session52_cut_min_blocks_cases.txt /tmp/cm.txt
 cp notes/sweeps/session52_lane_tile_rows_cases.txt /tmp/lt.txt
 ab_repro 50 cm=default=build cm=cm3=build_cm3 cm=default2=build
