@@ -690,14 +690,13 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
                                       reinterpret_cast<uintptr_t>(in.p[k] + plan.gather.offset[k + 1]) % gb == 0);
             }
             if (aligned) {
+                auto kernel = gatherKernel<Op, T, N, kGatherVecBytes>;
                 if constexpr (sizeof(T) == 8) {
                     if (plan.gather_vec_bytes == kGatherWideVecBytes) {
-                        gatherKernel<Op, T, N, kGatherWideVecBytes><<<plan.grid_gather, kBlock, 0, s>>>(out, in, plan.gather);
-                        CUDA_TRY_LAUNCH();
-                        return INFINI_STATUS_SUCCESS;
+                        kernel = gatherKernel<Op, T, N, kGatherWideVecBytes>;
                     }
                 }
-                gatherKernel<Op, T, N, kGatherVecBytes><<<plan.grid_gather, kBlock, 0, s>>>(out, in, plan.gather);
+                kernel<<<plan.grid_gather, kBlock, 0, s>>>(out, in, plan.gather);
                 CUDA_TRY_LAUNCH();
                 return INFINI_STATUS_SUCCESS;
             }
