@@ -217,20 +217,29 @@ __device__ __forceinline__ void mergePlainThreadRows(A (&m)[VEC], const A (&t)[V
 #define INFINI_LP_NORM_COLS_WHOLE_SMALL_MIN_BLOCKS 4
 #endif
 // The cut axis's Stats and Apply kernels of at most 8 rows a thread: compiled for this many blocks an SM
-// (a measuring knob; 4 as measured in session 28). At 4, ptxas spills in the F64 pairs' Stats (80 / 184
-// bytes) and Apply (68 / 48) and F32 4-packs' Apply (40 / 48) at 8 rows; at 3 none (74 registers for the
-// F64 Apply). Session 51's ncu had (259,429,58) F64 axis 0 (F64 pairs, 8 rows) at Stats 29.9 / Apply 36.2
-// us, 46% / 41% of warps active, against PyTorch's reduce 17.2 and division 30.0.
+// (4 as measured in session 28), but for those below.
 #ifndef INFINI_LP_NORM_COLS_CUT_MIN_BLOCKS
 #define INFINI_LP_NORM_COLS_CUT_MIN_BLOCKS 4
+#endif
+// ... and where a thread holds 8 rows of 16-byte packs of 4- or 8-byte types (F64 pairs, F32 4-packs):
+// at 4 blocks ptxas spilled the F64 pairs' Stats (80 / 184 bytes) and Apply (68 / 48) and F32's Apply
+// (40 / 48); at 3 none (74 registers for the F64 Apply). Session 52, call 1 (H200, eager µs, every cut
+// kernel of <= 8 rows at 3 against two default runs, 112 cut axes; tools/verify_s52c.sh): the F64 pairs
+// at 8 rows 0.936 over the 10 cases of >= 30 µs (none slower than 1.016; (503,7820) axis 0 50.5 -> 43.9,
+// (3320,1388) p 1 56.9 -> 50.2), F32 4-packs 0.978 (2 cases); 16-bit 4-packs at 8 rows lost (1.08, to
+// 1.12x), streamed F64 pairs 1.04, the rest 1.00: hence this rule alone.
+#ifndef INFINI_LP_NORM_COLS_CUT_WIDE_MIN_BLOCKS
+#define INFINI_LP_NORM_COLS_CUT_WIDE_MIN_BLOCKS 3
 #endif
 template <class T, int VEC, ColsMode MODE, int ITEMS>
 constexpr int colsMinBlocks() {
     constexpr bool small = ITEMS > 0 && ITEMS * VEC * sizeof(T) <= 64 && !(sizeof(T) == 8 && VEC > 1);
+    constexpr bool wide_cut = ITEMS == 8 && sizeof(T) >= 4 && VEC * sizeof(T) == 16;
     return MODE == ColsMode::Whole
                ? (ITEMS <= 8 ? (small ? INFINI_LP_NORM_COLS_WHOLE_SMALL_MIN_BLOCKS : INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS)
                              : ITEMS == 16 ? INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS : 0)
                : ITEMS == 16 ? 2
+               : wide_cut    ? INFINI_LP_NORM_COLS_CUT_WIDE_MIN_BLOCKS
                              : INFINI_LP_NORM_COLS_CUT_MIN_BLOCKS;
 }
 
