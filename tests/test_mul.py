@@ -379,7 +379,7 @@ def test_gather_short_rows(rng, device, dtype, c_shape, a_spec, b_spec):
 # A transposed input whose unit-stride dim j is short (5-31) and lies outside other dims of the
 # output: on the GPU tiles of 8 or 16 along j and 128 or 64 along the output's rows where
 # INFINI_ELEMENTWISE_NARROW_TILES is on (elementwise/nvidia.cuh, tiledKernel), the gather form or
-# 32x32 tiles otherwise. Partial tiles along both dims, both inputs staged, padded output rows (the
+# 32x32 tiles otherwise, the lane gather for some planes of 5-8 rows (below). Partial tiles along both dims, both inputs staged, padded output rows (the
 # output not contiguous: tiles however sparse).
 NARROW_PLANES = [
     # c shape, (a shape, a strides), (b shape, b strides), c strides
@@ -391,6 +391,11 @@ NARROW_PLANES = [
     ((9, 7, 150), ((9, 7, 150), permuted_strides((9, 7, 150), (1, 2, 0))),
      ((9, 7, 150), permuted_strides((9, 7, 150), (1, 2, 0))), None),                      # both staged
     ((11, 6, 77), ((11, 6, 77), permuted_strides((11, 6, 77), (1, 2, 0))), ((6, 1), None), (6 * 80, 80, 1)),
+    # Planes of 6 rows whose staged input steps nj elements along the output's rows, j neighbours over 2 KB
+    # and under 1 MB apart: the lane gather (INFINI_ELEMENTWISE_LANE_TILE_ROWS); a row a lane stays tiled.
+    ((4, 6, 2100), ((4, 6, 2100), permuted_strides((4, 6, 2100), (0, 2, 1))), ((4, 6, 2100), None), None),
+    ((6, 30, 90), ((6, 30, 90), permuted_strides((6, 30, 90), (1, 2, 0))), ((1, 30, 90), None), None),
+    ((7, 40, 60), ((7, 40, 60), permuted_strides((7, 40, 60), (2, 1, 0))), ((7, 1, 60), None), None),
 ]
 
 

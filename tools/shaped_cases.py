@@ -30,7 +30,10 @@ the cases they can change, not only on those a sweep found behind:
         elementwise/nvidia.cuh's INFINI_ELEMENTWISE_GATHER_SHORT_RUNS);
   lpmid  LPNorm over the innermost axis of contiguous rows of 130-4096 packs (the Rows plan's 4-pack
         threads) of any float type, 10-150 MB, half of them ragged (session 45: INFINI_LP_NORM_ROWS_ITEMS6).
-    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|mulshort|lprows|lpmid|colsmid|reperm|lpshort SEED COUNT > FILE"""
+  mulnarrow  Mul of 2-96 MB (3-4 dims) with a permuted so that its unit-stride dim has 5-8 elements and is
+        not the output's innermost, b broadcast over random dims (session 52: narrow tiles against the
+        lane gather, elementwise/nvidia.h's INFINI_ELEMENTWISE_LANE_TILE_ROWS).
+    python3 tools/shaped_cases.py box|slab|mulperm|mulodd|mulnarrow|mulshort|lprows|lpmid|colsmid|reperm|lpshort SEED COUNT > FILE"""
 import math
 import random
 import sys
@@ -99,6 +102,20 @@ def mulperm_case(rng):
     ndim = rng.choice([3, 4, 4])
     numel = log_uniform(rng, 2 << 20, 96 << 20) // SIZES[dtype] // 3
     shape, order = permuted_shape(rng, ndim, numel, 600)  # a's fastest dim is not c's
+    b_shape = tuple(1 if rng.random() < 0.4 else d for d in shape)
+    return f"mul {shape} a order {order} b {b_shape} {dtype}"
+
+
+def mulnarrow_case(rng):
+    dtype = rng.choice(["float16", "bfloat16", "float32", "float64"])
+    ndim = rng.choice([3, 4, 4])
+    numel = log_uniform(rng, 2 << 20, 96 << 20) // SIZES[dtype] // 3
+    shape, order = permuted_shape(rng, ndim, numel, 600)
+    shape = list(shape)
+    rows = rng.randint(5, 8)
+    shape[order[-1]] = rows  # a's unit-stride dim: a plane of 5-8 rows
+    scale = (numel / math.prod(shape)) ** (1 / (ndim - 1))
+    shape = tuple(d if i == order[-1] else max(2, round(d * scale)) for i, d in enumerate(shape))
     b_shape = tuple(1 if rng.random() < 0.4 else d for d in shape)
     return f"mul {shape} a order {order} b {b_shape} {dtype}"
 
@@ -245,7 +262,7 @@ def lpshort16_case(rng):
 def main():
     kind, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
-    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "lprows": lprows_case, "lpmid": lpmid_case, "mulshort": mulshort_case, "colsmid": colsmid_case,
+    make = {"box": box_case, "slab": slab_case, "mulperm": mulperm_case, "mulodd": mulodd_case, "mulnarrow": mulnarrow_case, "lprows": lprows_case, "lpmid": lpmid_case, "mulshort": mulshort_case, "colsmid": colsmid_case,
             "reperm": reperm_case, "lpshort": lpshort_case, "lpshort16": lpshort16_case, "colscut": colscut_case, "colsband": colsband_case}[kind]
     for _ in range(count):
         print(f"{make(rng)}: ours 0.00 us, torch 0.00 us, ratio 1.000")

@@ -102,8 +102,24 @@ constexpr uint64_t kLaneMinApartBytes = 2048; // see above
 // PyTorch's 34.5. Session 40 at 12 (tools/verify_s40a.sh), against the lane mapping alone: of 181
 // cases two moved, that one 54.4 -> 41.7 and (6,236,28,104) F32 a order (2,3,1,0) 24.0 -> 36.0
 // (PyTorch 35.9); both have 6 rows. No rule found from two cases. 0: off.
+// Session 52, call 1 (H200, eager µs, at 8 against two default runs on 91 planes of 5-8 rows;
+// tools/verify_s52c.sh): 1.22 over all, to 3.3x, but 0.68-0.75 on a third of them. The layout decides:
+// the winners' transposed input steps at most nj elements along the output's rows (its unit-stride dim j
+// just inside the output's innermost, a order (0,2,1) or (1,2,0)), where (2,1,0) or (2,0,1) read a row
+// each lane and lost everywhere; and of those, where j's neighbours lie far apart in the output and the
+// tensor is large, the lanes' sectors leave L2 before the next j reads them (F64 and 7-8-row 16-bit
+// planes of 28-63 MB lost to 1.24x-2.6x). Hence 8 with both conditions below: the cases they pick
+// measured 0.853 (33, none slower than 1.078), behind PyTorch over the set 32 -> 27.
 #ifndef INFINI_ELEMENTWISE_LANE_TILE_ROWS
-#define INFINI_ELEMENTWISE_LANE_TILE_ROWS 0
+#define INFINI_ELEMENTWISE_LANE_TILE_ROWS 8
+#endif
+// ... where j's neighbours lie at most this many bytes apart in the output (reused while in L2), or the
+// output of a type of at most 4 bytes is at most INFINI_ELEMENTWISE_LANE_TILE_SMALL_BYTES.
+#ifndef INFINI_ELEMENTWISE_LANE_TILE_NEAR_BYTES
+#define INFINI_ELEMENTWISE_LANE_TILE_NEAR_BYTES (1 << 20)
+#endif
+#ifndef INFINI_ELEMENTWISE_LANE_TILE_SMALL_BYTES
+#define INFINI_ELEMENTWISE_LANE_TILE_SMALL_BYTES (16 << 20)
 #endif
 // INFINI_ELEMENTWISE_LANE_GATHER's odd rows (session 40): > 0 also gives the lane mapping gather plans
 // of 8-byte elements without a scattered input where the output's rows (its innermost extent) are odd and

@@ -159,8 +159,16 @@ bool planTiled(const Info &info, const InfiniopHandle &h, const Occupancy &occ, 
     const bool small_plane = (uint64_t)a.ni * a.nj * es <= (uint64_t)INFINI_ELEMENTWISE_GATHER_PLANE_BYTES;
     const bool near_reuse =
         INFINI_ELEMENTWISE_GATHER_REUSE_BYTES == 0 || j_apart <= (uint64_t)INFINI_ELEMENTWISE_GATHER_REUSE_BYTES;
+    // Narrow planes to the lane gather (INFINI_ELEMENTWISE_LANE_TILE_ROWS): where each transposed input
+    // steps at most nj elements along the output's rows, and its sectors are reused while in L2.
+    bool lane_steps = true;
+    for (size_t k = 1; k < nops; ++k) {
+        lane_steps = lane_steps && (!transposed(k, j) || (uint64_t)std::llabs(L.strides[k][in]) <= a.nj);
+    }
+    const bool lane_reuse = j_apart <= (uint64_t)INFINI_ELEMENTWISE_LANE_TILE_NEAR_BYTES ||
+                            (es <= 4 && info.numel * es <= (uint64_t)INFINI_ELEMENTWISE_LANE_TILE_SMALL_BYTES);
     const bool lane_rows = INFINI_ELEMENTWISE_LANE_GATHER && a.nj <= (uint32_t)INFINI_ELEMENTWISE_LANE_TILE_ROWS &&
-                           j_apart > kLaneMinApartBytes;
+                           j_apart > kLaneMinApartBytes && lane_steps && lane_reuse;
     if (nd <= (size_t)kMaxDims && outputContiguous(L) && (sparse_tiles || (small_plane && near_reuse) || lane_rows)) {
         return false;
     }
