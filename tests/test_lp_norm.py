@@ -424,6 +424,25 @@ def test_columns_of_mixed_magnitudes(device, rng, dtype):
     run_case(device, rng, x, 0, 2, inplace=False)
 
 
+# Columns whose thread rows' parts differ in kind: whole chunks and thread rows of zeros beside plain ones,
+# and packs whose first column is zero where the second is not (cols.cu's plain merge, where a part that
+# took no max meets one that did). On the GPU: (4000, 66) axis 0 a cut axis of F64 pairs at 4 rows a
+# thread, (3, 40, 3000) axis 1 uncut at 8 rows, (500, 6000) axis 0 a cut axis at 8 rows.
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", ["f64", "f32", "bf16"])
+@pytest.mark.parametrize("shape,axis", [((4000, 66), 0), ((3, 40, 3000), 1), ((500, 6000), 0)], ids=str)
+def test_columns_with_zero_parts(device, rng, dtype, shape, axis):
+    dtype = DTYPES[dtype]
+    x = rng.uniform(0.25, 1.0, shape) * np.where(rng.random(shape) < 0.5, -1.0, 1.0)
+    lead = (slice(None),) * axis
+    n = shape[axis]
+    x[lead + (slice(0, n // 2),)] = 0  # the first half of every column: zero chunks and thread rows
+    x[lead + (slice(n // 2, n - 3), slice(0, None, 2))] = 0  # even columns: nonzero in their last 3 rows only
+    x = x.astype(dtype)
+    for p in (1, 2, 3):
+        run_case(device, rng, x, axis, p, inplace=False)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("eps", [0.0, 1e-12])
