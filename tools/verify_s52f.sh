@@ -7,7 +7,7 @@
 # test_columns_with_zero_parts on the default library.
 # Files under $OUT: s52f_log.txt, ab.txt, tests.txt.
 NAME=${NAME:-s52f}
-END=${END:-340}
+END=${END:-315}
 source "$(dirname "$0")/verify_common.sh"
 echo "tree: ${INFINIOP_COMMIT:-unknown}" >>"$LOG"
 build_variant_sets "build_mf|-DINFINI_LP_NORM_COLS_MAX_FREE_F64=1|native/src/ops/lp_norm/cols.cu"
