@@ -142,24 +142,18 @@ __device__ __forceinline__ void mergeThreadRows(A (&m)[VEC], A (&s)[VEC], int p,
 // 0.987 (F64) on 66 cases ((265,522,32) F16 axis 0 29.4 -> 26.8, PyTorch 30.1); F64 Whole 0.98 on 15
 // ((651,43,264) axis 1 72.6 -> 69.3); 2- and 4-byte Whole 1.00-1.05, to 1.22x (thread row 0's longer
 // serial merge at 16 thread rows; streamed kernels from 48 to 55 registers, 5 blocks an SM to 4).
+// (Session 52: F64's plain-merge kernels summing without the per-element max, taking it only where read,
+// lost: 1.026 on 73 F64 Cols cases, to 1.086; f236b9c has the code.)
 #ifndef INFINI_LP_NORM_COLS_PLAIN_MERGE
 #define INFINI_LP_NORM_COLS_PLAIN_MERGE 1
-#endif
-// 1: F64's plain-merge kernels (above) take no max in their first pass (a measuring knob, session 52): the
-// max is read only where a sum leaves the plain range or a block merges scaled sums, and a per-element F64
-// max is a compare and two selects beside one DFMA. 0: the max beside the sum, as before.
-#ifndef INFINI_LP_NORM_COLS_MAX_FREE_F64
-#define INFINI_LP_NORM_COLS_MAX_FREE_F64 0
 #endif
 // The blockDim.y partial (max, plain sum of |x|^p) of each column merged in thread-row order into thread
 // row 0's m and s (the sum scaled by the column's max, as mergeThreadRows leaves it). Every thread of the
 // block calls it; only thread row 0's m and s are the column's after it. The caller has checked that
 // every sum is plain (plainSumUsable, or a column part with no scaled sum needed).
-// With max_free, a thread row whose sums are all plain posts a max of 0 (it took none): a column whose
-// max is finite then gets its total's root as m and s = 1 (the same norm; s >= 1 as rowFactor wants).
 template <class A, int VEC>
 __device__ __forceinline__ void mergePlainThreadRows(A (&m)[VEC], const A (&t)[VEC], A (&s)[VEC], int p, A *sh_m,
-                                                     A *sh_s, bool max_free = false) {
+                                                     A *sh_s) {
     const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
@@ -185,13 +179,8 @@ __device__ __forceinline__ void mergePlainThreadRows(A (&m)[VEC], const A (&t)[V
     }
 #pragma unroll
     for (int j = 0; j < VEC; ++j) {
-        if (max_free && !(top[j] != top[j] || top[j] == A(INFINITY))) { // (a finite max: all sums plain or 0)
-            m[j] = sum[j] > A(0) ? rootInt(sum[j], p) : A(0);
-            s[j] = sum[j] > A(0) ? A(1) : A(0);
-        } else {
-            m[j] = top[j];
-            s[j] = scaledSumNeeded(top[j]) ? sum[j] / powInt(top[j], p) : A(0);
-        }
+        m[j] = top[j];
+        s[j] = scaledSumNeeded(top[j]) ? sum[j] / powInt(top[j], p) : A(0);
     }
 }
 
@@ -341,45 +330,18 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<T, VEC, MODE, ITEM
         } else { // Whole, Stats: the statistics
             // One pass: the max and the unscaled sum of |x|^p (math.h's one-pass form), then the
             // scaled sum from them; a thread whose sum left the plain range redoes it scaled.
-            // (Never in Whole mode's 16-row kernels, which hold their rows across the merge: 16-bit 16-byte
-            // packs went from 128 to 171 registers, from two blocks an SM to one.)
-            constexpr bool kPlainMerge =
-                INFINI_LP_NORM_COLS_PLAIN_MERGE != 0 &&
-                (MODE == ColsMode::Stats || (MODE == ColsMode::Whole && sizeof(T) == 8 && ITEMS != 16));
-            constexpr bool kMaxFree = kPlainMerge && INFINI_LP_NORM_COLS_MAX_FREE_F64 != 0 && sizeof(A) == 8;
             A t[VEC];
 #pragma unroll
             for (int j = 0; j < VEC; ++j) {
                 t[j] = 0;
             }
-            // Max-free blocks (kMaxFree, below) sum alone first; a thread's max is taken only where it is
-            // read: a sum out of the plain range, or a block that merges scaled sums.
-            const bool max_free = kMaxFree && by > 1;
-            auto takeMax = [&] {
-                auto addMax = [&](const P &v) {
-#pragma unroll
-                    for (int j = 0; j < VEC; ++j) {
-                        m[j] = maxNan(m[j], absA<A>(wideAt(v, j)));
-                    }
-                };
-                if constexpr (ITEMS > 0) {
-#pragma unroll
-                    for (int k = 0; k < ITEMS; ++k) {
-                        addMax(buf[k]);
-                    }
-                } else if (valid) {
-                    streamRows([&](int64_t, const P &v) { addMax(v); });
-                }
-            };
             withP<INFINI_LP_NORM_COLS_CUBE != 0>(plan.p, [&](auto pc) {
                 constexpr int kP = decltype(pc)::value;
                 auto add = [&](const P &v) {
 #pragma unroll
                     for (int j = 0; j < VEC; ++j) {
                         const A a = absA<A>(wideAt(v, j));
-                        if (!max_free) {
-                            m[j] = maxNan(m[j], a);
-                        }
+                        m[j] = maxNan(m[j], a);
                         t[j] += powP<kP>(a, plan.p);
                     }
                 };
@@ -392,32 +354,21 @@ __global__ void __launch_bounds__(kColsThreads, colsMinBlocks<T, VEC, MODE, ITEM
                     streamRows([&](int64_t, const P &v) { add(v); });
                 }
             });
-            bool have_max = !max_free;
-            if (!have_max) {
-                bool plain = true;
-#pragma unroll
-                for (int j = 0; j < VEC; ++j) {
-                    plain = plain && plainSumUsable(t[j]);
-                }
-                if (!plain) { // zeros, non-finite or extreme values: the max decides
-                    takeMax();
-                    have_max = true;
-                }
-            }
             bool rare = false;
 #pragma unroll
             for (int j = 0; j < VEC; ++j) {
-                rare |= have_max && scaledSumNeeded(m[j]) && !plainSumUsable(t[j]);
+                rare |= scaledSumNeeded(m[j]) && !plainSumUsable(t[j]);
             }
             // (A thread with no scaled sum needed, all zeros, inf or NaN, adds 0, inf or NaN to its column's
             // plain total, whose max then says the same.)
-
+            // (Never in Whole mode's 16-row kernels, which hold their rows across the merge: 16-bit 16-byte
+            // packs went from 128 to 171 registers, from two blocks an SM to one.)
+            constexpr bool kPlainMerge =
+                INFINI_LP_NORM_COLS_PLAIN_MERGE != 0 &&
+                (MODE == ColsMode::Stats || (MODE == ColsMode::Whole && sizeof(T) == 8 && ITEMS != 16));
             const bool plain_merge = kPlainMerge && by > 1 && !__syncthreads_or(rare);
-            if (!plain_merge && !have_max) {
-                takeMax(); // (a block that merges scaled sums reads every thread's max)
-            }
             if (plain_merge) {
-                mergePlainThreadRows<A, VEC>(m, t, s, plan.p, sh_m, sh_s, max_free);
+                mergePlainThreadRows<A, VEC>(m, t, s, plan.p, sh_m, sh_s);
             } else {
 #pragma unroll
                 for (int j = 0; j < VEC; ++j) {
