@@ -182,6 +182,28 @@
 #ifndef INFINI_LP_NORM_COLS_SPLIT_ROWS
 #define INFINI_LP_NORM_COLS_SPLIT_ROWS 0
 #endif
+// Measuring knobs for F64 columns (session 52, written for session 53; the defaults are the plans as
+// before). The seed-52 sweep had F64 behind PyTorch in 26 of its 34 LPNorm lines: cut axes of pairs at 8
+// rows a thread (11 of 15 such cases behind; colsKernel<double, 2, 8> Stats issuing 6x PyTorch's reduce's
+// instructions at (259,429,58), as load-wait-merge blocks of 8 rows in 3.7 waves, where PyTorch's reduce
+// streams ~32 rows a thread in one wave), and the worst, (14,140,177,24) axis 2 161.7 against 65.8 µs:
+// columns of 12 pairs, at most 16 thread rows, so 12 rows a thread on the 16-row Whole kernel at one block
+// an SM.
+// CUT_HELD_F64: the rows a thread holds at most in an F64 cut axis's chunks (8; 16: fewer chunks, the
+// 16-row Stats / Apply kernels at 2 blocks an SM).
+#ifndef INFINI_LP_NORM_COLS_CUT_HELD_F64
+#define INFINI_LP_NORM_COLS_CUT_HELD_F64 8
+#endif
+// CUT_STREAM_F64 1: an F64 cut axis in as many chunks as the threads target asks alone, each streamed
+// (ITEMS 0: batches of loads in a loop, PyTorch's reduce's shape; the Apply kernel reads its chunk again).
+#ifndef INFINI_LP_NORM_COLS_CUT_STREAM_F64
+#define INFINI_LP_NORM_COLS_CUT_STREAM_F64 0
+#endif
+// WHOLE_STREAM_PAST_F64 > 0: F64 columns kept whole whose threads would hold more than this many rows
+// stream them (two reads, the second from L1 / L2) instead of holding up to 16.
+#ifndef INFINI_LP_NORM_COLS_WHOLE_STREAM_PAST_F64
+#define INFINI_LP_NORM_COLS_WHOLE_STREAM_PAST_F64 0
+#endif
 
 // Session 43 (written after its device time was spent; merged in session 44): > 0 keeps the axis whole where
 // planCols would cut it, if blocks of narrower rows (down to this many bytes of packs a thread row: 128
@@ -656,7 +678,10 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     }
     bx = std::min<int64_t>(bx, kThreads / by);
     const int64_t held = ceilDiv(plan.len, by);
-    plan.items = colsItems(held);
+    const bool f64 = in.dtype == INFINI_DTYPE_F64;
+    const bool stream_whole = f64 && INFINI_LP_NORM_COLS_WHOLE_STREAM_PAST_F64 > 0 &&
+                              held > INFINI_LP_NORM_COLS_WHOLE_STREAM_PAST_F64;
+    plan.items = stream_whole ? 0 : colsItems(held);
     plan.bx = (int)bx;
     plan.by = (int)by;
     const int64_t gx = ceilDiv(plan.inner, bx);
@@ -678,6 +703,10 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     int64_t chunks = ceilDiv(2 * target, layer);
     if (INFINI_LP_NORM_COLS_SPLIT_ROWS > 0) {
         chunks = std::max<int64_t>(chunks, ceilDiv(plan.len, (int64_t)INFINI_LP_NORM_COLS_SPLIT_ROWS * cby));
+    } else if (f64 && INFINI_LP_NORM_COLS_CUT_STREAM_F64) {
+        // (streamed chunks: the threads target's count alone)
+    } else if (f64 && ceilDiv(plan.len, chunks) <= 16 * cby) {
+        chunks = std::max<int64_t>(chunks, ceilDiv(plan.len, (int64_t)INFINI_LP_NORM_COLS_CUT_HELD_F64 * cby));
     } else if (ceilDiv(plan.len, chunks) <= 16 * cby) {
         // Held columns: at most 8 rows a thread (H100 graph µs, 16 -> 8 rows:
         // 4096x4096 axis 0 BF16 103.9 -> 88.1, F16 p 1 89.7 -> 79.6, F32 88.7 ->
@@ -694,7 +723,7 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const int64_t per_thread = rows_per_chunk / cby;
     plan.bx = (int)cbx;
     plan.by = (int)cby;
-    plan.items = colsItems(per_thread);
+    plan.items = f64 && INFINI_LP_NORM_COLS_CUT_STREAM_F64 ? 0 : colsItems(per_thread);
     plan.chunks = chunks;
     plan.chunk_vecs = rows_per_chunk;
     plan.grid_x = (unsigned)ceilDiv(plan.inner, cbx);
