@@ -379,8 +379,8 @@ def test_gather_short_rows(rng, device, dtype, c_shape, a_spec, b_spec):
 # A transposed input whose unit-stride dim j is short (5-31) and lies outside other dims of the
 # output: on the GPU tiles of 8 or 16 along j and 128 or 64 along the output's rows where
 # INFINI_ELEMENTWISE_NARROW_TILES is on (elementwise/nvidia.cuh, tiledKernel), the gather form or
-# 32x32 tiles otherwise, the lane gather for some planes of 5-8 rows (below). Partial tiles along both dims, both inputs staged, padded output rows (the
-# output not contiguous: tiles however sparse).
+# 32x32 tiles otherwise, the lane gather for some planes of 5-8 rows (below). Partial tiles along
+# both dims, both inputs staged, padded output rows (the output not contiguous: tiles however sparse).
 NARROW_PLANES = [
     # c shape, (a shape, a strides), (b shape, b strides), c strides
     ((6, 13, 8, 71), ((6, 13, 8, 71), permuted_strides((6, 13, 8, 71), (0, 2, 3, 1))), ((1, 13, 8, 1), None), None),

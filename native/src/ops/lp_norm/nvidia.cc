@@ -701,18 +701,16 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const int64_t cby = kThreads / cbx;
     const int64_t layer = plan.rows * ceilDiv(plan.inner, cbx) * cbx * cby; // threads a chunk of every column
     int64_t chunks = ceilDiv(2 * target, layer);
+    const bool stream_cut = f64 && INFINI_LP_NORM_COLS_CUT_STREAM_F64; // (the threads target's chunks alone)
     if (INFINI_LP_NORM_COLS_SPLIT_ROWS > 0) {
         chunks = std::max<int64_t>(chunks, ceilDiv(plan.len, (int64_t)INFINI_LP_NORM_COLS_SPLIT_ROWS * cby));
-    } else if (f64 && INFINI_LP_NORM_COLS_CUT_STREAM_F64) {
-        // (streamed chunks: the threads target's count alone)
-    } else if (f64 && ceilDiv(plan.len, chunks) <= 16 * cby) {
-        chunks = std::max<int64_t>(chunks, ceilDiv(plan.len, (int64_t)INFINI_LP_NORM_COLS_CUT_HELD_F64 * cby));
-    } else if (ceilDiv(plan.len, chunks) <= 16 * cby) {
+    } else if (!stream_cut && ceilDiv(plan.len, chunks) <= 16 * cby) {
         // Held columns: at most 8 rows a thread (H100 graph µs, 16 -> 8 rows:
         // 4096x4096 axis 0 BF16 103.9 -> 88.1, F16 p 1 89.7 -> 79.6, F32 88.7 ->
-        // 87.3). Streamed ones keep their chunks ((32,4096,512) BF16 axis 1:
-        // 57 rows streamed 254.6, 8 held 296.1).
-        chunks = std::max<int64_t>(chunks, ceilDiv(plan.len, 8 * cby));
+        // 87.3; F64: INFINI_LP_NORM_COLS_CUT_HELD_F64). Streamed ones keep their
+        // chunks ((32,4096,512) BF16 axis 1: 57 rows streamed 254.6, 8 held 296.1).
+        const int64_t cut_held = f64 ? INFINI_LP_NORM_COLS_CUT_HELD_F64 : 8;
+        chunks = std::max<int64_t>(chunks, ceilDiv(plan.len, cut_held * cby));
     }
     chunks = std::min<int64_t>({chunks, ceilDiv(plan.len, 4 * cby), 256});
     if (chunks < 2) {
@@ -723,7 +721,7 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const int64_t per_thread = rows_per_chunk / cby;
     plan.bx = (int)cbx;
     plan.by = (int)cby;
-    plan.items = f64 && INFINI_LP_NORM_COLS_CUT_STREAM_F64 ? 0 : colsItems(per_thread);
+    plan.items = stream_cut ? 0 : colsItems(per_thread);
     plan.chunks = chunks;
     plan.chunk_vecs = rows_per_chunk;
     plan.grid_x = (unsigned)ceilDiv(plan.inner, cbx);
@@ -830,11 +828,11 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     const bool grouped =
         INFINI_LP_NORM_SLAB_GROUPS && k >= 0 && s.outer.sx[k] == len * inner && s.outer.sy[k] == len * inner;
     // The slabs a group of columns in `parts` thread rows each holds.
+    const int64_t edge = grouped ? s.outer.size[k] : 1; // the fastest outer extent, which groups cut
     auto groupSlabs = [&](int64_t parts) {
         if (!grouped) {
             return int64_t(1);
         }
-        const int64_t edge = s.outer.size[k];
         int64_t slabs = parts == 1 ? kSlabGroupBytes / slab_bytes : kSlabThreads / (inner * parts);
         slabs = std::max<int64_t>(1, std::min({slabs, kSlabMaxBytes / slab_bytes, edge}));
         while (slabs > 1 && s.rows / edge * ceilDiv(edge, slabs) < min_groups) {
@@ -850,7 +848,6 @@ bool planSlab(const InfiniopHandle &h, const Info &in, Plan &plan, std::vector<i
     parts = std::min(parts, std::max<int64_t>(1, kSlabThreads / inner));
     const int64_t slabs = groupSlabs(parts);
     if (grouped) {
-        const int64_t edge = s.outer.size[k];
         s.rows = s.rows / edge * ceilDiv(edge, slabs);
         s.outer.size[k] = ceilDiv(edge, slabs);
         s.outer.sx[k] *= slabs;
