@@ -834,6 +834,30 @@ def test_cols_cut_axis_gpu(rng, dtype, shape, axis):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype,shape,axis", [("f64", (67, 279, 72), 1), ("f64", (5818, 322), 0),
+                                              ("f64", (24, 140, 26), 1), ("f64", (30, 70, 9, 33), 1),
+                                              ("f32", (300, 150, 40), 1)], ids=str)
+def test_columns_streamed_not_held_gpu(rng, dtype, shape, axis):
+    # Session 53's plans for aligned pointers (tools/lp_plan_probe.cc shows each shape's so): F64 pairs
+    # that a cut axis's chunks would hold 5-8 rows a thread of, streamed instead (the first two), F64
+    # columns kept whole that the 16-row kernel would hold (9 rows of 13 pairs; 9 rows of single
+    # elements), streamed instead; F32 4-packs at 16 rows on the 16-row kernel compiled for two blocks an
+    # SM. p 2 / 1 / 3, in place, non-finite columns by torch's rule, chained calls, extreme magnitudes,
+    # huge and tiny columns side by side.
+    name, dt = dtype, DTYPES[dtype]
+    x = random_input(rng, shape, dt)
+    check_long_rows_gpu(rng, x, axis)
+    scale = {"f32": 1e30, "f64": 1e300}[name]
+    run_case("nvidia", rng, extreme_input(rng, shape, dt, scale), axis, 3, eps=0.0, inplace=False)
+    big, tiny = {"f32": (1e30, 1e-30), "f64": (1e300, 1e-300)}[name]
+    xm = x.astype(np.float64)
+    xm[..., 0::3] *= big
+    xm[..., 1::3] *= tiny
+    for p in (1, 2):
+        run_case("nvidia", rng, xm.astype(dt), axis, p, eps=0.0, inplace=False)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype,shape,axis", [("f64", (6, 16, 96, 256), 1), ("f64", (12, 3, 64, 256), 0),
                                               ("f32", (40, 8192), 0), ("bf16", (3, 24, 20000), 1),
                                               ("f32", (8, 100, 1028), 1), ("f16", (24, 72, 520), 1),

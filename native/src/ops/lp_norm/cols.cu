@@ -196,10 +196,17 @@ __device__ __forceinline__ void mergePlainThreadRows(A (&m)[VEC], const A (&t)[V
 #ifndef INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS
 #define INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS 3
 #endif
-// Whole mode at 16 rows a thread (a measuring knob, session 34; 0: the compiler's choice, 172-176
-// registers for 8- and 16-byte packs, one block an SM).
+// Whole mode at 16 rows a thread: the compiler's choice (0: 172-182 registers, one block an SM), but for
+// 16-byte packs of 4- or 8-byte types (F32 4-packs; F64 pairs, which planCols streams instead), at 2
+// (128 registers, none spilled). Session 53, call 1 (H200, eager µs, every 16-row Whole kernel at 2
+// against two default runs; tools/verify_s53a.sh): F32 4-packs (689,149,56) axis 1 39.3 -> 28.7
+// (PyTorch 48.0), (267,174,40) 20.5 -> 16.7; F64 pairs (14,140,177,24) axis 2 158.0 -> 103.8; singles
+// of F32 lost (1.01-1.03 on every case of >= 20 µs), of F64 tied.
 #ifndef INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS
 #define INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS 0
+#endif
+#ifndef INFINI_LP_NORM_COLS_WHOLE16_WIDE_MIN_BLOCKS
+#define INFINI_LP_NORM_COLS_WHOLE16_WIDE_MIN_BLOCKS 2
 #endif
 // 1: the statistics loop has a p = 3 case of its own (withP's CUBE: no call, so the held rows stay in
 // registers); 0: p 3 takes the general case (a call a value).
@@ -236,13 +243,14 @@ __device__ __forceinline__ void mergePlainThreadRows(A (&m)[VEC], const A (&t)[V
 template <class T, int VEC, ColsMode MODE, int ITEMS>
 constexpr int colsMinBlocks() {
     constexpr bool small = ITEMS > 0 && ITEMS * VEC * sizeof(T) <= 64 && !(sizeof(T) == 8 && VEC > 1);
-    constexpr bool wide_cut = ITEMS == 8 && sizeof(T) >= 4 && VEC * sizeof(T) == 16;
+    constexpr bool wide = sizeof(T) >= 4 && VEC * sizeof(T) == 16; // 16-byte packs of 4- or 8-byte types
     return MODE == ColsMode::Whole
-               ? (ITEMS <= 8 ? (small ? INFINI_LP_NORM_COLS_WHOLE_SMALL_MIN_BLOCKS : INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS)
-                             : ITEMS == 16 ? INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS : 0)
+               ? (ITEMS <= 8   ? (small ? INFINI_LP_NORM_COLS_WHOLE_SMALL_MIN_BLOCKS : INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS)
+                  : ITEMS == 16 ? (wide ? INFINI_LP_NORM_COLS_WHOLE16_WIDE_MIN_BLOCKS : INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS)
+                                : 0)
                : ITEMS == 16 ? 2
-               : wide_cut    ? INFINI_LP_NORM_COLS_CUT_WIDE_MIN_BLOCKS
-                             : INFINI_LP_NORM_COLS_CUT_MIN_BLOCKS;
+               : ITEMS == 8 && wide ? INFINI_LP_NORM_COLS_CUT_WIDE_MIN_BLOCKS
+                                    : INFINI_LP_NORM_COLS_CUT_MIN_BLOCKS;
 }
 
 template <class T, int VEC, int ITEMS, ColsMode MODE>

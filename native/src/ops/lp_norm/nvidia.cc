@@ -182,27 +182,32 @@
 #ifndef INFINI_LP_NORM_COLS_SPLIT_ROWS
 #define INFINI_LP_NORM_COLS_SPLIT_ROWS 0
 #endif
-// Measuring knobs for F64 columns (session 52, written for session 53; the defaults are the plans as
-// before). The seed-52 sweep had F64 behind PyTorch in 26 of its 34 LPNorm lines: cut axes of pairs at 8
-// rows a thread (11 of 15 such cases behind; colsKernel<double, 2, 8> Stats issuing 6x PyTorch's reduce's
-// instructions at (259,429,58), as load-wait-merge blocks of 8 rows in 3.7 waves, where PyTorch's reduce
-// streams ~32 rows a thread in one wave), and the worst, (14,140,177,24) axis 2 161.7 against 65.8 µs:
-// columns of 12 pairs, at most 16 thread rows, so 12 rows a thread on the 16-row Whole kernel at one block
-// an SM.
-// CUT_HELD_F64: the rows a thread holds at most in an F64 cut axis's chunks (8; 16: fewer chunks, the
-// 16-row Stats / Apply kernels at 2 blocks an SM).
-#ifndef INFINI_LP_NORM_COLS_CUT_HELD_F64
-#define INFINI_LP_NORM_COLS_CUT_HELD_F64 8
+// F64 columns that holding served worst (the seed-52 sweep had F64 in 26 of its 34 LPNorm lines behind
+// PyTorch), streamed instead (ITEMS 0: batches of loads in a loop, the second pass from L1 / L2). Session
+// 53, call 1 (H200, eager µs, each against two default runs on 60 cases it moves; tools/verify_s53a.sh):
+// - WHOLE_STREAM_F64 1: whole columns a thread would hold 9-16 rows of on the 16-row kernel (one block an
+//   SM), where they are pairs, or singles of at most WHOLE_STREAM_F64_SINGLES rows. Pairs:
+//   (14,140,177,24) axis 2 158.0 -> 60.0 (PyTorch 66.5), (355,254,30) axis 1 43.3 -> 18.6; singles at 9-10
+//   rows 0.69-0.79 ((229,67,393) axis 1 54.4 -> 37.8), at 12 0.91-1.01, at 14-16 lost (1.02-1.16);
+// - CUT_STREAM_F64 1: a cut axis of pairs a thread would hold 5-8 rows of in its chunks, in the threads
+//   target's chunks streamed: all 18 such cases won, 0.74-0.88 ((9339,626) axis 0 66.7 -> 49.5, PyTorch
+//   54.3; (879,5736) 56.6 -> 43.5); singles at 8 rows lost (1.06-1.21), pairs at 4 rows tied or lost.
+//   (Held chunks of 16 rows, the other way, lost: 1.107.)
+#ifndef INFINI_LP_NORM_COLS_WHOLE_STREAM_F64
+#define INFINI_LP_NORM_COLS_WHOLE_STREAM_F64 1
 #endif
-// CUT_STREAM_F64 1: an F64 cut axis in as many chunks as the threads target asks alone, each streamed
-// (ITEMS 0: batches of loads in a loop, PyTorch's reduce's shape; the Apply kernel reads its chunk again).
+#ifndef INFINI_LP_NORM_COLS_WHOLE_STREAM_F64_SINGLES
+#define INFINI_LP_NORM_COLS_WHOLE_STREAM_F64_SINGLES 11
+#endif
 #ifndef INFINI_LP_NORM_COLS_CUT_STREAM_F64
-#define INFINI_LP_NORM_COLS_CUT_STREAM_F64 0
+#define INFINI_LP_NORM_COLS_CUT_STREAM_F64 1
 #endif
-// WHOLE_STREAM_PAST_F64 > 0: F64 columns kept whole whose threads would hold more than this many rows
-// stream them (two reads, the second from L1 / L2) instead of holding up to 16.
-#ifndef INFINI_LP_NORM_COLS_WHOLE_STREAM_PAST_F64
-#define INFINI_LP_NORM_COLS_WHOLE_STREAM_PAST_F64 0
+// Measuring knobs (session 53, off): the same two rules for F32 4-packs (1: streamed like F64 pairs).
+#ifndef INFINI_LP_NORM_COLS_WHOLE_STREAM_F32
+#define INFINI_LP_NORM_COLS_WHOLE_STREAM_F32 0
+#endif
+#ifndef INFINI_LP_NORM_COLS_CUT_STREAM_F32
+#define INFINI_LP_NORM_COLS_CUT_STREAM_F32 0
 #endif
 
 // Session 43 (written after its device time was spent; merged in session 44): > 0 keeps the axis whole where
@@ -679,8 +684,11 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     bx = std::min<int64_t>(bx, kThreads / by);
     const int64_t held = ceilDiv(plan.len, by);
     const bool f64 = in.dtype == INFINI_DTYPE_F64;
-    const bool stream_whole = f64 && INFINI_LP_NORM_COLS_WHOLE_STREAM_PAST_F64 > 0 &&
-                              held > INFINI_LP_NORM_COLS_WHOLE_STREAM_PAST_F64;
+    const bool f32_packs = in.dtype == INFINI_DTYPE_F32 && vec == 4;
+    const bool stream_whole = held > 8 && held <= 16 &&
+                              ((INFINI_LP_NORM_COLS_WHOLE_STREAM_F64 && f64 &&
+                                (vec == 2 || held <= INFINI_LP_NORM_COLS_WHOLE_STREAM_F64_SINGLES)) ||
+                               (INFINI_LP_NORM_COLS_WHOLE_STREAM_F32 && f32_packs));
     plan.items = stream_whole ? 0 : colsItems(held);
     plan.bx = (int)bx;
     plan.by = (int)by;
@@ -700,21 +708,29 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     const int64_t cbx = std::min<int64_t>(32, nextPow2(plan.inner));
     const int64_t cby = kThreads / cbx;
     const int64_t layer = plan.rows * ceilDiv(plan.inner, cbx) * cbx * cby; // threads a chunk of every column
-    int64_t chunks = ceilDiv(2 * target, layer);
-    const bool stream_cut = f64 && INFINI_LP_NORM_COLS_CUT_STREAM_F64; // (the threads target's chunks alone)
-    if (INFINI_LP_NORM_COLS_SPLIT_ROWS > 0) {
-        chunks = std::max<int64_t>(chunks, ceilDiv(plan.len, (int64_t)INFINI_LP_NORM_COLS_SPLIT_ROWS * cby));
-    } else if (!stream_cut && ceilDiv(plan.len, chunks) <= 16 * cby) {
-        // Held columns: at most 8 rows a thread (H100 graph µs, 16 -> 8 rows:
-        // 4096x4096 axis 0 BF16 103.9 -> 88.1, F16 p 1 89.7 -> 79.6, F32 88.7 ->
-        // 87.3; F64: INFINI_LP_NORM_COLS_CUT_HELD_F64). Streamed ones keep their
-        // chunks ((32,4096,512) BF16 axis 1: 57 rows streamed 254.6, 8 held 296.1).
-        const int64_t cut_held = f64 ? INFINI_LP_NORM_COLS_CUT_HELD_F64 : 8;
-        chunks = std::max<int64_t>(chunks, ceilDiv(plan.len, cut_held * cby));
-    }
-    chunks = std::min<int64_t>({chunks, ceilDiv(plan.len, 4 * cby), 256});
+    // Chunks of held columns: at most 8 rows a thread (H100 graph µs, 16 -> 8
+    // rows: 4096x4096 axis 0 BF16 103.9 -> 88.1, F16 p 1 89.7 -> 79.6, F32
+    // 88.7 -> 87.3). Streamed ones keep the threads target's chunks
+    // ((32,4096,512) BF16 axis 1: 57 rows streamed 254.6, 8 held 296.1).
+    auto chunkCount = [&](bool streamed) {
+        int64_t n = ceilDiv(2 * target, layer);
+        if (INFINI_LP_NORM_COLS_SPLIT_ROWS > 0) {
+            n = std::max<int64_t>(n, ceilDiv(plan.len, (int64_t)INFINI_LP_NORM_COLS_SPLIT_ROWS * cby));
+        } else if (!streamed && ceilDiv(plan.len, n) <= 16 * cby) {
+            n = std::max<int64_t>(n, ceilDiv(plan.len, 8 * cby));
+        }
+        return std::min<int64_t>({n, ceilDiv(plan.len, 4 * cby), 256});
+    };
+    int64_t chunks = chunkCount(false);
     if (chunks < 2) {
         return INFINI_STATUS_SUCCESS;
+    }
+    // F64 pairs held 5-8 rows a thread: streamed instead (INFINI_LP_NORM_COLS_CUT_STREAM_F64), still cut.
+    const bool stream_cut = ((INFINI_LP_NORM_COLS_CUT_STREAM_F64 && f64 && vec == 2) ||
+                             (INFINI_LP_NORM_COLS_CUT_STREAM_F32 && f32_packs)) &&
+                            ceilDiv(ceilDiv(plan.len, chunks), cby) > 4;
+    if (stream_cut) {
+        chunks = std::max<int64_t>(2, chunkCount(true));
     }
     const int64_t rows_per_chunk = ceilDiv(ceilDiv(plan.len, chunks), cby) * cby;
     chunks = ceilDiv(plan.len, rows_per_chunk);
