@@ -841,9 +841,9 @@ def test_columns_streamed_not_held_gpu(rng, dtype, shape, axis):
     # Session 53's plans for aligned pointers (tools/lp_plan_probe.cc shows each shape's so): F64 pairs
     # that a cut axis's chunks would hold 5-8 rows a thread of, streamed instead (the first two), F64
     # columns kept whole that the 16-row kernel would hold (9 rows of 13 pairs; 9 rows of single
-    # elements), streamed instead; F32 4-packs at 16 rows on the 16-row kernel compiled for two blocks an
-    # SM. p 2 / 1 / 3, in place, non-finite columns by torch's rule, chained calls, extreme magnitudes,
-    # huge and tiny columns side by side.
+    # elements), streamed instead, as F32 4-packs there are (10 rows of 10 packs). p 2 / 1 / 3, in place,
+    # non-finite columns by torch's rule, chained calls, extreme magnitudes, huge and tiny columns side by
+    # side.
     name, dt = dtype, DTYPES[dtype]
     x = random_input(rng, shape, dt)
     check_long_rows_gpu(rng, x, axis)

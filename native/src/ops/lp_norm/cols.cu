@@ -197,11 +197,12 @@ __device__ __forceinline__ void mergePlainThreadRows(A (&m)[VEC], const A (&t)[V
 #define INFINI_LP_NORM_COLS_WHOLE_MIN_BLOCKS 3
 #endif
 // Whole mode at 16 rows a thread: the compiler's choice (0: 172-182 registers, one block an SM), but for
-// 16-byte packs of 4- or 8-byte types (F32 4-packs; F64 pairs, which planCols streams instead), at 2
-// (128 registers, none spilled). Session 53, call 1 (H200, eager µs, every 16-row Whole kernel at 2
-// against two default runs; tools/verify_s53a.sh): F32 4-packs (689,149,56) axis 1 39.3 -> 28.7
-// (PyTorch 48.0), (267,174,40) 20.5 -> 16.7; F64 pairs (14,140,177,24) axis 2 158.0 -> 103.8; singles
-// of F32 lost (1.01-1.03 on every case of >= 20 µs), of F64 tied.
+// 16-byte packs of 4- or 8-byte types at 2 (128 registers, none spilled; planCols now streams those
+// columns instead, INFINI_LP_NORM_COLS_WHOLE_STREAM_F64 / _F32, so this serves where those are off).
+// Session 53, call 1 (H200, eager µs, every 16-row Whole kernel at 2 against two default runs;
+// tools/verify_s53a.sh): F32 4-packs (689,149,56) axis 1 39.3 -> 28.7 (PyTorch 48.0), (267,174,40) 20.5
+// -> 16.7; F64 pairs (14,140,177,24) axis 2 158.0 -> 103.8; singles of F32 lost (1.01-1.03 on every case
+// of >= 20 µs), of F64 tied. Call 2, F32 4-packs on 25 fresh cases: 0.719 (behind PyTorch 14 -> 2).
 #ifndef INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS
 #define INFINI_LP_NORM_COLS_WHOLE16_MIN_BLOCKS 0
 #endif

@@ -193,6 +193,8 @@
 //   target's chunks streamed: all 18 such cases won, 0.74-0.88 ((9339,626) axis 0 66.7 -> 49.5, PyTorch
 //   54.3; (879,5736) 56.6 -> 43.5); singles at 8 rows lost (1.06-1.21), pairs at 4 rows tied or lost.
 //   (Held chunks of 16 rows, the other way, lost: 1.107.)
+// Call 2, the two rules together against the tree without them on fresh cases (tools/verify_s53b.sh):
+// 40 cut axes 0.781 (behind PyTorch 24 -> 3, none slower), 40 whole ones 0.530 (21 -> 0, none slower).
 #ifndef INFINI_LP_NORM_COLS_WHOLE_STREAM_F64
 #define INFINI_LP_NORM_COLS_WHOLE_STREAM_F64 1
 #endif
@@ -202,12 +204,12 @@
 #ifndef INFINI_LP_NORM_COLS_CUT_STREAM_F64
 #define INFINI_LP_NORM_COLS_CUT_STREAM_F64 1
 #endif
-// Measuring knobs (session 53, off): the same two rules for F32 4-packs (1: streamed like F64 pairs).
+// WHOLE_STREAM_F32 1: F32 4-packs kept whole at 9-16 rows a thread streamed too. Session 53, call 2 (H200,
+// eager µs, against the 16-row kernel at 2 blocks an SM, 25 fresh cases; tools/verify_s53b.sh): 0.914, behind
+// PyTorch 2 -> 0 ((3557,141,40) axis 1 103.6 -> 80.3, PyTorch 98.2), the worst (1311,247,52) p 1 56.8 ->
+// 63.3 (PyTorch 85.2). (The cut axis's F32 4-packs at 5-8 rows streamed lost: 1.018 on 25 cases.)
 #ifndef INFINI_LP_NORM_COLS_WHOLE_STREAM_F32
-#define INFINI_LP_NORM_COLS_WHOLE_STREAM_F32 0
-#endif
-#ifndef INFINI_LP_NORM_COLS_CUT_STREAM_F32
-#define INFINI_LP_NORM_COLS_CUT_STREAM_F32 0
+#define INFINI_LP_NORM_COLS_WHOLE_STREAM_F32 1
 #endif
 
 // Session 43 (written after its device time was spent; merged in session 44): > 0 keeps the axis whole where
@@ -726,8 +728,7 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
         return INFINI_STATUS_SUCCESS;
     }
     // F64 pairs held 5-8 rows a thread: streamed instead (INFINI_LP_NORM_COLS_CUT_STREAM_F64), still cut.
-    const bool stream_cut = ((INFINI_LP_NORM_COLS_CUT_STREAM_F64 && f64 && vec == 2) ||
-                             (INFINI_LP_NORM_COLS_CUT_STREAM_F32 && f32_packs)) &&
+    const bool stream_cut = INFINI_LP_NORM_COLS_CUT_STREAM_F64 && f64 && vec == 2 &&
                             ceilDiv(ceilDiv(plan.len, chunks), cby) > 4;
     if (stream_cut) {
         chunks = std::max<int64_t>(2, chunkCount(true));
