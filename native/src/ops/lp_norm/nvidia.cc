@@ -211,6 +211,11 @@
 #ifndef INFINI_LP_NORM_COLS_WHOLE_STREAM_F32
 #define INFINI_LP_NORM_COLS_WHOLE_STREAM_F32 1
 #endif
+// A measuring knob for session 54 (0: off): F32 singles of up to this many rows a thread (> 8) streamed
+// likewise (16-bit columns do not reach the 16-row kernel: 0 of 3800 colsmid-like probe cases).
+#ifndef INFINI_LP_NORM_COLS_WHOLE_STREAM_F32_SINGLES
+#define INFINI_LP_NORM_COLS_WHOLE_STREAM_F32_SINGLES 0
+#endif
 
 // Session 43 (written after its device time was spent; merged in session 44): > 0 keeps the axis whole where
 // planCols would cut it, if blocks of narrower rows (down to this many bytes of packs a thread row: 128
@@ -615,6 +620,23 @@ infiniStatus_t sizeRows(Plan &plan) {
 // registers (4, 8 or 16 slots) up to 16, else 0 (streamed).
 int colsItems(int64_t rows) { return rows <= 4 ? 4 : rows <= 8 ? 8 : rows <= 16 ? 16 : 0; }
 
+// Whole columns of `held` rows a thread (of `vec`-element packs) streamed rather than held on the 16-row
+// kernel (the WHOLE_STREAM knobs above).
+bool streamWhole(infiniDtype_t dtype, int vec, int64_t held) {
+    if (held <= 8 || held > 16) {
+        return false;
+    }
+    const bool packs16 = (size_t)vec * dtypeSize(dtype) == 16;
+    switch (dtype) {
+    case INFINI_DTYPE_F64:
+        return INFINI_LP_NORM_COLS_WHOLE_STREAM_F64 && (packs16 || held <= INFINI_LP_NORM_COLS_WHOLE_STREAM_F64_SINGLES);
+    case INFINI_DTYPE_F32:
+        return packs16 ? INFINI_LP_NORM_COLS_WHOLE_STREAM_F32 : held <= INFINI_LP_NORM_COLS_WHOLE_STREAM_F32_SINGLES;
+    default:
+        return false;
+    }
+}
+
 // Threads own inner positions (the last outer dim) and walk the axis.
 infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &plan,
                         std::vector<int64_t> &table) {
@@ -686,12 +708,7 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     bx = std::min<int64_t>(bx, kThreads / by);
     const int64_t held = ceilDiv(plan.len, by);
     const bool f64 = in.dtype == INFINI_DTYPE_F64;
-    const bool f32_packs = in.dtype == INFINI_DTYPE_F32 && vec == 4;
-    const bool stream_whole = held > 8 && held <= 16 &&
-                              ((INFINI_LP_NORM_COLS_WHOLE_STREAM_F64 && f64 &&
-                                (vec == 2 || held <= INFINI_LP_NORM_COLS_WHOLE_STREAM_F64_SINGLES)) ||
-                               (INFINI_LP_NORM_COLS_WHOLE_STREAM_F32 && f32_packs));
-    plan.items = stream_whole ? 0 : colsItems(held);
+    plan.items = streamWhole(in.dtype, vec, held) ? 0 : colsItems(held);
     plan.bx = (int)bx;
     plan.by = (int)by;
     const int64_t gx = ceilDiv(plan.inner, bx);
