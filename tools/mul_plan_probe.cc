@@ -75,7 +75,7 @@ int main() {
                 for (uint32_t d = 0; d < plan.gather.ndim; ++d) {
                     std::printf(" %u", plan.gather.size[d].divisor);
                 }
-                std::printf(" vec %dB", plan.gather_vec_bytes);
+                std::printf(" vec %dB%s", plan.gather_vec_bytes, plan.gather_off32 ? " off32" : "");
             }
         }
         std::printf("\n");

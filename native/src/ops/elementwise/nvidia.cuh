@@ -263,7 +263,7 @@ __device__ __forceinline__ void addGatherOffsets(const Args &a, uint32_t n, Off 
             coord(d, r);
 #pragma unroll
             for (int k = 0; k < N; ++k) {
-                off[k] += (Off)r * a.stride[d][k];
+                off[k] += (Off)r * (Off)a.stride[d][k];
             }
         }
     }
@@ -271,12 +271,14 @@ __device__ __forceinline__ void addGatherOffsets(const Args &a, uint32_t n, Off 
 
 // The gather form's coordinates (innermost first) of linear index n, and the
 // gathered inputs' element offsets there.
-template <int N>
+// 64-bit offsets start at the inputs' own offsets; 32-bit ones (Plan::gather_off32) at 0, relative to bases
+// that have those folded in (gatherBases).
+template <int N, class Off>
 __device__ __forceinline__ void gatherOffsets(const GatherArgs &a, uint32_t n, uint32_t (&c)[kMaxDims],
-                                              int64_t (&off)[N]) {
+                                              Off (&off)[N]) {
 #pragma unroll
     for (int k = 0; k < N; ++k) {
-        off[k] = a.offset[k + 1];
+        off[k] = sizeof(Off) < 8 ? 0 : a.offset[k + 1];
     }
 #pragma unroll
     for (int d = 0; d < kMaxDims; ++d) {
@@ -332,9 +334,14 @@ __global__ void __launch_bounds__(kBlock) laneGatherKernel(T *out, Inputs<T, N> 
 // inside one row, stride 0 loads one element and stride 1 a vector where its
 // address is on 16 bytes. Shorter rows and the last, partial vector step the
 // coordinates element by element with a carry.
-template <class Op, class T, int N, int B>
+template <class Op, class T, int N, int B, class Off = int64_t>
 __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *out, Inputs<T, N> in, GatherArgs a) {
     constexpr int V = B / sizeof(T);
+    const T *base[N]; // the gathered inputs' bases (their offsets in them for 32-bit offsets)
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        base[k] = in.p[k] + (sizeof(Off) < 8 ? a.offset[k + 1] : 0);
+    }
     const uint32_t nvec = (a.numel + V - 1) / V;
     const uint32_t size0 = a.size[0].divisor;
     // Rows shorter than a vector whose every vector spans two of them (INFINI_ELEMENTWISE_GATHER_SHORT_RUNS):
@@ -345,12 +352,12 @@ __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *
     for (uint32_t v = blockIdx.x * kBlock + threadIdx.x; v < nvec; v += gridDim.x * kBlock) {
         const uint32_t n0 = v * V;
         uint32_t c[kMaxDims];
-        int64_t off[N];
+        Off off[N];
         gatherOffsets<N>(a, n0, c, off);
         const bool whole = n0 + V <= a.numel;
         const bool runs = whole && two_runs; // one or two runs of the innermost dim
         uint32_t first_run = V;                // elements in the first run
-        int64_t next[N];                       // the second run's offsets
+        Off next[N];                           // the second run's offsets
 #pragma unroll
         for (int k = 0; k < N; ++k) {
             next[k] = off[k];
@@ -367,13 +374,13 @@ __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *
             if (flat && whole) {
                 x[k] = *reinterpret_cast<const Vec<T, B> *>(in.p[k] + a.offset[k + 1] + n0);
             } else if (!flat && runs) {
-                const T *p = in.p[k] + off[k];
-                const int64_t s = a.stride[0][k];
+                const T *p = base[k] + off[k];
+                const Off s = (Off)a.stride[0][k];
                 if (first_run < V) {
-                    const T *q = in.p[k] + next[k];
+                    const T *q = base[k] + next[k];
 #pragma unroll
                     for (int j = 0; j < V; ++j) {
-                        x[k].v[j] = j < (int)first_run ? p[(int64_t)j * s] : q[(int64_t)(j - (int)first_run) * s];
+                        x[k].v[j] = j < (int)first_run ? p[(Off)j * s] : q[(Off)(j - (int)first_run) * s];
                     }
                 } else if (s == 0) {
                     const T e = *p;
@@ -386,7 +393,7 @@ __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *
                 } else {
 #pragma unroll
                     for (int j = 0; j < V; ++j) {
-                        x[k].v[j] = p[(int64_t)j * s];
+                        x[k].v[j] = p[(Off)j * s];
                     }
                 }
             }
@@ -398,7 +405,7 @@ __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *
 #pragma unroll
                     for (int k = 0; k < N; ++k) {
                         if (!((a.flat >> k) & 1u)) {
-                            x[k].v[j] = in.p[k][off[k]];
+                            x[k].v[j] = base[k][off[k]];
                         } else if (!whole) {
                             x[k].v[j] = in.p[k][a.offset[k + 1] + n0 + j];
                         }
@@ -415,7 +422,7 @@ __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *
                     if (d < (int)a.ndim) {
 #pragma unroll
                         for (int k = 0; k < N; ++k) {
-                            off[k] += a.stride[d][k];
+                            off[k] += (Off)a.stride[d][k];
                         }
                         if (++c[d] < a.size[d].divisor) {
                             break;
@@ -423,7 +430,7 @@ __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *
                         c[d] = 0;
 #pragma unroll
                         for (int k = 0; k < N; ++k) {
-                            off[k] -= (int64_t)a.size[d].divisor * a.stride[d][k];
+                            off[k] -= (Off)a.size[d].divisor * (Off)a.stride[d][k];
                         }
                     }
                 }
@@ -442,6 +449,17 @@ __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *
             }
         }
     }
+}
+
+// The gather kernel for a plan's vector bytes and offsets of type Off.
+template <class Op, class T, int N, class Off>
+auto gatherKernelFor(const Plan &plan) {
+    if constexpr (sizeof(T) == 8) {
+        if (plan.gather_vec_bytes == kGatherWideVecBytes) {
+            return gatherKernel<Op, T, N, kGatherWideVecBytes, Off>;
+        }
+    }
+    return gatherKernel<Op, T, N, kGatherVecBytes, Off>;
 }
 
 // A transposed input: tiles of kTileElems elements over (j, i), i the output's
@@ -690,10 +708,10 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
                                       reinterpret_cast<uintptr_t>(in.p[k] + plan.gather.offset[k + 1]) % gb == 0);
             }
             if (aligned) {
-                auto kernel = gatherKernel<Op, T, N, kGatherVecBytes>;
-                if constexpr (sizeof(T) == 8) {
-                    if (plan.gather_vec_bytes == kGatherWideVecBytes) {
-                        kernel = gatherKernel<Op, T, N, kGatherWideVecBytes>;
+                auto kernel = gatherKernelFor<Op, T, N, int64_t>(plan);
+                if constexpr (kGatherOff32) { // (the 32-bit form compiled only where the knob is on)
+                    if (plan.gather_off32) {
+                        kernel = gatherKernelFor<Op, T, N, int32_t>(plan);
                     }
                 }
                 kernel<<<plan.grid_gather, kBlock, 0, s>>>(out, in, plan.gather);

@@ -224,6 +224,15 @@ constexpr int kGatherVecBytes = 16, kGatherWideVecBytes = 32;
 #ifndef INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS_2B
 #define INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS_2B 5
 #endif
+// A measuring knob (session 53, off; for session 54): 1 gives the gather form 32-bit offsets (relative to
+// bases that hold each input's offset) wherever every gathered input's extents times strides sum within 31
+// bits. Session 53's ncu of (175,95,79,5) BF16 b (1,1,1,5) (rows of 5 under 8-element vectors): 25.3
+// against PyTorch's 19.4 µs, 17.6M instructions against 11.4M, 48 registers (5 blocks an SM, 56% of warps
+// active against 87%); the 64-bit offsets' arithmetic is a share of both.
+#ifndef INFINI_ELEMENTWISE_GATHER_OFF32
+#define INFINI_ELEMENTWISE_GATHER_OFF32 0
+#endif
+constexpr bool kGatherOff32 = INFINI_ELEMENTWISE_GATHER_OFF32 != 0;
 template <class T> constexpr int gatherMinBlocks() { return sizeof(T) == 2 ? INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS_2B : 0; }
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
@@ -267,6 +276,7 @@ struct Plan {
     bool has_gather = false;
     GatherArgs gather{};
     int gather_vec_bytes = kGatherVecBytes; // or kGatherWideVecBytes (INFINI_ELEMENTWISE_GATHER_WIDE_8B)
+    bool gather_off32 = false;              // 32-bit offsets (INFINI_ELEMENTWISE_GATHER_OFF32)
     unsigned grid_gather = 1;
     // strided, the gather form's lane mapping (INFINI_ELEMENTWISE_LANE_GATHER): any alignment; taken
     // ahead of the gather form where planned

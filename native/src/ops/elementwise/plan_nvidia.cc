@@ -338,6 +338,15 @@ void planGather(const Info &info, Plan *plan) {
         INFINI_ELEMENTWISE_GATHER_WIDE_8B && plan->elem_size == 8 && rows_along ? kGatherWideVecBytes : kGatherVecBytes;
     const uint64_t per_vec = (uint64_t)plan->gather_vec_bytes / plan->elem_size;
     const uint64_t vectors = (info.numel + per_vec - 1) / per_vec;
+    uint64_t span = 0; // the largest sum of extents x |strides| of a gathered input (32-bit offsets: < 2^31)
+    for (size_t k = 0; k < info.ninputs; ++k) {
+        uint64_t sum = 0;
+        for (uint32_t d = 0; d < g.ndim && !((g.flat >> k) & 1u); ++d) {
+            sum += (uint64_t)g.size[d].divisor * (uint64_t)std::llabs(g.stride[d][k]);
+        }
+        span = std::max(span, sum);
+    }
+    plan->gather_off32 = kGatherOff32 && span <= (uint64_t)INT32_MAX;
     plan->has_gather = true;
     plan->gather = g;
     plan->grid_gather = chunks(vectors, plan->block); // a vector a thread, one chunk a block
