@@ -709,7 +709,7 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
             }
             if (aligned) {
                 auto kernel = gatherKernelFor<Op, T, N, int64_t>(plan);
-                if constexpr (kGatherOff32) { // (the 32-bit form compiled only where the knob is on)
+                if constexpr (gatherOff32(sizeof(T))) { // (the 32-bit form compiled only where it can be planned)
                     if (plan.gather_off32) {
                         kernel = gatherKernelFor<Op, T, N, int32_t>(plan);
                     }

@@ -224,15 +224,24 @@ constexpr int kGatherVecBytes = 16, kGatherWideVecBytes = 32;
 #ifndef INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS_2B
 #define INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS_2B 5
 #endif
-// A measuring knob (session 53, off; for session 54): 1 gives the gather form 32-bit offsets (relative to
-// bases that hold each input's offset) wherever every gathered input's extents times strides sum within 31
-// bits. Session 53's ncu of (175,95,79,5) BF16 b (1,1,1,5) (rows of 5 under 8-element vectors): 25.3
-// against PyTorch's 19.4 µs, 17.6M instructions against 11.4M, 48 registers (5 blocks an SM, 56% of warps
-// active against 87%); the 64-bit offsets' arithmetic is a share of both.
+// The gather form's 32-bit offsets (relative to bases that hold each input's offset) wherever every gathered
+// input's extents times |strides| sum within 31 bits: for 2-byte types (OFF32_2B 1), for the others where
+// OFF32 is 1 (a measuring knob, off). Session 53's ncu of (175,95,79,5) BF16 b (1,1,1,5) (rows of 5 under
+// 8-element vectors): 25.3 against PyTorch's 19.4 µs, 17.6M instructions against 11.4M, 48 registers (5
+// blocks an SM, 56% of warps active against 87%). ptxas: the 16-bit kernel 2400 -> 1664 instructions of
+// code. Call 4 (H200, eager µs, every type against two default runs on 60 gathers; tools/verify_s53d.sh):
+// BF16 0.936 (18 cases), F16 0.951 (21; (179,55,220,7) BF16 a order (0,3,1,2) 46.5 -> 38.6, PyTorch 48.4),
+// the worst 1.060 ((55,562,99,5) BF16 69.7 -> 73.9); F32 0.989 and F64 0.998 (calls of 6-29 µs, within
+// their spread). The gather GPU tests on it: 149 passed, memcheck 107 passed, 0 errors.
+#ifndef INFINI_ELEMENTWISE_GATHER_OFF32_2B
+#define INFINI_ELEMENTWISE_GATHER_OFF32_2B 1
+#endif
 #ifndef INFINI_ELEMENTWISE_GATHER_OFF32
 #define INFINI_ELEMENTWISE_GATHER_OFF32 0
 #endif
-constexpr bool kGatherOff32 = INFINI_ELEMENTWISE_GATHER_OFF32 != 0;
+constexpr bool gatherOff32(size_t elem_size) {
+    return elem_size == 2 ? INFINI_ELEMENTWISE_GATHER_OFF32_2B != 0 : INFINI_ELEMENTWISE_GATHER_OFF32 != 0;
+}
 template <class T> constexpr int gatherMinBlocks() { return sizeof(T) == 2 ? INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS_2B : 0; }
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
@@ -276,7 +285,7 @@ struct Plan {
     bool has_gather = false;
     GatherArgs gather{};
     int gather_vec_bytes = kGatherVecBytes; // or kGatherWideVecBytes (INFINI_ELEMENTWISE_GATHER_WIDE_8B)
-    bool gather_off32 = false;              // 32-bit offsets (INFINI_ELEMENTWISE_GATHER_OFF32)
+    bool gather_off32 = false;              // 32-bit offsets (gatherOff32)
     unsigned grid_gather = 1;
     // strided, the gather form's lane mapping (INFINI_ELEMENTWISE_LANE_GATHER): any alignment; taken
     // ahead of the gather form where planned

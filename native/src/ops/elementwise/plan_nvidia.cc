@@ -346,7 +346,7 @@ void planGather(const Info &info, Plan *plan) {
         }
         span = std::max(span, sum);
     }
-    plan->gather_off32 = kGatherOff32 && span <= (uint64_t)INT32_MAX;
+    plan->gather_off32 = gatherOff32(plan->elem_size) && span <= (uint64_t)INT32_MAX;
     plan->has_gather = true;
     plan->gather = g;
     plan->grid_gather = chunks(vectors, plan->block); // a vector a thread, one chunk a block
