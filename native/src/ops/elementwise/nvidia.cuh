@@ -272,7 +272,7 @@ __device__ __forceinline__ void addGatherOffsets(const Args &a, uint32_t n, Off 
 // The gather form's coordinates (innermost first) of linear index n, and the
 // gathered inputs' element offsets there.
 // 64-bit offsets start at the inputs' own offsets; 32-bit ones (Plan::gather_off32) at 0, relative to bases
-// that have those folded in (gatherBases).
+// that have those folded in (gatherKernel's `base`).
 template <int N, class Off>
 __device__ __forceinline__ void gatherOffsets(const GatherArgs &a, uint32_t n, uint32_t (&c)[kMaxDims],
                                               Off (&off)[N]) {

@@ -744,7 +744,8 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
     if (chunks < 2) {
         return INFINI_STATUS_SUCCESS;
     }
-    // F64 pairs held 5-8 rows a thread: streamed instead (INFINI_LP_NORM_COLS_CUT_STREAM_F64), still cut.
+    // F64 pairs held 5-8 rows a thread: streamed instead (INFINI_LP_NORM_COLS_CUT_STREAM_F64), still cut
+    // (those past 16 rows stream already, in the same chunks).
     const bool stream_cut = INFINI_LP_NORM_COLS_CUT_STREAM_F64 && f64 && vec == 2 &&
                             ceilDiv(ceilDiv(plan.len, chunks), cby) > 4;
     if (stream_cut) {
