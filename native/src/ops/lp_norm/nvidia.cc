@@ -216,6 +216,14 @@
 #ifndef INFINI_LP_NORM_COLS_WHOLE_STREAM_F32_SINGLES
 #define INFINI_LP_NORM_COLS_WHOLE_STREAM_F32_SINGLES 0
 #endif
+// A measuring knob for session 54 (0: off): > 0 cuts a streamed axis into more chunks (up to 256) so that a
+// thread streams at most this many rows of its chunk. The seed-53 sweep's cut axes behind PyTorch stream
+// 27-76 rows a thread in 2-24 chunks: (89,707,173) F64 axis 1, 2 chunks of 360 rows, 98.4 against 81.9 µs;
+// (625,41,369) F64 axis 0 1.12x; (5239,1393) F64 and (2405,9137) F32 1.04x. (Session 27's (32,4096,512) BF16
+// axis 1 had 57 rows streamed at 254.6 against 8 held at 296.1.)
+#ifndef INFINI_LP_NORM_COLS_CUT_STREAM_MAX_ROWS
+#define INFINI_LP_NORM_COLS_CUT_STREAM_MAX_ROWS 0
+#endif
 
 // Session 43 (written after its device time was spent; merged in session 44): > 0 keeps the axis whole where
 // planCols would cut it, if blocks of narrower rows (down to this many bytes of packs a thread row: 128
@@ -737,6 +745,8 @@ infiniStatus_t planCols(const InfiniopHandle &h, const Info &in, int vec, Plan &
             n = std::max<int64_t>(n, ceilDiv(plan.len, (int64_t)INFINI_LP_NORM_COLS_SPLIT_ROWS * cby));
         } else if (!streamed && ceilDiv(plan.len, n) <= 16 * cby) {
             n = std::max<int64_t>(n, ceilDiv(plan.len, 8 * cby));
+        } else if (INFINI_LP_NORM_COLS_CUT_STREAM_MAX_ROWS > 0) {
+            n = std::max<int64_t>(n, ceilDiv(plan.len, (int64_t)INFINI_LP_NORM_COLS_CUT_STREAM_MAX_ROWS * cby));
         }
         return std::min<int64_t>({n, ceilDiv(plan.len, 4 * cby), 256});
     };
