@@ -250,11 +250,12 @@ __global__ void __launch_bounds__(kBlock) stridedVecKernel(T *out, Inputs<T, N> 
 
 // Linear index n decomposed over a's dims (innermost first; Args: GatherArgs
 // or LaneGatherArgs): coordinate r of dim d to coord(d, r), and r times each
-// gathered input's stride there added to off (in Off: 64 or 32 bits).
-template <int N, class Args, class Off, class Coord>
+// gathered input's stride there added to off (in Off: 64 or 32 bits); D: the
+// dims the code is unrolled for (a.ndim <= D).
+template <int N, int D = kMaxDims, class Args, class Off, class Coord>
 __device__ __forceinline__ void addGatherOffsets(const Args &a, uint32_t n, Off (&off)[N], Coord &&coord) {
 #pragma unroll
-    for (int d = 0; d < kMaxDims; ++d) {
+    for (int d = 0; d < D; ++d) {
         if (d < (int)a.ndim) {
             uint32_t r = n;
             if (d + 1 < (int)a.ndim) {
@@ -273,18 +274,17 @@ __device__ __forceinline__ void addGatherOffsets(const Args &a, uint32_t n, Off 
 // gathered inputs' element offsets there.
 // 64-bit offsets start at the inputs' own offsets; 32-bit ones (Plan::gather_off32) at 0, relative to bases
 // that have those folded in (gatherKernel's `base`).
-template <int N, class Off>
-__device__ __forceinline__ void gatherOffsets(const GatherArgs &a, uint32_t n, uint32_t (&c)[kMaxDims],
-                                              Off (&off)[N]) {
+template <int N, class Off, int D>
+__device__ __forceinline__ void gatherOffsets(const GatherArgs &a, uint32_t n, uint32_t (&c)[D], Off (&off)[N]) {
 #pragma unroll
     for (int k = 0; k < N; ++k) {
         off[k] = sizeof(Off) < 8 ? 0 : a.offset[k + 1];
     }
 #pragma unroll
-    for (int d = 0; d < kMaxDims; ++d) {
+    for (int d = 0; d < D; ++d) {
         c[d] = 0;
     }
-    addGatherOffsets(a, n, off, [&](int d, uint32_t r) { c[d] = r; });
+    addGatherOffsets<N, D>(a, n, off, [&](int d, uint32_t r) { c[d] = r; });
 }
 
 // The gather form's lane mapping (LaneGatherArgs): consecutive threads take
@@ -334,7 +334,7 @@ __global__ void __launch_bounds__(kBlock) laneGatherKernel(T *out, Inputs<T, N> 
 // inside one row, stride 0 loads one element and stride 1 a vector where its
 // address is on 16 bytes. Shorter rows and the last, partial vector step the
 // coordinates element by element with a carry.
-template <class Op, class T, int N, int B, class Off = int64_t>
+template <class Op, class T, int N, int B, class Off = int64_t, int D = kMaxDims>
 __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *out, Inputs<T, N> in, GatherArgs a) {
     constexpr int V = B / sizeof(T);
     const T *base[N]; // the gathered inputs' bases (their offsets in them for 32-bit offsets)
@@ -351,7 +351,7 @@ __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *
     const bool two_runs = size0 >= V || (kGatherShortRuns && size0 + g >= V);
     for (uint32_t v = blockIdx.x * kBlock + threadIdx.x; v < nvec; v += gridDim.x * kBlock) {
         const uint32_t n0 = v * V;
-        uint32_t c[kMaxDims];
+        uint32_t c[D];
         Off off[N];
         gatherOffsets<N>(a, n0, c, off);
         const bool whole = n0 + V <= a.numel;
@@ -364,7 +364,7 @@ __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *
         }
         if (runs && c[0] + V > size0) {
             first_run = size0 - c[0];
-            uint32_t c2[kMaxDims];
+            uint32_t c2[D];
             gatherOffsets<N>(a, n0 + first_run, c2, next);
         }
         Vec<T, B> x[N];
@@ -418,7 +418,7 @@ __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *
                 }
                 // the next element's coordinates: the innermost dim steps, a carry outwards
 #pragma unroll
-                for (int d = 0; d < kMaxDims; ++d) {
+                for (int d = 0; d < D; ++d) {
                     if (d < (int)a.ndim) {
 #pragma unroll
                         for (int k = 0; k < N; ++k) {
@@ -451,15 +451,26 @@ __global__ void __launch_bounds__(kBlock, gatherMinBlocks<T>()) gatherKernel(T *
     }
 }
 
-// The gather kernel for a plan's vector bytes and offsets of type Off.
-template <class Op, class T, int N, class Off>
+// The gather kernel for a plan's vector bytes, offsets of type Off and D dims.
+template <class Op, class T, int N, class Off, int D = kMaxDims>
 auto gatherKernelFor(const Plan &plan) {
     if constexpr (sizeof(T) == 8) {
         if (plan.gather_vec_bytes == kGatherWideVecBytes) {
-            return gatherKernel<Op, T, N, kGatherWideVecBytes, Off>;
+            return gatherKernel<Op, T, N, kGatherWideVecBytes, Off, D>;
         }
     }
-    return gatherKernel<Op, T, N, kGatherVecBytes, Off>;
+    return gatherKernel<Op, T, N, kGatherVecBytes, Off, D>;
+}
+
+// The gather kernel for a plan (gatherKernelFor) at its offsets' width.
+template <class Op, class T, int N, int D>
+auto gatherKernelAt(const Plan &plan) {
+    if constexpr (gatherOff32(sizeof(T))) { // (the 32-bit form compiled only where it can be planned)
+        if (plan.gather_off32) {
+            return gatherKernelFor<Op, T, N, int32_t, D>(plan);
+        }
+    }
+    return gatherKernelFor<Op, T, N, int64_t, D>(plan);
 }
 
 // A transposed input: tiles of kTileElems elements over (j, i), i the output's
@@ -708,10 +719,10 @@ infiniStatus_t launch(const Plan &plan, void *out_ptr, const void *const *inputs
                                       reinterpret_cast<uintptr_t>(in.p[k] + plan.gather.offset[k + 1]) % gb == 0);
             }
             if (aligned) {
-                auto kernel = gatherKernelFor<Op, T, N, int64_t>(plan);
-                if constexpr (gatherOff32(sizeof(T))) { // (the 32-bit form compiled only where it can be planned)
-                    if (plan.gather_off32) {
-                        kernel = gatherKernelFor<Op, T, N, int32_t>(plan);
+                auto kernel = gatherKernelAt<Op, T, N, kMaxDims>(plan);
+                if constexpr (kGatherDims4) { // (compiled only where the knob is on)
+                    if (plan.gather.ndim <= 4) {
+                        kernel = gatherKernelAt<Op, T, N, 4>(plan);
                     }
                 }
                 kernel<<<plan.grid_gather, kBlock, 0, s>>>(out, in, plan.gather);

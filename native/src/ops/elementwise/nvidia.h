@@ -242,6 +242,14 @@ constexpr int kGatherVecBytes = 16, kGatherWideVecBytes = 32;
 constexpr bool gatherOff32(size_t elem_size) {
     return elem_size == 2 ? INFINI_ELEMENTWISE_GATHER_OFF32_2B != 0 : INFINI_ELEMENTWISE_GATHER_OFF32 != 0;
 }
+// A measuring knob (session 53, off; for session 54): 1 compiles the gather kernel a second time unrolled
+// for 4 dims (coordinates, decomposition and carry), taken where the simplified layout has at most 4 (nearly
+// every gather of behind_sweep.py's 3-4-dim cases). ptxas: the 16-bit 32-bit-offset kernel 1664 -> 1376
+// instructions of code, still 48 registers at 5 blocks an SM (6 blocks spill 102-152 bytes).
+#ifndef INFINI_ELEMENTWISE_GATHER_DIMS4
+#define INFINI_ELEMENTWISE_GATHER_DIMS4 0
+#endif
+constexpr bool kGatherDims4 = INFINI_ELEMENTWISE_GATHER_DIMS4 != 0;
 template <class T> constexpr int gatherMinBlocks() { return sizeof(T) == 2 ? INFINI_ELEMENTWISE_GATHER_MIN_BLOCKS_2B : 0; }
 
 // Kernel parameters of the tiled path: the output's innermost dim `i`, the
