@@ -245,6 +245,16 @@ void planStridedVec(const Info &info, const InfiniopHandle &h, const Occupancy &
     plan->grid_vec_strided = gridFor((v.numel + kUnroll / 2 - 1) / (kUnroll / 2), plan->block, h, occ.strided_vec);
 }
 
+// How far input k's offsets reach from its base over g's dims: the sum of (extent - 1 + past) x |stride|
+// (past 1: each coordinate once one past its extent, as the gather kernel's carry leaves it for a moment).
+uint64_t offsetReach(const GatherArgs &g, size_t k, uint64_t past) {
+    uint64_t reach = 0;
+    for (uint32_t d = 0; d < g.ndim; ++d) {
+        reach += ((uint64_t)g.size[d].divisor - 1 + past) * (uint64_t)std::llabs(g.stride[d][k]);
+    }
+    return reach;
+}
+
 // The gather form's lane mapping (INFINI_ELEMENTWISE_LANE_GATHER) beside the vector one `g`: where a
 // gathered input walks the output's rows with a stride other than 0 or +-1, its neighbours along its
 // unit-stride dim lie more than kLaneMinApartBytes of output apart (or, INFINI_ELEMENTWISE_LANE_ODD_ROWS,
@@ -263,11 +273,7 @@ void planLaneGather(const Info &info, const GatherArgs &g, Plan *plan) {
     }
     bool scattered = false;
     for (size_t k = 0; k < info.ninputs; ++k) {
-        uint64_t reach = 0;
-        for (uint32_t d = 0; d < g.ndim; ++d) {
-            reach += (uint64_t)(g.size[d].divisor - 1) * (uint64_t)std::llabs(g.stride[d][k]);
-        }
-        if (reach > (uint64_t)INT32_MAX) {
+        if (offsetReach(g, k, 0) > (uint64_t)INT32_MAX) {
             return;
         }
         for (uint32_t d = 0; d < g.ndim; ++d) {
@@ -338,13 +344,9 @@ void planGather(const Info &info, Plan *plan) {
         INFINI_ELEMENTWISE_GATHER_WIDE_8B && plan->elem_size == 8 && rows_along ? kGatherWideVecBytes : kGatherVecBytes;
     const uint64_t per_vec = (uint64_t)plan->gather_vec_bytes / plan->elem_size;
     const uint64_t vectors = (info.numel + per_vec - 1) / per_vec;
-    uint64_t span = 0; // the largest sum of extents x |strides| of a gathered input (32-bit offsets: < 2^31)
+    uint64_t span = 0; // the farthest a gathered input's offsets reach, carries included (32-bit: < 2^31)
     for (size_t k = 0; k < info.ninputs; ++k) {
-        uint64_t sum = 0;
-        for (uint32_t d = 0; d < g.ndim && !((g.flat >> k) & 1u); ++d) {
-            sum += (uint64_t)g.size[d].divisor * (uint64_t)std::llabs(g.stride[d][k]);
-        }
-        span = std::max(span, sum);
+        span = std::max(span, (g.flat >> k) & 1u ? 0 : offsetReach(g, k, 1));
     }
     plan->gather_off32 = gatherOff32(plan->elem_size) && span <= (uint64_t)INT32_MAX;
     plan->has_gather = true;
